@@ -1,0 +1,20 @@
+# lit configuration for triton-spirv's FileCheck tests.
+import os
+
+import lit.formats
+from lit.llvm import llvm_config
+
+config.name = "triton-spirv"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".mlir"]
+config.excludes = ["CMakeLists.txt", "README.md", "lit.cfg.py", "lit.site.cfg.py",
+                   "kernels"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.triton_spirv_obj_root, "test")
+
+llvm_config.with_system_environment(["HOME", "XDG_RUNTIME_DIR"])
+llvm_config.use_default_substitutions()
+
+tool_dirs = [config.triton_spirv_tools_dir, config.llvm_tools_dir]
+llvm_config.add_tool_substitutions(["triton-spirv-opt", "FileCheck", "not"],
+                                   tool_dirs)
