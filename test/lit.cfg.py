@@ -5,7 +5,7 @@ import lit.formats
 from lit.llvm import llvm_config
 
 config.name = "triton-spirv"
-config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.test_format = lit.formats.ShTest(execute_external=False)
 config.suffixes = [".mlir"]
 config.excludes = ["CMakeLists.txt", "README.md", "lit.cfg.py", "lit.site.cfg.py",
                    "kernels"]

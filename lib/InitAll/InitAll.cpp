@@ -11,6 +11,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Index/IR/IndexDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -23,10 +24,12 @@
 #include "mlir/Transforms/Passes.h"
 
 void mlir::triton_spirv::registerAllDialects(DialectRegistry &registry) {
+  // TTIR uses `llvm.intr.assume` for tl.assume; the rest are pipeline stages.
   registry.insert<triton::TritonDialect, affine::AffineDialect,
                   arith::ArithDialect, bufferization::BufferizationDialect,
                   cf::ControlFlowDialect, func::FuncDialect, gpu::GPUDialect,
-                  index::IndexDialect, linalg::LinalgDialect, math::MathDialect,
+                  index::IndexDialect, linalg::LinalgDialect,
+                  LLVM::LLVMDialect, math::MathDialect,
                   memref::MemRefDialect, scf::SCFDialect, spirv::SPIRVDialect,
                   tensor::TensorDialect, ub::UBDialect,
                   vector::VectorDialect>();

@@ -5,15 +5,69 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "RestoreSSANames.h"
 #include "triton-spirv/InitAll.h"
 
 #include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/OperationSupport.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Support/FileUtilities.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/ToolOutputFile.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cstdlib>
+
+using namespace mlir;
 
 int main(int argc, char **argv) {
-  mlir::DialectRegistry registry;
-  mlir::triton_spirv::registerAllDialects(registry);
-  mlir::triton_spirv::registerAllPasses();
-  return mlir::asMainReturnCode(mlir::MlirOptMain(
-      argc, argv, "triton-spirv optimizer driver\n", registry));
+  DialectRegistry registry;
+  triton_spirv::registerAllDialects(registry);
+  triton_spirv::registerAllPasses();
+
+  auto [inputFilename, outputFilename] = registerAndParseCLIOptions(
+      argc, argv, "triton-spirv optimizer driver\n", registry);
+  MlirOptMainConfig config = MlirOptMainConfig::createFromCLOptions();
+  if (config.shouldShowDialects()) {
+    for (StringRef name : registry.getDialectNames())
+      llvm::outs() << name << "\n";
+    return EXIT_SUCCESS;
+  }
+  if (config.shouldListPasses()) {
+    printRegisteredPasses();
+    return EXIT_SUCCESS;
+  }
+
+  std::string errorMessage;
+  std::unique_ptr<llvm::MemoryBuffer> input =
+      openInputFile(inputFilename, &errorMessage);
+  if (!input) {
+    llvm::errs() << errorMessage << "\n";
+    return EXIT_FAILURE;
+  }
+  std::unique_ptr<llvm::ToolOutputFile> output =
+      openOutputFile(outputFilename, &errorMessage);
+  if (!output) {
+    llvm::errs() << errorMessage << "\n";
+    return EXIT_FAILURE;
+  }
+
+  // When names are printed from name locations, first give location-less
+  // block arguments the names they have in the input text.
+  std::string bufferName = input->getBufferIdentifier().str();
+  std::string sourceText = input->getBuffer().str();
+  MlirOptMainConfig cliConfig = config;
+  config.setPassPipelineSetupFn([&](PassManager &pm) -> LogicalResult {
+    if (OpPrintingFlags().shouldUseNameLocAsPrefix())
+      pm.addPass(triton_spirv::createRestoreSSANamesPass(bufferName,
+                                                         sourceText));
+    return cliConfig.setupPassPipeline(pm);
+  });
+
+  if (failed(MlirOptMain(output->os(), std::move(input), registry, config)))
+    return EXIT_FAILURE;
+  output->keep();
+  return EXIT_SUCCESS;
 }
