@@ -18,3 +18,8 @@ llvm_config.use_default_substitutions()
 tool_dirs = [config.triton_spirv_tools_dir, config.llvm_tools_dir]
 llvm_config.add_tool_substitutions(["triton-spirv-opt", "FileCheck", "not"],
                                    tool_dirs)
+
+config.suffixes.append(".test")
+config.substitutions.append(
+    ("%triton_spirv_opt_path",
+     os.path.join(config.triton_spirv_tools_dir, "triton-spirv-opt")))

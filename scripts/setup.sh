@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# Installs what triton-spirv needs on Debian 12 (apt + pip) and builds it.
+# Idempotent: installed packages are detected and the build is incremental,
+# so a second run takes seconds.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+APT_PACKAGES=(
+  cmake ninja-build ccache g++
+  llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools lld-22 libzstd-dev
+  libvulkan-dev mesa-vulkan-drivers vulkan-validationlayers vulkan-tools
+  spirv-tools
+)
+
+log() { printf '[setup] %s\n' "$*"; }
+
+missing=()
+for pkg in "${APT_PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" \
+    || missing+=("$pkg")
+done
+if ((${#missing[@]})); then
+  log "apt: installing ${missing[*]}"
+  SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+  $SUDO apt-get update -q
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q --no-install-recommends "${missing[@]}"
+else
+  log "apt: all packages present"
+fi
+
+if python3 scripts/check_requirements.py requirements.txt; then
+  log "pip: all requirements satisfied"
+else
+  log "pip: installing requirements.txt"
+  python3 -m pip install -q -r requirements.txt
+fi
+
+BUILD_DIR=${TRITON_SPIRV_BUILD_DIR:-build}
+if [ ! -f "$BUILD_DIR/build.ninja" ]; then
+  log "cmake: configuring $BUILD_DIR"
+  launcher=()
+  command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+  cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+    -DMLIR_DIR=/usr/lib/llvm-22/lib/cmake/mlir \
+    -DLLVM_EXTERNAL_LIT="$(command -v lit)" "${launcher[@]}" >/dev/null
+fi
+log "building (ninja -j${TRITON_SPIRV_JOBS:-2})"
+ninja -C "$BUILD_DIR" -j"${TRITON_SPIRV_JOBS:-2}" | grep -v '^ninja: no work to do' || true
+test -x "$BUILD_DIR/bin/triton-spirv-opt"
+log "ready: $BUILD_DIR/bin/triton-spirv-opt"

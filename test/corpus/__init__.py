@@ -1,0 +1,1 @@
+"""TTIR corpus: @triton.jit kernels with inputs and PyTorch references (import as `corpus`)."""
