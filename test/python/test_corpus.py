@@ -1,0 +1,14 @@
+"""The checked-in TTIR corpus is exactly what Triton 3.6 produces today."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+
+def test_corpus_matches_fresh_generation(repo_root: Path) -> None:
+    proc = subprocess.run(
+        [sys.executable, str(repo_root / "utils" / "generate_ttir_corpus.py"), "--check"],
+        capture_output=True, text=True, check=False)
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
