@@ -65,7 +65,46 @@ def pointer_loop(a_ptr, c_ptr, K, stride_k, BLOCK: tl.constexpr):
     tl.store(c_ptr + offs[:, None] * BLOCK + offs[None, :], acc.to(tl.float16))
 
 
+@triton.jit
+def scaled_dot(a_ptr, as_ptr, b_ptr, bs_ptr, c_ptr):
+    m = tl.arange(0, 32)
+    k = tl.arange(0, 64)
+    g = tl.arange(0, 2)
+    a = tl.load(a_ptr + m[:, None] * 64 + k[None, :])
+    b = tl.load(b_ptr + k[:, None] * 32 + m[None, :])
+    a_scale = tl.load(as_ptr + m[:, None] * 2 + g[None, :])
+    b_scale = tl.load(bs_ptr + m[:, None] * 2 + g[None, :])
+    c = tl.dot_scaled(a, a_scale, "e4m3", b, b_scale, "e4m3")
+    tl.store(c_ptr + m[:, None] * 32 + m[None, :], c)
+
+
+@triton.jit
+def inline_asm(x_ptr, y_ptr):
+    offs = tl.arange(0, 64)
+    x = tl.load(x_ptr + offs)
+    y = tl.inline_asm_elementwise("mov.b32 $0, $1;", "=r,r", [x], dtype=tl.int32,
+                                  is_pure=True, pack=1)
+    tl.store(y_ptr + offs, y)
+
+
+@triton.jit
+def _twice_plus(x, y):
+    return x * 2 + y
+
+
+@triton.jit
+def mapped(x_ptr, y_ptr):
+    offs = tl.arange(0, 64)
+    x = tl.load(x_ptr + offs)
+    tl.store(y_ptr + offs, tl.map_elementwise(_twice_plus, x, x))
+
+
+# Ops that the corpus does not run (PTX asm, fp8 scaled dot) still round-trip.
 KERNELS = {
+    "scaled_dot": (scaled_dot, {"a_ptr": "*fp8e4nv", "as_ptr": "*u8", "b_ptr": "*fp8e4nv",
+                                "bs_ptr": "*u8", "c_ptr": "*fp32"}, {}),
+    "inline_asm": (inline_asm, {"x_ptr": "*i32", "y_ptr": "*i32"}, {}),
+    "mapped": (mapped, {"x_ptr": "*fp32", "y_ptr": "*fp32"}, {}),
     "nested_loops": (nested_loops, {"x_ptr": "*fp32", "out_ptr": "*fp32", "n": "i32",
                                     "m": "i32", "BLOCK": "constexpr"}, {"BLOCK": 64}),
     "while_and_return": (while_and_return, {"x_ptr": "*i32", "out_ptr": "*i32", "n": "i32"},

@@ -144,5 +144,6 @@ CASES = [
         make_args=_cas_args,
         grid=fixed_grid(_CAS_PROGRAMS),
         reference=_cas_reference,
+        num_warps=2,
     ),
 ]

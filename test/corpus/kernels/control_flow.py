@@ -194,6 +194,7 @@ CASES = [
         make_args=lambda gen: {"out_ptr": torch.zeros(2 * 3 * 4, dtype=torch.int32)},
         grid=fixed_grid(2, 3, 4),
         reference=_program_ids_reference,
+        num_warps=1,
     ),
     Case(
         name="noinline_call",
@@ -228,6 +229,7 @@ CASES = [
                                "peak_ptr": torch.zeros(_COLLATZ_STARTS, dtype=torch.int32)},
         grid=fixed_grid(_COLLATZ_STARTS),
         reference=_collatz_reference,
+        num_warps=1,
     ),
     Case(
         name="early_return",

@@ -220,6 +220,7 @@ CASES = [
         make_args=_bwd_dx_args,
         grid=fixed_grid(_BWD_ROWS),
         reference=_bwd_dx_reference,
+        num_warps=8,
         atol=1e-4,
         rtol=1e-4,
     ),

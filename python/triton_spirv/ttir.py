@@ -1,0 +1,158 @@
+"""Produce Triton IR (TTIR) for a @triton.jit kernel with Triton's own front end.
+
+Runs `triton.compiler.ASTSource.make_ir` and then the same TTIR pass pipeline as
+Triton's NVIDIA backend, without touching CUDA, a GPU or Triton's driver. The
+result is what triton-spirv-opt consumes.
+
+Why not borrow the NVIDIA backend's options/codegen hooks: `CUDABackend` and
+`CUDAOptions` tie the front end to CUDA details (sm_XX arch parsing, a libdevice
+.bc path, PTX inline-asm fp8 conversions). The front end itself only reads a
+handful of option fields and two codegen hooks, so we provide those directly.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+from pathlib import Path
+from types import ModuleType
+from typing import Any, Callable, Collection, Mapping
+
+import triton
+from triton._C.libtriton import ir, passes
+from triton.backends.compiler import GPUTarget
+from triton.compiler import ASTSource
+from triton.runtime.jit import JITFunction
+
+__all__ = ["FrontEndOptions", "make_ttir", "ttir_text", "relativize_locations", "TARGET"]
+
+# The front end ignores the target; it only has to be a well-formed GPUTarget.
+TARGET = GPUTarget("spirv", 0, 32)
+
+
+@dataclasses.dataclass(frozen=True)
+class FrontEndOptions:
+    """The option fields that Triton 3.6's code generator and `triton.language` read."""
+
+    num_warps: int = 4
+    num_ctas: int = 1
+    num_stages: int = 1
+    # `debug` keeps tl.device_assert (and integer-overflow checks) in the IR.
+    debug: bool = False
+    sanitize_overflow: bool = True
+    # fp8e4b15 is left out: Triton converts it with target-specific inline code.
+    supported_fp8_dtypes: tuple[str, ...] = ("fp8e4nv", "fp8e5")
+    deprecated_fp8_dot_operand_dtypes: tuple[str, ...] = ()
+    default_dot_input_precision: str = "tf32"
+    allowed_dot_input_precisions: tuple[str, ...] = ("tf32", "tf32x3", "ieee", "bf16x3", "bf16x6")
+    max_num_imprecise_acc_default: int = 0
+    arch: str = "spirv"
+    backend_name: str = "spirv"
+    enable_fp_fusion: bool = True
+    launch_cooperative_grid: bool = False
+    extern_libs: tuple[tuple[str, str], ...] = ()
+    instrumentation_mode: str = ""
+
+
+def _min_dot_size(lhs_type: Any, rhs_type: Any) -> tuple[int, int, int]:
+    """Smallest (M, N, K) accepted by tl.dot; same bounds as Triton's CUDA backend,
+    so a kernel that compiles for CUDA compiles here and vice versa."""
+    return (1, 1, 32) if lhs_type.scalar.primitive_bitwidth == 8 else (1, 1, 16)
+
+
+def codegen_fns() -> dict[str, Callable[..., Any]]:
+    # No "convert_custom_types": it only serves fp8e4b15, which we do not support.
+    return {"min_dot_size": _min_dot_size}
+
+
+def module_map() -> dict[str, ModuleType]:
+    """Route the portable `triton.language.extra.libdevice` stubs to the CUDA libdevice
+    wrappers, which only name functions (`__nv_expf`, ...) as tt.extern_elementwise
+    symbols; the SPIR-V lowering maps those names to its own implementations."""
+    from triton.language.extra.cuda import libdevice
+
+    return {"triton.language.extra.libdevice": libdevice}
+
+
+def _add_ttir_passes(pm: Any) -> None:
+    # The NVIDIA backend's make_ttir pipeline. Tensor descriptors are always lowered to
+    # plain pointers (CUDA keeps them for TMA on sm_90+; SPIR-V has no TMA).
+    passes.common.add_inliner(pm)
+    passes.ttir.add_rewrite_tensor_pointer(pm)
+    passes.ttir.add_rewrite_tensor_descriptor_to_pointer(pm)
+    passes.common.add_canonicalizer(pm)
+    passes.ttir.add_combine(pm)
+    passes.ttir.add_reorder_broadcast(pm)
+    passes.common.add_cse(pm)
+    passes.common.add_symbol_dce(pm)
+    passes.ttir.add_loop_unroll(pm)
+
+
+def make_ttir(
+    fn: JITFunction,
+    signature: Mapping[str, str],
+    constexprs: Mapping[str, object] | None = None,
+    *,
+    num_warps: int = 4,
+    debug: bool = False,
+    divisible_by_16: Collection[str] = (),
+    context: Any | None = None,
+) -> Any:
+    """Return the TTIR module (a `triton._C.libtriton.ir.module`) for `fn`.
+
+    signature: every argument name -> Triton type string ("*fp32", "i32", "constexpr", ...).
+    constexprs: values of the "constexpr" arguments.
+    divisible_by_16: arguments to mark `tt.divisibility = 16`, as Triton's JIT does for
+    16-byte aligned tensors and integers that are multiples of 16.
+    The module owns `context`; keep the module alive while using it.
+    """
+    constexprs = dict(constexprs or {})
+    attrs = {(fn.arg_names.index(name), ): [["tt.divisibility", 16]] for name in divisible_by_16}
+    src = ASTSource(fn, signature=dict(signature), constexprs=constexprs, attrs=attrs)
+    options = FrontEndOptions(num_warps=num_warps, debug=debug)
+    if context is None:
+        context = ir.context()
+    ir.load_dialects(context)
+    module = src.make_ir(TARGET, options, codegen_fns(), module_map(), context)
+    pm = ir.pass_manager(module.context)
+    pm.enable_debug()  # honours Triton's MLIR_ENABLE_DUMP & co. for debugging
+    _add_ttir_passes(pm)
+    pm.run(module, "make_ttir")
+    return module
+
+
+def _spellings(path: str | os.PathLike[str]) -> list[str]:
+    """The absolute path as given and with symlinks resolved (locations may use either)."""
+    return sorted({os.path.abspath(path), str(Path(path).resolve())}, key=len, reverse=True)
+
+
+def relativize_locations(text: str, root: str | os.PathLike[str] | None) -> str:
+    """Make loc("...") file paths independent of where things are installed.
+
+    Paths under `root` become relative to it; paths inside the Triton package become
+    `triton/...` (their module path), so the text is the same on every checkout.
+    """
+    prefixes: list[str] = []
+    if root is not None:
+        prefixes += _spellings(root)
+    prefixes += _spellings(Path(triton.__file__).parent.parent)
+    for prefix in prefixes:
+        text = text.replace('loc("' + prefix.rstrip(os.sep) + os.sep, 'loc("')
+    return text
+
+
+def ttir_text(
+    fn: JITFunction,
+    signature: Mapping[str, str],
+    constexprs: Mapping[str, object] | None = None,
+    *,
+    num_warps: int = 4,
+    debug: bool = False,
+    divisible_by_16: Collection[str] = (),
+    root: str | os.PathLike[str] | None = None,
+) -> str:
+    """TTIR as text, `str(module)`: with loc(...) debug info and name-based SSA names.
+    File paths in locations are made relative to `root` (see relativize_locations)."""
+    module = make_ttir(fn, signature, constexprs, num_warps=num_warps, debug=debug,
+                       divisible_by_16=divisible_by_16)
+    return relativize_locations(str(module), root)
