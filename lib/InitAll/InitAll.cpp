@@ -2,6 +2,7 @@
 
 #include "triton-spirv/InitAll.h"
 
+#include "triton-spirv/Conversion/TritonToLinalg/Passes.h"
 #include "triton-spirv/Dialect/Triton/IR/Dialect.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -13,6 +14,7 @@
 #include "mlir/Dialect/Index/IR/IndexDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -38,4 +40,6 @@ void mlir::triton_spirv::registerAllDialects(DialectRegistry &registry) {
 void mlir::triton_spirv::registerAllPasses() {
   // Generic clean-up passes (canonicalize, cse, inline, symbol-dce, ...).
   registerTransformsPasses();
+  registerLinalgPasses();
+  triton_spirv::registerTritonToLinalgPipeline();
 }

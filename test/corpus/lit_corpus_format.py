@@ -1,5 +1,7 @@
 """lit test format for the TTIR corpus (see lit.local.cfg)."""
 import difflib
+import os
+import re
 import subprocess
 
 import lit.formats
@@ -15,12 +17,18 @@ def _without_header(text: str) -> str:
     return "\n".join(lines).rstrip("\n")
 
 
-class CorpusRoundTrip(lit.formats.FileBasedTest):
-    """Parses a .ttir file and compares the printed module with the file."""
+_TT_LEFT = re.compile(r'^\s*(?:%[^=]*= )?"?tt\.[a-z_.]+|!tt\.', re.MULTILINE)
 
-    def __init__(self, tool: str) -> None:
+
+class CorpusRoundTrip(lit.formats.FileBasedTest):
+    """Per .ttir file: triton-spirv-opt prints it back byte for byte, and
+    --triton-to-linalg lowers it with no tt op or type left (or, for kernels
+    listed in `unsupported`, rejects it with the listed diagnostic)."""
+
+    def __init__(self, tool: str, unsupported: dict[str, str]) -> None:
         super().__init__()
         self.tool = tool
+        self.unsupported = unsupported
 
     def execute(self, test, lit_config):
         path = test.getSourcePath()
@@ -35,5 +43,23 @@ class CorpusRoundTrip(lit.formats.FileBasedTest):
             diff = difflib.unified_diff(expected.splitlines(), proc.stdout.splitlines(),
                                         "triton", "triton-spirv-opt", lineterm="", n=1)
             return lit.Test.FAIL, "printed module differs:\n" + "\n".join(list(diff)[:60])
+        return self._check_lowering(path)
+
+    def _check_lowering(self, path: str):
+        name = os.path.splitext(os.path.basename(path))[0]
+        proc = subprocess.run([self.tool, "--triton-to-linalg", path],
+                              capture_output=True, text=True)
+        expected_error = self.unsupported.get(name)
+        if expected_error is not None:
+            if proc.returncode == 0 or expected_error not in proc.stderr:
+                return lit.Test.FAIL, (f"expected --triton-to-linalg to fail with "
+                                       f"'{expected_error}', got rc={proc.returncode}:\n"
+                                       f"{proc.stderr}")
+            return lit.Test.PASS, ""
+        if proc.returncode != 0:
+            return lit.Test.FAIL, f"--triton-to-linalg failed:\n{proc.stderr}"
+        left = _TT_LEFT.search(proc.stdout)
+        if left:
+            return lit.Test.FAIL, f"--triton-to-linalg left Triton IR: {left.group(0)}"
         return lit.Test.PASS, ""
 

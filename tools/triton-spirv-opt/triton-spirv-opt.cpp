@@ -14,6 +14,7 @@
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
+#include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/raw_ostream.h"
@@ -23,6 +24,7 @@
 using namespace mlir;
 
 int main(int argc, char **argv) {
+  llvm::InitLLVM initLLVM(argc, argv); // stack traces on crashes
   DialectRegistry registry;
   triton_spirv::registerAllDialects(registry);
   triton_spirv::registerAllPasses();

@@ -1,0 +1,46 @@
+//===- Passes.h - TTIR to linalg/tensor/memref passes -----------*- C++ -*-===//
+
+#ifndef TRITON_SPIRV_CONVERSION_TRITONTOLINALG_PASSES_H
+#define TRITON_SPIRV_CONVERSION_TRITONTOLINALG_PASSES_H
+
+#include "mlir/Pass/Pass.h"
+
+namespace mlir {
+class OpPassManager;
+namespace arith {
+class ArithDialect;
+}
+namespace func {
+class FuncDialect;
+}
+namespace linalg {
+class LinalgDialect;
+}
+namespace math {
+class MathDialect;
+}
+namespace memref {
+class MemRefDialect;
+}
+namespace scf {
+class SCFDialect;
+}
+namespace tensor {
+class TensorDialect;
+}
+
+namespace triton_spirv {
+#define GEN_PASS_DECL
+#include "triton-spirv/Conversion/TritonToLinalg/Passes.h.inc"
+
+/// The whole TTIR -> linalg/tensor/memref pipeline (--triton-to-linalg).
+void buildTritonToLinalgPipeline(OpPassManager &pm);
+/// Registers the passes above and the --triton-to-linalg pipeline.
+void registerTritonToLinalgPipeline();
+
+#define GEN_PASS_REGISTRATION
+#include "triton-spirv/Conversion/TritonToLinalg/Passes.h.inc"
+} // namespace triton_spirv
+} // namespace mlir
+
+#endif // TRITON_SPIRV_CONVERSION_TRITONTOLINALG_PASSES_H

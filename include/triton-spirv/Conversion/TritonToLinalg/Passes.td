@@ -1,0 +1,54 @@
+//===- Passes.td - TTIR to linalg/tensor/memref passes -----*- tablegen -*-===//
+
+#ifndef TRITON_SPIRV_CONVERSION_TRITONTOLINALG_PASSES_TD
+#define TRITON_SPIRV_CONVERSION_TRITONTOLINALG_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def TritonFuncToKernelABI : Pass<"triton-func-to-kernel-abi", "ModuleOp"> {
+  let summary = "Give tt.func kernels the buffer/offset kernel ABI";
+  let description = [{
+    Rewrites each public `tt.func` into a `func.func` whose signature follows
+    the kernel ABI: every `!tt.ptr<T>` argument becomes a `memref<?xT>` (the
+    whole buffer) followed by an `index` element offset into it; scalars stay;
+    three `i32` program ids and three `i32` grid sizes are appended. Inside the
+    body, each pointer argument is rebuilt as
+    `unrealized_conversion_cast (buffer, offset) -> !tt.ptr<T>`, the root from
+    which --triton-pointers-to-memref derives every address.
+    `tt.get_program_id` and `tt.get_num_programs` become those arguments.
+    Argument roles are recorded in `triton_spirv.abi` argument attributes.
+  }];
+  let dependentDialects = ["::mlir::func::FuncDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
+def TritonPointersToMemRef : Pass<"triton-pointers-to-memref", "ModuleOp"> {
+  let summary = "Lower pointers, loads, stores and atomics to memref accesses";
+  let description = [{
+    A pointer is represented by its element offset (`index`, or a tensor of
+    `index` for a block of pointers) into the buffer it was derived from; the
+    buffer is found by following the pointer's definition back to its root.
+    Loads become gathers (`linalg.generic` reading `memref.load` under the
+    mask, `other` elsewhere), stores become masked scatters. This path accepts
+    any pointer arithmetic.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
+def TritonTensorsToLinalg : Pass<"triton-tensors-to-linalg", "ModuleOp"> {
+  let summary = "Lower tt block computations to linalg and tensor ops";
+  let description = [{
+    make_range, splat, broadcast, expand_dims, reshape, trans, reduce, dot and
+    the remaining elementwise tt ops become linalg/tensor/arith/math ops.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::math::MathDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
+#endif // TRITON_SPIRV_CONVERSION_TRITONTOLINALG_PASSES_TD

@@ -1,0 +1,320 @@
+//===- ComputeOpsToLinalg.cpp - reduce/scan/dot/histogram/gather ----------===//
+
+#include "Patterns.h"
+#include "triton-spirv/Dialect/Triton/IR/Dialect.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/IRMapping.h"
+
+using namespace mlir;
+using namespace mlir::triton;
+
+namespace {
+/// Clones the body of a combiner region (reduce/scan) with its arguments
+/// bound to `args`; returns the values its terminator yields.
+SmallVector<Value> inlineCombiner(OpBuilder &b, Region &combiner,
+                                  ValueRange args) {
+  Block &body = combiner.front();
+  IRMapping mapping;
+  mapping.map(body.getArguments(), args);
+  for (Operation &op : body.without_terminator())
+    b.clone(op, mapping);
+  SmallVector<Value> results;
+  for (Value value : body.getTerminator()->getOperands())
+    results.push_back(mapping.lookupOrDefault(value));
+  return results;
+}
+
+/// The slice of `src` at `index` along `axis`, without that dimension.
+Value sliceAt(OpBuilder &b, Location loc, Value src, unsigned axis,
+              OpFoldResult index) {
+  auto type = cast<RankedTensorType>(src.getType());
+  SmallVector<OpFoldResult> offsets(type.getRank(), b.getIndexAttr(0));
+  offsets[axis] = index;
+  SmallVector<OpFoldResult> sizes;
+  for (int64_t size : type.getShape())
+    sizes.push_back(b.getIndexAttr(size));
+  sizes[axis] = b.getIndexAttr(1);
+  SmallVector<OpFoldResult> strides(type.getRank(), b.getIndexAttr(1));
+  SmallVector<int64_t> shape(type.getShape());
+  shape.erase(shape.begin() + axis);
+  auto sliceType = RankedTensorType::get(shape, type.getElementType());
+  return tensor::ExtractSliceOp::create(b, loc, sliceType, src, offsets, sizes,
+                                        strides);
+}
+
+/// Triton reductions have no identity element: the first slice along the
+/// axis seeds the accumulator and linalg.reduce folds in the rest, in order.
+struct ReduceLowering : OpConversionPattern<ReduceOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ReduceOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    unsigned axis = op.getAxis();
+    auto srcType = cast<RankedTensorType>(adaptor.getSrcs()[0].getType());
+    int64_t extent = srcType.getDimSize(axis);
+    SmallVector<Value> accumulators, rests;
+    for (Value src : adaptor.getSrcs()) {
+      accumulators.push_back(
+          sliceAt(rewriter, loc, src, axis, rewriter.getIndexAttr(0)));
+      if (extent == 1)
+        continue;
+      auto type = cast<RankedTensorType>(src.getType());
+      SmallVector<OpFoldResult> offsets(type.getRank(),
+                                        rewriter.getIndexAttr(0));
+      offsets[axis] = rewriter.getIndexAttr(1);
+      SmallVector<OpFoldResult> sizes;
+      for (int64_t size : type.getShape())
+        sizes.push_back(rewriter.getIndexAttr(size));
+      sizes[axis] = rewriter.getIndexAttr(extent - 1);
+      SmallVector<OpFoldResult> strides(type.getRank(),
+                                        rewriter.getIndexAttr(1));
+      rests.push_back(tensor::ExtractSliceOp::create(rewriter, loc, src,
+                                                     offsets, sizes, strides));
+    }
+    SmallVector<Value> results = accumulators;
+    if (extent > 1) {
+      size_t count = accumulators.size();
+      auto reduce = linalg::ReduceOp::create(
+          rewriter, loc, rests, accumulators, ArrayRef<int64_t>{axis},
+          [&](OpBuilder &b, Location nested, ValueRange args) {
+            // linalg.reduce passes (inputs..., accumulators...); the Triton
+            // combiner takes (accumulated..., next...).
+            SmallVector<Value> combinerArgs(args.drop_front(count));
+            combinerArgs.append(args.begin(), args.begin() + count);
+            linalg::YieldOp::create(
+                b, nested, inlineCombiner(b, op.getCombineOp(), combinerArgs));
+          });
+      results.assign(reduce.getResults().begin(), reduce.getResults().end());
+    }
+    for (Value &result : results)
+      if (cast<RankedTensorType>(result.getType()).getRank() == 0)
+        result = tensor::ExtractOp::create(rewriter, loc, result, ValueRange{});
+    rewriter.replaceOp(op, results);
+    return success();
+  }
+};
+
+/// Applies a combiner element by element to same-shaped tensors.
+SmallVector<Value> combineElementwise(OpBuilder &b, Location loc,
+                                      Region &combiner, ValueRange lhs,
+                                      ValueRange rhs) {
+  auto type = cast<RankedTensorType>(lhs[0].getType());
+  SmallVector<Value> inputs(lhs);
+  inputs.append(rhs.begin(), rhs.end());
+  SmallVector<Value> inits;
+  SmallVector<Type> resultTypes;
+  for (Value value : lhs) {
+    auto valueType = cast<RankedTensorType>(value.getType());
+    inits.push_back(tensor::EmptyOp::create(b, loc, valueType.getShape(),
+                                            valueType.getElementType()));
+    resultTypes.push_back(valueType);
+  }
+  SmallVector<AffineMap> maps(inputs.size() + inits.size(),
+                              b.getMultiDimIdentityMap(type.getRank()));
+  auto generic = linalg::GenericOp::create(
+      b, loc, resultTypes, inputs, inits, maps,
+      SmallVector<utils::IteratorType>(type.getRank(),
+                                       utils::IteratorType::parallel),
+      [&](OpBuilder &nested, Location nestedLoc, ValueRange args) {
+        linalg::YieldOp::create(
+            nested, nestedLoc,
+            inlineCombiner(nested, combiner, args.take_front(inputs.size())));
+      });
+  return SmallVector<Value>(generic.getResults());
+}
+
+/// Sequential inclusive scan along the axis: slice by slice, each slice
+/// combined element-wise with the running accumulator.
+struct ScanLowering : OpConversionPattern<ScanOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ScanOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    unsigned axis = op.getAxis();
+    auto srcType = cast<RankedTensorType>(adaptor.getSrcs()[0].getType());
+    int64_t extent = srcType.getDimSize(axis);
+    bool reverse = op.getReverse();
+    int64_t first = reverse ? extent - 1 : 0;
+
+    SmallVector<Value> accumulators, outputs;
+    for (Value src : adaptor.getSrcs()) {
+      Value slice =
+          sliceAt(rewriter, loc, src, axis, rewriter.getIndexAttr(first));
+      accumulators.push_back(slice);
+      auto type = cast<RankedTensorType>(src.getType());
+      Value empty = tensor::EmptyOp::create(rewriter, loc, type.getShape(),
+                                            type.getElementType());
+      outputs.push_back(insertSlice(rewriter, loc, slice, empty, axis,
+                                    rewriter.getIndexAttr(first)));
+    }
+    if (extent > 1) {
+      Value lower = arith::ConstantIndexOp::create(rewriter, loc, 1);
+      Value upper = arith::ConstantIndexOp::create(rewriter, loc, extent);
+      Value step = arith::ConstantIndexOp::create(rewriter, loc, 1);
+      SmallVector<Value> iterArgs(accumulators);
+      iterArgs.append(outputs);
+      size_t count = accumulators.size();
+      auto loop = scf::ForOp::create(
+          rewriter, loc, lower, upper, step, iterArgs,
+          [&](OpBuilder &b, Location nested, Value iv, ValueRange carried) {
+            Value position = iv;
+            if (reverse)
+              position = arith::SubIOp::create(
+                  b, nested,
+                  arith::ConstantIndexOp::create(b, nested, extent - 1), iv);
+            SmallVector<Value> next;
+            for (Value src : adaptor.getSrcs())
+              next.push_back(sliceAt(b, nested, src, axis, position));
+            SmallVector<Value> combined =
+                combineElementwise(b, nested, op.getCombineOp(),
+                                   carried.take_front(count), next);
+            SmallVector<Value> yielded(combined);
+            for (auto [value, output] :
+                 llvm::zip(combined, carried.drop_front(count)))
+              yielded.push_back(
+                  insertSlice(b, nested, value, output, axis, position));
+            scf::YieldOp::create(b, nested, yielded);
+          });
+      outputs.assign(loop.getResults().begin() + count,
+                     loop.getResults().end());
+    }
+    rewriter.replaceOp(op, outputs);
+    return success();
+  }
+
+  static Value insertSlice(OpBuilder &b, Location loc, Value slice, Value dest,
+                           unsigned axis, OpFoldResult index) {
+    auto type = cast<RankedTensorType>(dest.getType());
+    SmallVector<OpFoldResult> offsets(type.getRank(), b.getIndexAttr(0));
+    offsets[axis] = index;
+    SmallVector<OpFoldResult> sizes;
+    for (int64_t size : type.getShape())
+      sizes.push_back(b.getIndexAttr(size));
+    sizes[axis] = b.getIndexAttr(1);
+    SmallVector<OpFoldResult> strides(type.getRank(), b.getIndexAttr(1));
+    return tensor::InsertSliceOp::create(b, loc, slice, dest, offsets, sizes,
+                                         strides);
+  }
+};
+
+/// d = a * b + c; inputs narrower than the accumulator are extended (linalg's
+/// default signed cast matches Triton's signed int8 dot).
+struct DotLowering : OpConversionPattern<DotOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(DotOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    SmallVector<Value> inputs{adaptor.getA(), adaptor.getB()};
+    Type type = op.getType();
+    if (cast<RankedTensorType>(type).getRank() == 3)
+      rewriter.replaceOp(op, linalg::BatchMatmulOp::create(
+                                 rewriter, op.getLoc(), TypeRange{type},
+                                 inputs, ValueRange{adaptor.getC()})
+                                 .getResults());
+    else
+      rewriter.replaceOp(op, linalg::MatmulOp::create(
+                                 rewriter, op.getLoc(), TypeRange{type},
+                                 inputs, ValueRange{adaptor.getC()})
+                                 .getResults());
+    return success();
+  }
+};
+
+/// bins[b] = #{i : src[i] == b (and mask[i])}: parallel over bins, reduction
+/// over the input.
+struct HistogramLowering : OpConversionPattern<HistogramOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(HistogramOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto type = cast<RankedTensorType>(op.getType());
+    auto srcType = cast<RankedTensorType>(op.getSrc().getType());
+    if (srcType.getRank() != 1 || type.getRank() != 1)
+      return rewriter.notifyMatchFailure(op, "histogram of a 1-D tensor");
+    Value zero = arith::ConstantOp::create(
+        rewriter, loc, rewriter.getZeroAttr(type.getElementType()));
+    Value empty = tensor::EmptyOp::create(rewriter, loc, type.getShape(),
+                                          type.getElementType());
+    Value init = linalg::FillOp::create(rewriter, loc, ValueRange{zero},
+                                        ValueRange{empty})
+                     .getResult(0);
+    MLIRContext *ctx = rewriter.getContext();
+    AffineMap input = AffineMap::get(2, 0, rewriter.getAffineDimExpr(1), ctx);
+    AffineMap output = AffineMap::get(2, 0, rewriter.getAffineDimExpr(0), ctx);
+    SmallVector<Value> inputs{adaptor.getSrc()};
+    if (adaptor.getMask())
+      inputs.push_back(adaptor.getMask());
+    SmallVector<AffineMap> maps(inputs.size(), input);
+    maps.push_back(output);
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{type}, inputs, ValueRange{init}, maps,
+        {utils::IteratorType::parallel, utils::IteratorType::reduction},
+        [&](OpBuilder &b, Location nested, ValueRange args) {
+          Value bin = arith::IndexCastOp::create(
+              b, nested, srcType.getElementType(),
+              linalg::IndexOp::create(b, nested, 0));
+          Value hit = arith::CmpIOp::create(b, nested, arith::CmpIPredicate::eq,
+                                            args[0], bin);
+          if (inputs.size() == 2)
+            hit = arith::AndIOp::create(b, nested, hit, args[1]);
+          Value increment =
+              arith::ExtUIOp::create(b, nested, type.getElementType(), hit);
+          linalg::YieldOp::create(
+              b, nested,
+              ValueRange{arith::AddIOp::create(b, nested, args.back(),
+                                               increment)});
+        });
+    rewriter.replaceOp(op, generic.getResults());
+    return success();
+  }
+};
+
+/// result[i...] = src[i... with indices[i...] at axis].
+struct GatherLowering : OpConversionPattern<GatherOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(GatherOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto type = cast<RankedTensorType>(op.getType());
+    unsigned rank = type.getRank();
+    unsigned axis = op.getAxis();
+    SmallVector<AffineMap> maps(2, rewriter.getMultiDimIdentityMap(rank));
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{type}, ValueRange{adaptor.getIndices()},
+        ValueRange{tensor::EmptyOp::create(rewriter, loc, type.getShape(),
+                                           type.getElementType())},
+        maps,
+        SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel),
+        [&](OpBuilder &b, Location nested, ValueRange args) {
+          SmallVector<Value> coords;
+          for (unsigned dim = 0; dim < rank; ++dim)
+            coords.push_back(
+                dim == axis
+                    ? arith::IndexCastOp::create(b, nested, b.getIndexType(),
+                                                 args[0])
+                          .getResult()
+                    : linalg::IndexOp::create(b, nested, dim).getResult());
+          linalg::YieldOp::create(
+              b, nested,
+              ValueRange{tensor::ExtractOp::create(b, nested, adaptor.getSrc(),
+                                                   coords)});
+        });
+    rewriter.replaceOp(op, generic.getResults());
+    return success();
+  }
+};
+} // namespace
+
+void mlir::triton_spirv::populateComputeOpsToLinalgPatterns(
+    RewritePatternSet &patterns) {
+  patterns.add<ReduceLowering, ScanLowering, DotLowering, HistogramLowering,
+               GatherLowering>(patterns.getContext());
+}

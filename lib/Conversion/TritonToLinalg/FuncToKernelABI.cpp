@@ -1,0 +1,199 @@
+//===- FuncToKernelABI.cpp - tt.func kernels to the kernel ABI ------------===//
+
+#include "Patterns.h"
+#include "PointerRoots.h"
+#include "triton-spirv/Conversion/TritonToLinalg/Passes.h"
+#include "triton-spirv/Dialect/Triton/IR/Dialect.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/IR/TypeUtilities.h"
+#include "llvm/ADT/SetVector.h"
+
+namespace mlir::triton_spirv {
+#define GEN_PASS_DEF_TRITONFUNCTOKERNELABI
+#include "triton-spirv/Conversion/TritonToLinalg/Passes.h.inc"
+} // namespace mlir::triton_spirv
+
+using namespace mlir;
+using namespace mlir::triton;
+
+namespace {
+using triton_spirv::kAbiAttrName;
+using triton_spirv::kArgIndexAttrName;
+constexpr std::array<StringLiteral, 6> kGridRoles = {
+    "program_id_x",   "program_id_y",   "program_id_z",
+    "num_programs_x", "num_programs_y", "num_programs_z"};
+
+/// The pointer operand of ops that access memory through pointers, and of
+/// pointer bitcasts; null for other ops.
+Value accessedPointer(Operation *op) {
+  if (isa<LoadOp, StoreOp, AtomicRMWOp, AtomicCASOp>(op))
+    return op->getOperand(0);
+  if (auto bitcast = dyn_cast<BitcastOp>(op))
+    if (isa<PointerType>(getElementTypeOrSelf(bitcast.getType())))
+      return bitcast.getSrc();
+  return {};
+}
+
+/// Marks every memory op and pointer bitcast with the kernel argument its
+/// pointer derives from, and returns the element types through which each
+/// pointer argument is accessed: its own pointee type first, then those of
+/// tt.bitcast'ed pointers. Each becomes one (aliasing) buffer argument.
+FailureOr<SmallVector<llvm::SetVector<Type>>>
+annotatePointerRoots(triton::FuncOp func) {
+  SmallVector<llvm::SetVector<Type>> types(func.getNumArguments());
+  for (BlockArgument arg : func.getArguments())
+    if (auto ptrType = dyn_cast<PointerType>(arg.getType()))
+      types[arg.getArgNumber()].insert(ptrType.getPointeeType());
+  Builder builder(func.getContext());
+  WalkResult walk = func.walk([&](Operation *op) -> WalkResult {
+    Value pointer = accessedPointer(op);
+    if (!pointer)
+      return WalkResult::advance();
+    FailureOr<Value> root = triton_spirv::findPointerRoot(pointer, op);
+    if (failed(root))
+      return WalkResult::interrupt();
+    unsigned argIndex = cast<BlockArgument>(*root).getArgNumber();
+    op->setAttr(triton_spirv::kRootArgAttrName,
+                builder.getI64IntegerAttr(argIndex));
+    if (isa<BitcastOp>(op))
+      types[argIndex].insert(
+          cast<PointerType>(getElementTypeOrSelf(op->getResult(0).getType()))
+              .getPointeeType());
+    return WalkResult::advance();
+  });
+  if (walk.wasInterrupted())
+    return failure();
+  return types;
+}
+
+LogicalResult convertKernel(triton::FuncOp func) {
+  if (func.isExternal())
+    return func.emitError("kernel '") << func.getName() << "' has no body";
+  if (!func.getResultTypes().empty())
+    return func.emitError("kernel '")
+           << func.getName() << "' returns values; kernels return nothing";
+  FailureOr<SmallVector<llvm::SetVector<Type>>> accessTypes =
+      annotatePointerRoots(func);
+  if (failed(accessTypes))
+    return failure();
+
+  MLIRContext *ctx = func.getContext();
+  Builder builder(ctx);
+  SmallVector<Type> argTypes;
+  SmallVector<Attribute> argAttrs;
+  SmallVector<Location> argLocs;
+  // `index`: the Triton argument the new argument stands for, if any.
+  auto addArg = [&](Type type, StringRef role, std::optional<unsigned> index,
+                    DictionaryAttr original, Location loc) {
+    NamedAttrList attrs(original);
+    attrs.set(kAbiAttrName, builder.getStringAttr(role));
+    if (index)
+      attrs.set(kArgIndexAttrName, builder.getI64IntegerAttr(*index));
+    argTypes.push_back(type);
+    argAttrs.push_back(attrs.getDictionary(ctx));
+    argLocs.push_back(loc);
+  };
+  for (BlockArgument arg : func.getArguments()) {
+    unsigned index = arg.getArgNumber();
+    DictionaryAttr original = func.getArgAttrDict(index);
+    auto ptrType = dyn_cast<PointerType>(arg.getType());
+    if (!ptrType) {
+      if (!arg.getType().isIntOrFloat())
+        return func.emitError("kernel argument ")
+               << index << " has unsupported type " << arg.getType();
+      addArg(arg.getType(), "scalar", index, original, arg.getLoc());
+      continue;
+    }
+    if (isa<ShapedType>(ptrType.getPointeeType()))
+      return func.emitError("kernel argument ")
+             << index << " is a block pointer; pass plain pointers";
+    for (Type elementType : (*accessTypes)[index])
+      addArg(MemRefType::get({ShapedType::kDynamic}, elementType), "buffer",
+             index, original, arg.getLoc());
+    addArg(builder.getIndexType(), "offset", index, DictionaryAttr(),
+           arg.getLoc());
+  }
+  for (StringLiteral role : kGridRoles)
+    addArg(builder.getI32Type(), role, std::nullopt, DictionaryAttr(),
+           func.getLoc());
+
+  IRRewriter rewriter(ctx);
+  rewriter.setInsertionPoint(func);
+  auto kernel = func::FuncOp::create(rewriter, func.getLoc(), func.getName(),
+                                     builder.getFunctionType(argTypes, {}));
+  kernel.setAllArgAttrs(argAttrs);
+  kernel->setAttr("triton_spirv.kernel", builder.getUnitAttr());
+  Block *entry = kernel.addEntryBlock();
+  for (auto [arg, loc] : llvm::zip(entry->getArguments(), argLocs))
+    arg.setLoc(loc);
+
+  // Rebuild each pointer argument from its buffer and offset.
+  rewriter.setInsertionPointToStart(entry);
+  SmallVector<Value> replacements;
+  unsigned next = 0;
+  for (BlockArgument arg : func.getArguments()) {
+    if (!isa<PointerType>(arg.getType())) {
+      replacements.push_back(entry->getArgument(next++));
+      continue;
+    }
+    Value buffer = entry->getArgument(next);
+    next += (*accessTypes)[arg.getArgNumber()].size();
+    Value offset = entry->getArgument(next++);
+    replacements.push_back(
+        UnrealizedConversionCastOp::create(rewriter, arg.getLoc(),
+                                           arg.getType(),
+                                           ValueRange{buffer, offset})
+            .getResult(0));
+  }
+  ArrayRef<BlockArgument> grid = entry->getArguments().take_back(6);
+  rewriter.inlineBlockBefore(&func.getBody().front(), entry, entry->end(),
+                             replacements);
+  rewriter.inlineRegionBefore(func.getBody(), kernel.getBody(),
+                              kernel.getBody().end());
+
+  kernel.walk([&](Operation *op) {
+    rewriter.setInsertionPoint(op);
+    if (auto pid = dyn_cast<GetProgramIdOp>(op))
+      rewriter.replaceOp(op, grid[static_cast<unsigned>(pid.getAxis())]);
+    else if (auto num = dyn_cast<GetNumProgramsOp>(op))
+      rewriter.replaceOp(op, grid[3 + static_cast<unsigned>(num.getAxis())]);
+    else if (auto ret = dyn_cast<ReturnOp>(op))
+      rewriter.replaceOpWithNewOp<func::ReturnOp>(op, ret.getOperands());
+    else if (isa<LLVM::AssumeOp>(op))
+      rewriter.eraseOp(op); // tl.assume hints carry no semantics
+  });
+  rewriter.eraseOp(func);
+  return success();
+}
+
+struct TritonFuncToKernelABIPass
+    : public triton_spirv::impl::TritonFuncToKernelABIBase<
+          TritonFuncToKernelABIPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    WalkResult calls = module.walk([](CallOp call) {
+      call.emitError("call to '")
+          << call.getCallee()
+          << "' remains after inlining; device function calls are not "
+             "supported";
+      return WalkResult::interrupt();
+    });
+    if (calls.wasInterrupted())
+      return signalPassFailure();
+    for (auto func : llvm::make_early_inc_range(module.getOps<triton::FuncOp>())) {
+      if (!func.isPublic()) {
+        // Device functions are inlined by now; unused ones are dropped.
+        func.erase();
+        continue;
+      }
+      if (failed(convertKernel(func)))
+        return signalPassFailure();
+    }
+  }
+};
+} // namespace

@@ -1,0 +1,26 @@
+//===- Patterns.h - Pattern sets of the TTIR -> linalg passes ---*- C++ -*-===//
+
+#ifndef TRITON_SPIRV_LIB_CONVERSION_TRITONTOLINALG_PATTERNS_H
+#define TRITON_SPIRV_LIB_CONVERSION_TRITONTOLINALG_PATTERNS_H
+
+#include "mlir/Transforms/DialectConversion.h"
+
+namespace mlir::triton_spirv {
+/// Names of the attributes the kernel ABI pass leaves for later passes.
+inline constexpr StringLiteral kAbiAttrName = "triton_spirv.abi";
+inline constexpr StringLiteral kArgIndexAttrName = "triton_spirv.arg_index";
+/// On memory ops and pointer bitcasts: the kernel argument their pointer
+/// derives from.
+inline constexpr StringLiteral kRootArgAttrName = "triton_spirv.root_arg";
+
+/// make_range, splat, broadcast, expand_dims, reshape, trans, cat, join,
+/// split, unsplat (any element type, pointers included).
+void populateShapeOpsToLinalgPatterns(RewritePatternSet &patterns);
+/// reduce, scan, dot, histogram, gather.
+void populateComputeOpsToLinalgPatterns(RewritePatternSet &patterns);
+/// clampf, precise_sqrt/divf, mulhiui, fp_to_fp, bitcast of values,
+/// extern_elementwise (device-library calls).
+void populateElementwiseOpsToArithPatterns(RewritePatternSet &patterns);
+} // namespace mlir::triton_spirv
+
+#endif // TRITON_SPIRV_LIB_CONVERSION_TRITONTOLINALG_PATTERNS_H

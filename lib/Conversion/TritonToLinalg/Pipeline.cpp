@@ -1,0 +1,30 @@
+//===- Pipeline.cpp - The --triton-to-linalg pipeline ---------------------===//
+
+#include "triton-spirv/Conversion/TritonToLinalg/Passes.h"
+
+#include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
+
+using namespace mlir;
+
+void mlir::triton_spirv::buildTritonToLinalgPipeline(OpPassManager &pm) {
+  // Device functions (tt.call) are inlined; kernels get the buffer ABI.
+  pm.addPass(createInlinerPass());
+  pm.addPass(createSymbolDCEPass());
+  pm.addPass(createTritonFuncToKernelABI());
+  pm.addPass(createTritonTensorsToLinalg());
+  pm.addPass(createTritonPointersToMemRef());
+  pm.addPass(createConvertElementwiseToLinalgPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+}
+
+void mlir::triton_spirv::registerTritonToLinalgPipeline() {
+  registerTritonToLinalgPasses();
+  PassPipelineRegistration<>(
+      "triton-to-linalg",
+      "Lower TTIR to linalg/tensor/memref with the kernel buffer ABI",
+      buildTritonToLinalgPipeline);
+}

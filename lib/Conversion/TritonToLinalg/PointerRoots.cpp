@@ -1,0 +1,142 @@
+//===- PointerRoots.cpp - Where a Triton pointer comes from ---------------===//
+
+#include "PointerRoots.h"
+
+#include "triton-spirv/Dialect/Triton/IR/Dialect.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "llvm/ADT/SetVector.h"
+
+using namespace mlir;
+using namespace mlir::triton;
+
+namespace {
+/// Values a pointer-typed block argument of a structured op can take.
+void addRegionArgumentSources(BlockArgument arg, SmallVectorImpl<Value> &out) {
+  Operation *parent = arg.getOwner()->getParentOp();
+  unsigned index = arg.getArgNumber();
+  if (auto forOp = dyn_cast<scf::ForOp>(parent)) {
+    if (index == 0)
+      return; // the induction variable is no pointer
+    out.push_back(forOp.getInitArgs()[index - 1]);
+    out.push_back(forOp.getYieldedValues()[index - 1]);
+    return;
+  }
+  if (auto whileOp = dyn_cast<scf::WhileOp>(parent)) {
+    if (arg.getOwner() == whileOp.getBeforeBody()) {
+      out.push_back(whileOp.getInits()[index]);
+      out.push_back(whileOp.getYieldOp().getResults()[index]);
+    } else {
+      out.push_back(whileOp.getConditionOp().getArgs()[index]);
+    }
+    return;
+  }
+  // Blocks reached by branches: every predecessor's successor operand.
+  Block *block = arg.getOwner();
+  for (auto it = block->pred_begin(); it != block->pred_end(); ++it) {
+    auto branch = dyn_cast<BranchOpInterface>((*it)->getTerminator());
+    if (!branch)
+      continue;
+    SuccessorOperands operands =
+        branch.getSuccessorOperands(it.getSuccessorIndex());
+    if (Value value = operands[index])
+      out.push_back(value);
+  }
+}
+
+/// Values a pointer-typed result of a structured op can take.
+void addResultSources(OpResult result, SmallVectorImpl<Value> &out) {
+  Operation *op = result.getOwner();
+  unsigned index = result.getResultNumber();
+  if (auto forOp = dyn_cast<scf::ForOp>(op)) {
+    out.push_back(forOp.getInitArgs()[index]);
+    out.push_back(forOp.getYieldedValues()[index]);
+  } else if (auto ifOp = dyn_cast<scf::IfOp>(op)) {
+    out.push_back(ifOp.thenYield().getOperand(index));
+    if (!ifOp.getElseRegion().empty())
+      out.push_back(ifOp.elseYield().getOperand(index));
+  } else if (auto whileOp = dyn_cast<scf::WhileOp>(op)) {
+    out.push_back(whileOp.getConditionOp().getArgs()[index]);
+  }
+}
+} // namespace
+
+FailureOr<Value> mlir::triton_spirv::findPointerRoot(Value pointer,
+                                                     Operation *user) {
+  llvm::SetVector<Value> visited;
+  llvm::SetVector<Value> roots;
+  SmallVector<Value> worklist{pointer};
+  auto unsupported = [&](Operation *source, StringRef why) {
+    InFlightDiagnostic diag = user->emitError()
+                              << "unsupported pointer: " << why;
+    if (source)
+      diag.attachNote(source->getLoc()) << "pointer produced here";
+    return failure();
+  };
+
+  while (!worklist.empty()) {
+    Value value = worklist.pop_back_val();
+    if (!visited.insert(value))
+      continue;
+    if (auto arg = dyn_cast<BlockArgument>(value)) {
+      Operation *parent = arg.getOwner()->getParentOp();
+      if (isa<FunctionOpInterface>(parent) && arg.getOwner()->isEntryBlock()) {
+        roots.insert(arg);
+        continue;
+      }
+      addRegionArgumentSources(arg, worklist);
+      continue;
+    }
+    Operation *def = value.getDefiningOp();
+    if (isa<UnrealizedConversionCastOp>(def)) {
+      roots.insert(value);
+      continue;
+    }
+    if (isa<AddPtrOp, SplatOp, BroadcastOp, ExpandDimsOp, ReshapeOp, TransOp,
+            BitcastOp, AdvanceOp>(def)) {
+      worklist.push_back(def->getOperand(0));
+      continue;
+    }
+    if (isa<CatOp, JoinOp>(def)) {
+      worklist.append(def->getOperands().begin(), def->getOperands().end());
+      continue;
+    }
+    if (auto split = dyn_cast<SplitOp>(def)) {
+      worklist.push_back(split.getSrc());
+      continue;
+    }
+    if (auto select = dyn_cast<arith::SelectOp>(def)) {
+      worklist.push_back(select.getTrueValue());
+      worklist.push_back(select.getFalseValue());
+      continue;
+    }
+    if (isa<MakeTensorPtrOp>(def)) {
+      worklist.push_back(cast<MakeTensorPtrOp>(def).getBase());
+      continue;
+    }
+    if (isa<scf::ForOp, scf::IfOp, scf::WhileOp>(def)) {
+      addResultSources(cast<OpResult>(value), worklist);
+      continue;
+    }
+    if (isa<IntToPtrOp>(def))
+      return unsupported(def, "made from an integer by tt.int_to_ptr; only "
+                              "pointers derived from kernel arguments can be "
+                              "bound to buffers");
+    if (isa<LoadOp>(def))
+      return unsupported(def, "loaded from memory; only pointers derived "
+                              "from kernel arguments can be bound to buffers");
+    return unsupported(def, (Twine("derived through '") +
+                             def->getName().getStringRef() +
+                             "', which this lowering does not follow")
+                                .str());
+  }
+  if (roots.size() != 1)
+    return unsupported(nullptr,
+                       roots.empty()
+                           ? "it is not derived from a kernel argument"
+                           : "it may come from different pointer arguments");
+  return roots.front();
+}

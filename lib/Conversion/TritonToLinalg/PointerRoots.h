@@ -1,0 +1,26 @@
+//===- PointerRoots.h - Where a Triton pointer comes from -------*- C++ -*-===//
+//
+// Every pointer in a kernel is derived from a pointer argument by address
+// arithmetic, shape ops, selects and control flow. The root of a pointer is
+// that argument: the buffer all its addresses fall into.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TRITON_SPIRV_LIB_CONVERSION_TRITONTOLINALG_POINTERROOTS_H
+#define TRITON_SPIRV_LIB_CONVERSION_TRITONTOLINALG_POINTERROOTS_H
+
+#include "mlir/IR/Value.h"
+#include "mlir/Support/LLVM.h"
+
+namespace mlir::triton_spirv {
+
+/// The root of `pointer`: a pointer-typed argument of the enclosing function's
+/// entry block, or the result of an `unrealized_conversion_cast` that rebuilds
+/// such an argument. Fails with a diagnostic at `user` when the pointer has no
+/// single static root (it was loaded from memory, made by tt.int_to_ptr, or
+/// merges pointers of different arguments).
+FailureOr<Value> findPointerRoot(Value pointer, Operation *user);
+
+} // namespace mlir::triton_spirv
+
+#endif // TRITON_SPIRV_LIB_CONVERSION_TRITONTOLINALG_POINTERROOTS_H

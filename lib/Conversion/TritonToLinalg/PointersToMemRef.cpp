@@ -1,0 +1,476 @@
+//===- PointersToMemRef.cpp - pointers, loads, stores, atomics ------------===//
+//
+// A pointer becomes its element offset into the buffer of the kernel argument
+// it derives from (recorded as `triton_spirv.root_arg` by the ABI pass). Loads
+// gather, stores scatter, atomics update element by element, each under its
+// mask. Any pointer arithmetic is accepted.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Patterns.h"
+#include "triton-spirv/Conversion/TritonToLinalg/Passes.h"
+#include "triton-spirv/Dialect/Triton/IR/Dialect.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SCF/Transforms/Patterns.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/TypeUtilities.h"
+
+namespace mlir::triton_spirv {
+#define GEN_PASS_DEF_TRITONPOINTERSTOMEMREF
+#include "triton-spirv/Conversion/TritonToLinalg/Passes.h.inc"
+} // namespace mlir::triton_spirv
+
+using namespace mlir;
+using namespace mlir::triton;
+using triton_spirv::kAbiAttrName;
+using triton_spirv::kArgIndexAttrName;
+using triton_spirv::kRootArgAttrName;
+
+namespace {
+class PointerOffsetTypeConverter : public TypeConverter {
+public:
+  explicit PointerOffsetTypeConverter(MLIRContext *ctx) {
+    addConversion([](Type type) { return type; });
+    addConversion([ctx](PointerType) -> Type { return IndexType::get(ctx); });
+    addConversion([ctx](RankedTensorType type) -> Type {
+      if (isa<PointerType>(type.getElementType()))
+        return type.clone(IndexType::get(ctx));
+      return type;
+    });
+    auto cast = [](OpBuilder &b, Type type, ValueRange inputs,
+                   Location loc) -> Value {
+      return UnrealizedConversionCastOp::create(b, loc, type, inputs)
+          .getResult(0);
+    };
+    addSourceMaterialization(cast);
+    addTargetMaterialization(cast);
+  }
+};
+
+/// Storage size of an element; booleans are stored as bytes.
+unsigned storageBits(Type type) {
+  return std::max(8u, type.getIntOrFloatBitWidth());
+}
+
+/// The buffer argument through which `op` accesses elements of `elementType`.
+FailureOr<Value> lookupBuffer(Operation *op, Type elementType) {
+  auto root = op->getAttrOfType<IntegerAttr>(kRootArgAttrName);
+  auto func = op->getParentOfType<func::FuncOp>();
+  if (!root || !func)
+    return op->emitError("pointer root unknown: run "
+                         "--triton-func-to-kernel-abi first");
+  for (BlockArgument arg : func.getArguments()) {
+    unsigned index = arg.getArgNumber();
+    auto role = func.getArgAttrOfType<StringAttr>(index, kAbiAttrName);
+    auto argIndex = func.getArgAttrOfType<IntegerAttr>(index, kArgIndexAttrName);
+    auto memrefType = dyn_cast<MemRefType>(arg.getType());
+    if (role && role.getValue() == "buffer" && argIndex &&
+        argIndex.getInt() == root.getInt() && memrefType &&
+        memrefType.getElementType() == elementType)
+      return Value(arg);
+  }
+  return op->emitError("no buffer of element type ")
+         << elementType << " for kernel argument " << root.getInt();
+}
+
+/// The ABI pass rebuilds pointer arguments as casts of (buffer, offset).
+struct RootCastLowering : OpConversionPattern<UnrealizedConversionCastOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(UnrealizedConversionCastOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (op.getNumOperands() != 2 || op.getNumResults() != 1 ||
+        !isa<PointerType>(op.getResult(0).getType()))
+      return failure();
+    rewriter.replaceOp(op, adaptor.getOperands()[1]);
+    return success();
+  }
+};
+
+struct AddPtrLowering : OpConversionPattern<AddPtrOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(AddPtrOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Type offsetType = adaptor.getPtr().getType();
+    Value offset = arith::IndexCastOp::create(rewriter, op.getLoc(), offsetType,
+                                              adaptor.getOffset());
+    rewriter.replaceOpWithNewOp<arith::AddIOp>(op, adaptor.getPtr(), offset);
+    return success();
+  }
+};
+
+/// Reinterpreting a pointer's element type rescales its element offset.
+struct PointerBitcastLowering : OpConversionPattern<BitcastOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(BitcastOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto srcType = dyn_cast<PointerType>(getElementTypeOrSelf(op.getSrc().getType()));
+    auto dstType = dyn_cast<PointerType>(getElementTypeOrSelf(op.getType()));
+    if (!srcType || !dstType)
+      return failure();
+    unsigned srcBits = storageBits(srcType.getPointeeType());
+    unsigned dstBits = storageBits(dstType.getPointeeType());
+    Value offset = adaptor.getSrc();
+    Location loc = op.getLoc();
+    auto constant = [&](int64_t value) -> Value {
+      Type type = offset.getType();
+      if (auto tensorType = dyn_cast<RankedTensorType>(type))
+        return arith::ConstantOp::create(
+            rewriter, loc,
+            DenseElementsAttr::get(tensorType, rewriter.getIndexAttr(value)));
+      return arith::ConstantIndexOp::create(rewriter, loc, value);
+    };
+    if (srcBits > dstBits)
+      offset = arith::MulIOp::create(rewriter, loc, offset,
+                                     constant(srcBits / dstBits));
+    else if (srcBits < dstBits)
+      offset = arith::DivUIOp::create(rewriter, loc, offset,
+                                      constant(dstBits / srcBits));
+    rewriter.replaceOp(op, offset);
+    return success();
+  }
+};
+
+/// Builds `scf.if %mask { then } else { otherwise }` yielding one value, or
+/// just `then` when there is no mask.
+Value buildMasked(OpBuilder &b, Location loc, Value mask, Type type,
+                  function_ref<Value(OpBuilder &, Location)> then,
+                  function_ref<Value(OpBuilder &, Location)> otherwise) {
+  if (!mask)
+    return then(b, loc);
+  auto ifOp = scf::IfOp::create(
+      b, loc, mask,
+      [&](OpBuilder &nested, Location l) {
+        scf::YieldOp::create(nested, l, then(nested, l));
+      },
+      [&](OpBuilder &nested, Location l) {
+        scf::YieldOp::create(nested, l, otherwise(nested, l));
+      });
+  return ifOp.getResult(0);
+}
+
+Value zeroOf(OpBuilder &b, Location loc, Type type) {
+  return arith::ConstantOp::create(b, loc, b.getZeroAttr(type));
+}
+
+/// Applies `body` to every element: scalars directly; tensors through a
+/// linalg.generic over (offsets, operands...) producing one result tensor.
+Value mapElements(
+    OpBuilder &b, Location loc, Value offsets, ValueRange operands,
+    Type resultType,
+    function_ref<Value(OpBuilder &, Location, Value, ValueRange)> body) {
+  auto tensorType = dyn_cast<RankedTensorType>(resultType);
+  if (!tensorType)
+    return body(b, loc, offsets, operands);
+  SmallVector<Value> inputs{offsets};
+  inputs.append(operands.begin(), operands.end());
+  unsigned rank = tensorType.getRank();
+  SmallVector<AffineMap> maps(inputs.size() + 1,
+                              b.getMultiDimIdentityMap(rank));
+  Value init = tensor::EmptyOp::create(b, loc, tensorType.getShape(),
+                                       tensorType.getElementType());
+  auto generic = linalg::GenericOp::create(
+      b, loc, TypeRange{tensorType}, inputs, ValueRange{init}, maps,
+      SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel),
+      [&](OpBuilder &nested, Location l, ValueRange args) {
+        Value value = body(nested, l, args[0],
+                           args.slice(1, operands.size()));
+        linalg::YieldOp::create(nested, l, value);
+      });
+  return generic.getResult(0);
+}
+
+struct LoadLowering : OpConversionPattern<LoadOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(LoadOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Type elementType = getElementTypeOrSelf(op.getType());
+    if (isa<RankedTensorType>(getPointeeType(op.getPtr().getType())) &&
+        isa<PointerType>(op.getPtr().getType()))
+      return op.emitError("block-pointer loads must be rewritten to plain "
+                          "pointers first (Triton's rewrite_tensor_pointer)");
+    FailureOr<Value> buffer = lookupBuffer(op, elementType);
+    if (failed(buffer))
+      return failure();
+    SmallVector<Value> operands;
+    if (adaptor.getMask())
+      operands.push_back(adaptor.getMask());
+    if (adaptor.getOther())
+      operands.push_back(adaptor.getOther());
+    bool hasMask = static_cast<bool>(adaptor.getMask());
+    bool hasOther = static_cast<bool>(adaptor.getOther());
+    Value result = mapElements(
+        rewriter, op.getLoc(), adaptor.getPtr(), operands, op.getType(),
+        [&](OpBuilder &b, Location loc, Value offset, ValueRange args) {
+          Value mask = hasMask ? args[0] : Value();
+          return buildMasked(
+              b, loc, mask, elementType,
+              [&](OpBuilder &nested, Location l) -> Value {
+                return memref::LoadOp::create(nested, l, *buffer, offset);
+              },
+              [&](OpBuilder &nested, Location l) -> Value {
+                // Triton leaves masked-off lanes without `other` undefined.
+                return hasOther ? args.back()
+                                : zeroOf(nested, l, elementType);
+              });
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+/// Runs `body` for every element index of `shape` (scalars: once).
+void forEachElement(OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
+                    function_ref<void(OpBuilder &, Location, ValueRange)> body) {
+  SmallVector<Value> lbs, ubs, steps;
+  for (int64_t size : shape) {
+    lbs.push_back(arith::ConstantIndexOp::create(b, loc, 0));
+    ubs.push_back(arith::ConstantIndexOp::create(b, loc, size));
+    steps.push_back(arith::ConstantIndexOp::create(b, loc, 1));
+  }
+  scf::buildLoopNest(b, loc, lbs, ubs, steps, body);
+}
+
+Value elementAt(OpBuilder &b, Location loc, Value value, ValueRange indices) {
+  if (isa<RankedTensorType>(value.getType()))
+    return tensor::ExtractOp::create(b, loc, value, indices);
+  return value;
+}
+
+struct StoreLowering : OpConversionPattern<StoreOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(StoreOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Type elementType = getElementTypeOrSelf(op.getValue().getType());
+    if (isa<PointerType>(op.getPtr().getType()) &&
+        isa<RankedTensorType>(getPointeeType(op.getPtr().getType())))
+      return op.emitError("block-pointer stores must be rewritten to plain "
+                          "pointers first (Triton's rewrite_tensor_pointer)");
+    FailureOr<Value> buffer = lookupBuffer(op, elementType);
+    if (failed(buffer))
+      return failure();
+    ArrayRef<int64_t> shape;
+    if (auto tensorType = dyn_cast<RankedTensorType>(op.getValue().getType()))
+      shape = tensorType.getShape();
+    Value mask = adaptor.getMask();
+    forEachElement(
+        rewriter, op.getLoc(), shape,
+        [&](OpBuilder &b, Location loc, ValueRange indices) {
+          Value offset = elementAt(b, loc, adaptor.getPtr(), indices);
+          Value value = elementAt(b, loc, adaptor.getValue(), indices);
+          auto store = [&](OpBuilder &nested, Location l) {
+            memref::StoreOp::create(nested, l, value, *buffer, offset);
+          };
+          if (!mask) {
+            store(b, loc);
+            return;
+          }
+          auto ifOp = scf::IfOp::create(b, loc, elementAt(b, loc, mask, indices),
+                                        /*withElseRegion=*/false);
+          OpBuilder::InsertionGuard guard(b);
+          b.setInsertionPointToStart(ifOp.thenBlock());
+          store(b, loc);
+        });
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+std::optional<arith::AtomicRMWKind> atomicKind(RMWOp op, Type type) {
+  bool isFloat = isa<FloatType>(type);
+  switch (op) {
+  case RMWOp::AND:
+    return arith::AtomicRMWKind::andi;
+  case RMWOp::OR:
+    return arith::AtomicRMWKind::ori;
+  case RMWOp::XOR:
+    return arith::AtomicRMWKind::xori;
+  case RMWOp::ADD:
+    return isFloat ? arith::AtomicRMWKind::addf : arith::AtomicRMWKind::addi;
+  case RMWOp::FADD:
+    return arith::AtomicRMWKind::addf;
+  case RMWOp::MAX:
+    return isFloat ? arith::AtomicRMWKind::maxnumf : arith::AtomicRMWKind::maxs;
+  case RMWOp::MIN:
+    return isFloat ? arith::AtomicRMWKind::minnumf : arith::AtomicRMWKind::mins;
+  case RMWOp::UMAX:
+    return arith::AtomicRMWKind::maxu;
+  case RMWOp::UMIN:
+    return arith::AtomicRMWKind::minu;
+  case RMWOp::XCHG:
+    return arith::AtomicRMWKind::assign;
+  }
+  return std::nullopt;
+}
+
+struct AtomicRMWLowering : OpConversionPattern<AtomicRMWOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(AtomicRMWOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Type elementType = getElementTypeOrSelf(op.getType());
+    std::optional<arith::AtomicRMWKind> kind =
+        atomicKind(op.getAtomicRmwOp(), elementType);
+    if (!kind)
+      return op.emitError("unsupported atomic kind");
+    FailureOr<Value> buffer = lookupBuffer(op, elementType);
+    if (failed(buffer))
+      return failure();
+    SmallVector<Value> operands{adaptor.getVal()};
+    if (adaptor.getMask())
+      operands.push_back(adaptor.getMask());
+    Value result = mapElements(
+        rewriter, op.getLoc(), adaptor.getPtr(), operands, op.getType(),
+        [&](OpBuilder &b, Location loc, Value offset, ValueRange args) {
+          Value mask = args.size() > 1 ? args[1] : Value();
+          return buildMasked(
+              b, loc, mask, elementType,
+              [&](OpBuilder &nested, Location l) -> Value {
+                return memref::AtomicRMWOp::create(nested, l, *kind, args[0],
+                                                   *buffer, offset);
+              },
+              [&](OpBuilder &nested, Location l) {
+                return zeroOf(nested, l, elementType);
+              });
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+/// Compare-and-swap as a generic atomic update that keeps the current value
+/// unless it equals `cmp` (compared bitwise, as the hardware does).
+struct AtomicCASLowering : OpConversionPattern<AtomicCASOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(AtomicCASOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Type elementType = getElementTypeOrSelf(op.getType());
+    FailureOr<Value> buffer = lookupBuffer(op, elementType);
+    if (failed(buffer))
+      return failure();
+    Value result = mapElements(
+        rewriter, op.getLoc(), adaptor.getPtr(),
+        ValueRange{adaptor.getCmp(), adaptor.getVal()}, op.getType(),
+        [&](OpBuilder &b, Location loc, Value offset, ValueRange args) {
+          auto update =
+              memref::GenericAtomicRMWOp::create(b, loc, *buffer, offset);
+          OpBuilder::InsertionGuard guard(b);
+          b.setInsertionPointToStart(update.getBody());
+          Value current = update.getCurrentValue();
+          auto bits = [&](Value value) -> Value {
+            if (isa<IntegerType>(value.getType()))
+              return value;
+            return arith::BitcastOp::create(
+                b, loc, b.getIntegerType(elementType.getIntOrFloatBitWidth()),
+                value);
+          };
+          Value equal = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                              bits(current), bits(args[0]));
+          Value next = arith::SelectOp::create(b, loc, equal, args[1], current);
+          memref::AtomicYieldOp::create(b, loc, next);
+          return update.getResult();
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+/// Ops this lowering cannot express, with the reason shown to the user.
+std::optional<StringRef> unsupportedReason(Operation *op) {
+  if (isa<PrintOp>(op))
+    return StringRef("device-side printing has no Vulkan equivalent yet; "
+                     "remove tl.device_print");
+  if (isa<AssertOp>(op))
+    return StringRef("device-side assertions have no Vulkan equivalent yet; "
+                     "remove tl.device_assert or compile without debug");
+  if (isa<IntToPtrOp>(op))
+    return StringRef("pointers must derive from kernel arguments");
+  if (isa<PtrToIntOp>(op))
+    return StringRef("pointers are buffer offsets here, not addresses");
+  return std::nullopt;
+}
+
+/// Any other op whose operand, result or region argument types mention
+/// pointers is re-created with the converted types.
+struct ConvertPointerTypesOfAnyOp : ConversionPattern {
+  ConvertPointerTypesOfAnyOp(const TypeConverter &converter, MLIRContext *ctx)
+      : ConversionPattern(converter, MatchAnyOpTypeTag(), /*benefit=*/0, ctx) {}
+  LogicalResult
+  matchAndRewrite(Operation *op, ArrayRef<Value> operands,
+                  ConversionPatternRewriter &rewriter) const override {
+    // tt ops have their own patterns; scf ops the structural ones.
+    if (isa<TritonDialect, scf::SCFDialect>(op->getDialect()))
+      return failure();
+    SmallVector<Type> resultTypes;
+    if (failed(getTypeConverter()->convertTypes(op->getResultTypes(),
+                                                resultTypes)))
+      return failure();
+    OperationState state(op->getLoc(), op->getName(), operands, resultTypes,
+                         op->getAttrs(), op->getSuccessors());
+    for (Region &region : op->getRegions()) {
+      Region *newRegion = state.addRegion();
+      rewriter.inlineRegionBefore(region, *newRegion, newRegion->begin());
+      if (failed(rewriter.convertRegionTypes(newRegion, *getTypeConverter())))
+        return failure();
+    }
+    rewriter.replaceOp(op, rewriter.create(state)->getResults());
+    return success();
+  }
+};
+
+struct TritonPointersToMemRefPass
+    : public triton_spirv::impl::TritonPointersToMemRefBase<
+          TritonPointersToMemRefPass> {
+  void runOnOperation() override {
+    // Report every unsupported op up front, each with its source location.
+    bool unsupported = false;
+    getOperation().walk([&](Operation *op) {
+      if (std::optional<StringRef> why = unsupportedReason(op)) {
+        op->emitError() << op->getName() << " is not supported: " << *why;
+        unsupported = true;
+      }
+    });
+    if (unsupported)
+      return signalPassFailure();
+
+    MLIRContext *ctx = &getContext();
+    PointerOffsetTypeConverter converter(ctx);
+    ConversionTarget target(*ctx);
+    target.addIllegalDialect<TritonDialect>();
+    target.markUnknownOpDynamicallyLegal([&](Operation *op) {
+      if (auto cast = dyn_cast<UnrealizedConversionCastOp>(op))
+        if (cast.getNumOperands() == 2 && cast.getNumResults() == 1 &&
+            isa<PointerType>(cast.getResult(0).getType()))
+          return false;
+      return converter.isLegal(op) &&
+             llvm::all_of(op->getRegions(), [&](Region &region) {
+               return converter.isLegal(&region);
+             });
+    });
+
+    RewritePatternSet patterns(ctx);
+    patterns.add<RootCastLowering, AddPtrLowering, PointerBitcastLowering,
+                 LoadLowering, StoreLowering, AtomicRMWLowering,
+                 AtomicCASLowering>(converter, ctx);
+    patterns.add<ConvertPointerTypesOfAnyOp>(converter, ctx);
+    scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
+                                                         target);
+    // No pattern fails after changing the IR, so no rollback is needed.
+    ConversionConfig config;
+    config.allowPatternRollback = false;
+    if (failed(applyPartialConversion(getOperation(), target,
+                                      std::move(patterns), config)))
+      signalPassFailure();
+  }
+};
+} // namespace

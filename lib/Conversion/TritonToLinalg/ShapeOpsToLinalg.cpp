@@ -1,0 +1,255 @@
+//===- ShapeOpsToLinalg.cpp - tt shape ops to linalg/tensor ---------------===//
+
+#include "Patterns.h"
+#include "triton-spirv/Dialect/Triton/IR/Dialect.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/ReshapeOpsUtils.h"
+
+using namespace mlir;
+using namespace mlir::triton;
+
+namespace {
+Value emptyLike(OpBuilder &b, Location loc, RankedTensorType type) {
+  return tensor::EmptyOp::create(b, loc, type.getShape(),
+                                 type.getElementType());
+}
+
+struct MakeRangeLowering : OpConversionPattern<MakeRangeOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(MakeRangeOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto type = cast<RankedTensorType>(op.getType());
+    Location loc = op.getLoc();
+    int64_t start = op.getStartAttr().getInt();
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{type}, ValueRange{},
+        ValueRange{emptyLike(rewriter, loc, type)},
+        ArrayRef<AffineMap>{rewriter.getMultiDimIdentityMap(1)},
+        ArrayRef<utils::IteratorType>{utils::IteratorType::parallel},
+        [&](OpBuilder &b, Location nested, ValueRange) {
+          Value index = linalg::IndexOp::create(b, nested, 0);
+          if (start != 0)
+            index = arith::AddIOp::create(
+                b, nested, index,
+                arith::ConstantIndexOp::create(b, nested, start));
+          Value value = arith::IndexCastOp::create(
+              b, nested, type.getElementType(), index);
+          linalg::YieldOp::create(b, nested, value);
+        });
+    rewriter.replaceOp(op, generic.getResults());
+    return success();
+  }
+};
+
+struct SplatLowering : OpConversionPattern<SplatOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(SplatOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto type = cast<RankedTensorType>(op.getType());
+    Value init = emptyLike(rewriter, op.getLoc(), type);
+    rewriter.replaceOp(op, linalg::FillOp::create(rewriter, op.getLoc(),
+                                                  adaptor.getSrc(), init)
+                               .getResults());
+    return success();
+  }
+};
+
+struct UnsplatLowering : OpConversionPattern<UnsplatOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(UnsplatOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto type = cast<RankedTensorType>(op.getSrc().getType());
+    SmallVector<Value> zeros(type.getRank(),
+                             arith::ConstantIndexOp::create(rewriter,
+                                                            op.getLoc(), 0));
+    rewriter.replaceOpWithNewOp<tensor::ExtractOp>(op, adaptor.getSrc(), zeros);
+    return success();
+  }
+};
+
+/// Size-1 dimensions of the source read index 0 for every output index.
+struct BroadcastLowering : OpConversionPattern<BroadcastOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(BroadcastOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto srcType = cast<RankedTensorType>(op.getSrc().getType());
+    auto dstType = cast<RankedTensorType>(op.getType());
+    unsigned rank = dstType.getRank();
+    SmallVector<AffineExpr> srcExprs;
+    for (unsigned dim = 0; dim < rank; ++dim)
+      srcExprs.push_back(srcType.getDimSize(dim) == dstType.getDimSize(dim)
+                             ? rewriter.getAffineDimExpr(dim)
+                             : rewriter.getAffineConstantExpr(0));
+    SmallVector<AffineMap> maps{
+        AffineMap::get(rank, 0, srcExprs, rewriter.getContext()),
+        rewriter.getMultiDimIdentityMap(rank)};
+    auto generic = linalg::GenericOp::create(
+        rewriter, op.getLoc(), TypeRange{dstType}, adaptor.getSrc(),
+        ValueRange{emptyLike(rewriter, op.getLoc(), dstType)}, maps,
+        SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel),
+        [](OpBuilder &b, Location loc, ValueRange args) {
+          linalg::YieldOp::create(b, loc, args[0]);
+        });
+    rewriter.replaceOp(op, generic.getResults());
+    return success();
+  }
+};
+
+/// A reshape that keeps the row-major element order: expand_shape,
+/// collapse_shape, or a collapse to 1-D followed by an expand.
+Value reshapeInOrder(OpBuilder &b, Location loc, Value src,
+                     RankedTensorType dstType) {
+  auto srcType = cast<RankedTensorType>(src.getType());
+  if (srcType.getShape() == dstType.getShape())
+    return src;
+  if (auto reassociation =
+          getReassociationIndicesForReshape(srcType, dstType)) {
+    if (srcType.getRank() < dstType.getRank())
+      return tensor::ExpandShapeOp::create(b, loc, dstType, src,
+                                           *reassociation);
+    return tensor::CollapseShapeOp::create(b, loc, dstType, src,
+                                           *reassociation);
+  }
+  auto flatType = RankedTensorType::get({srcType.getNumElements()},
+                                        srcType.getElementType());
+  Value flat = reshapeInOrder(b, loc, src, flatType);
+  return reshapeInOrder(b, loc, flat, dstType);
+}
+
+struct ExpandDimsLowering : OpConversionPattern<ExpandDimsOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ExpandDimsOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOp(op, reshapeInOrder(rewriter, op.getLoc(),
+                                          adaptor.getSrc(),
+                                          cast<RankedTensorType>(op.getType())));
+    return success();
+  }
+};
+
+struct ReshapeLowering : OpConversionPattern<ReshapeOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ReshapeOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    // allow_reorder permits any order; keeping the row-major one is valid.
+    rewriter.replaceOp(op, reshapeInOrder(rewriter, op.getLoc(),
+                                          adaptor.getSrc(),
+                                          cast<RankedTensorType>(op.getType())));
+    return success();
+  }
+};
+
+struct TransLowering : OpConversionPattern<TransOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(TransOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto type = cast<RankedTensorType>(op.getType());
+    SmallVector<int64_t> permutation(op.getOrder().begin(),
+                                     op.getOrder().end());
+    auto transpose = linalg::TransposeOp::create(
+        rewriter, op.getLoc(), adaptor.getSrc(),
+        emptyLike(rewriter, op.getLoc(), type), permutation);
+    rewriter.replaceOp(op, transpose.getResults());
+    return success();
+  }
+};
+
+/// Inserts `part` into `dest` at `offset` along dimension `dim`.
+Value insertAlong(OpBuilder &b, Location loc, Value part, Value dest,
+                  unsigned dim, int64_t offset) {
+  auto partType = cast<RankedTensorType>(part.getType());
+  auto destType = cast<RankedTensorType>(dest.getType());
+  SmallVector<OpFoldResult> offsets(destType.getRank(), b.getIndexAttr(0));
+  offsets[dim] = b.getIndexAttr(offset);
+  SmallVector<OpFoldResult> sizes;
+  for (int64_t size : destType.getShape())
+    sizes.push_back(b.getIndexAttr(size));
+  sizes[dim] = b.getIndexAttr(partType.getRank() == destType.getRank()
+                                  ? partType.getDimSize(dim)
+                                  : 1);
+  SmallVector<OpFoldResult> strides(destType.getRank(), b.getIndexAttr(1));
+  return tensor::InsertSliceOp::create(b, loc, part, dest, offsets, sizes,
+                                       strides);
+}
+
+struct CatLowering : OpConversionPattern<CatOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(CatOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto srcType = cast<RankedTensorType>(op.getLhs().getType());
+    auto dstType = cast<RankedTensorType>(op.getType());
+    if (dstType.getDimSize(0) != 2 * srcType.getDimSize(0) ||
+        dstType.getShape().drop_front() != srcType.getShape().drop_front())
+      return rewriter.notifyMatchFailure(op, "tt.cat must join along dim 0");
+    Location loc = op.getLoc();
+    Value result = emptyLike(rewriter, loc, dstType);
+    result = insertAlong(rewriter, loc, adaptor.getLhs(), result, 0, 0);
+    result = insertAlong(rewriter, loc, adaptor.getRhs(), result, 0,
+                         srcType.getDimSize(0));
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+struct JoinLowering : OpConversionPattern<JoinOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(JoinOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto dstType = cast<RankedTensorType>(op.getType());
+    unsigned last = dstType.getRank() - 1;
+    Location loc = op.getLoc();
+    Value result = emptyLike(rewriter, loc, dstType);
+    result = insertAlong(rewriter, loc, adaptor.getLhs(), result, last, 0);
+    result = insertAlong(rewriter, loc, adaptor.getRhs(), result, last, 1);
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+struct SplitLowering : OpConversionPattern<SplitOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(SplitOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto srcType = cast<RankedTensorType>(adaptor.getSrc().getType());
+    auto dstType = cast<RankedTensorType>(op.getOutLHS().getType());
+    SmallVector<Value> halves;
+    for (int64_t half : {0, 1}) {
+      SmallVector<OpFoldResult> offsets(srcType.getRank(),
+                                        rewriter.getIndexAttr(0));
+      offsets.back() = rewriter.getIndexAttr(half);
+      SmallVector<OpFoldResult> sizes;
+      for (int64_t size : srcType.getShape().drop_back())
+        sizes.push_back(rewriter.getIndexAttr(size));
+      sizes.push_back(rewriter.getIndexAttr(1));
+      SmallVector<OpFoldResult> strides(srcType.getRank(),
+                                        rewriter.getIndexAttr(1));
+      halves.push_back(tensor::ExtractSliceOp::create(
+          rewriter, op.getLoc(), dstType.clone(srcType.getElementType()),
+          adaptor.getSrc(), offsets, sizes, strides));
+    }
+    rewriter.replaceOp(op, halves);
+    return success();
+  }
+};
+} // namespace
+
+void mlir::triton_spirv::populateShapeOpsToLinalgPatterns(
+    RewritePatternSet &patterns) {
+  patterns.add<MakeRangeLowering, SplatLowering, UnsplatLowering,
+               BroadcastLowering, ExpandDimsLowering, ReshapeLowering,
+               TransLowering, CatLowering, JoinLowering, SplitLowering>(
+      patterns.getContext());
+}

@@ -1,0 +1,52 @@
+//===- TensorsToLinalg.cpp - tt block computations to linalg/tensor -------===//
+
+#include "Patterns.h"
+#include "triton-spirv/Conversion/TritonToLinalg/Passes.h"
+#include "triton-spirv/Dialect/Triton/IR/Dialect.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/TypeUtilities.h"
+
+namespace mlir::triton_spirv {
+#define GEN_PASS_DEF_TRITONTENSORSTOLINALG
+#include "triton-spirv/Conversion/TritonToLinalg/Passes.h.inc"
+} // namespace mlir::triton_spirv
+
+using namespace mlir;
+using namespace mlir::triton;
+
+namespace {
+struct TritonTensorsToLinalgPass
+    : public triton_spirv::impl::TritonTensorsToLinalgBase<
+          TritonTensorsToLinalgPass> {
+  void runOnOperation() override {
+    MLIRContext *ctx = &getContext();
+    ConversionTarget target(*ctx);
+    // Memory ops, pointer arithmetic and functions belong to other passes.
+    target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
+    target.addIllegalOp<MakeRangeOp, SplatOp, UnsplatOp, BroadcastOp,
+                        ExpandDimsOp, ReshapeOp, TransOp, CatOp, JoinOp,
+                        SplitOp, ReduceOp, ScanOp, DotOp, HistogramOp, GatherOp,
+                        ClampFOp, PreciseSqrtOp, PreciseDivFOp, MulhiUIOp,
+                        FpToFpOp, ExternElementwiseOp>();
+    target.addDynamicallyLegalOp<BitcastOp>([](BitcastOp op) {
+      return isa<PointerType>(getElementTypeOrSelf(op.getType()));
+    });
+
+    RewritePatternSet patterns(ctx);
+    triton_spirv::populateShapeOpsToLinalgPatterns(patterns);
+    triton_spirv::populateComputeOpsToLinalgPatterns(patterns);
+    triton_spirv::populateElementwiseOpsToArithPatterns(patterns);
+    // Patterns check before they change the IR, so no rollback is needed.
+    ConversionConfig config;
+    config.allowPatternRollback = false;
+    if (failed(applyPartialConversion(getOperation(), target,
+                                      std::move(patterns), config)))
+      signalPassFailure();
+  }
+};
+} // namespace
