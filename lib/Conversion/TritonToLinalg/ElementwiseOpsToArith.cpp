@@ -188,8 +188,7 @@ struct ExternElementwiseLowering : OpConversionPattern<ExternElementwiseOp> {
                   ConversionPatternRewriter &rewriter) const override {
     Builder build = lookupLibraryFunction(op.getSymbol());
     if (!build)
-      return op.emitError("device-library function '")
-             << op.getSymbol() << "' is not supported by the SPIR-V backend";
+      return rewriter.notifyMatchFailure(op, "no math equivalent");
     Value result = build(rewriter, op.getLoc(), op.getType(),
                          adaptor.getSrcs());
     if (result.getType() != op.getType())
@@ -201,6 +200,10 @@ struct ExternElementwiseLowering : OpConversionPattern<ExternElementwiseOp> {
   }
 };
 } // namespace
+
+bool mlir::triton_spirv::isSupportedLibraryFunction(StringRef symbol) {
+  return lookupLibraryFunction(symbol) != nullptr;
+}
 
 void mlir::triton_spirv::populateElementwiseOpsToArithPatterns(
     RewritePatternSet &patterns) {

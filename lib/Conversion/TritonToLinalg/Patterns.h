@@ -21,6 +21,8 @@ void populateComputeOpsToLinalgPatterns(RewritePatternSet &patterns);
 /// clampf, precise_sqrt/divf, mulhiui, fp_to_fp, bitcast of values,
 /// extern_elementwise (device-library calls).
 void populateElementwiseOpsToArithPatterns(RewritePatternSet &patterns);
+/// Whether tt.extern_elementwise of `symbol` has an arith/math equivalent.
+bool isSupportedLibraryFunction(StringRef symbol);
 } // namespace mlir::triton_spirv
 
 #endif // TRITON_SPIRV_LIB_CONVERSION_TRITONTOLINALG_PATTERNS_H

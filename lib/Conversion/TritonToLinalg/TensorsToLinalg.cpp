@@ -24,6 +24,17 @@ struct TritonTensorsToLinalgPass
     : public triton_spirv::impl::TritonTensorsToLinalgBase<
           TritonTensorsToLinalgPass> {
   void runOnOperation() override {
+    bool unsupported = false;
+    getOperation().walk([&](ExternElementwiseOp op) {
+      if (triton_spirv::isSupportedLibraryFunction(op.getSymbol()))
+        return;
+      op.emitError("device-library function '")
+          << op.getSymbol() << "' is not supported by the SPIR-V backend";
+      unsupported = true;
+    });
+    if (unsupported)
+      return signalPassFailure();
+
     MLIRContext *ctx = &getContext();
     ConversionTarget target(*ctx);
     // Memory ops, pointer arithmetic and functions belong to other passes.

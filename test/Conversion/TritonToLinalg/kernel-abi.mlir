@@ -1,0 +1,65 @@
+// RUN: triton-spirv-opt %s --triton-func-to-kernel-abi -split-input-file | FileCheck %s
+
+// Pointer arguments become (buffer, offset); scalars stay; six i32 grid
+// arguments are appended and replace program ids and grid sizes.
+// CHECK-LABEL: func.func @abi
+// CHECK-SAME: (%[[BUF:.*]]: memref<?xf32> {triton_spirv.abi = "buffer", triton_spirv.arg_index = 0 : i64, tt.divisibility = 16 : i32},
+// CHECK-SAME: %[[OFF:.*]]: index {triton_spirv.abi = "offset", triton_spirv.arg_index = 0 : i64},
+// CHECK-SAME: %[[N:.*]]: i32 {triton_spirv.abi = "scalar", triton_spirv.arg_index = 1 : i64},
+// CHECK-SAME: %[[PIDX:.*]]: i32 {triton_spirv.abi = "program_id_x"}, %{{.*}}: i32 {triton_spirv.abi = "program_id_y"}, %[[PIDZ:.*]]: i32 {triton_spirv.abi = "program_id_z"},
+// CHECK-SAME: %{{.*}}: i32 {triton_spirv.abi = "num_programs_x"}, %[[NUMY:.*]]: i32 {triton_spirv.abi = "num_programs_y"}, %{{.*}}: i32 {triton_spirv.abi = "num_programs_z"})
+// CHECK-SAME: attributes {triton_spirv.kernel}
+// CHECK: %[[PTR:.*]] = builtin.unrealized_conversion_cast %[[BUF]], %[[OFF]] : memref<?xf32>, index to !tt.ptr<f32>
+// CHECK: arith.addi %[[PIDX]], %[[PIDZ]]
+// CHECK: arith.addi %{{.*}}, %[[NUMY]]
+// CHECK: %[[P:.*]] = tt.addptr %[[PTR]]
+// CHECK: tt.load %[[P]] {triton_spirv.root_arg = 0 : i64}
+// CHECK-NOT: llvm.intr.assume
+// CHECK: return
+tt.func public @abi(%p: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %n: i32) {
+  %x = tt.get_program_id x : i32
+  %z = tt.get_program_id z : i32
+  %ny = tt.get_num_programs y : i32
+  %a = arith.addi %x, %z : i32
+  %b = arith.addi %a, %ny : i32
+  %c = arith.cmpi sge, %b, %n : i32
+  llvm.intr.assume %c : i1
+  %q = tt.addptr %p, %b : !tt.ptr<f32>, i32
+  %v = tt.load %q : !tt.ptr<f32>
+  tt.return
+}
+
+// -----
+
+// A pointer bitcast to another element type gets an aliasing buffer of that
+// type; the pointer's root is recorded on the bitcast and the store.
+// CHECK-LABEL: func.func @aliases
+// CHECK-SAME: %{{.*}}: memref<?xi1> {triton_spirv.abi = "buffer", triton_spirv.arg_index = 0 : i64}
+// CHECK-SAME: %{{.*}}: memref<?xi8> {triton_spirv.abi = "buffer", triton_spirv.arg_index = 0 : i64}
+// CHECK-SAME: %{{.*}}: index {triton_spirv.abi = "offset", triton_spirv.arg_index = 0 : i64}
+// CHECK: tt.bitcast %{{.*}} {triton_spirv.root_arg = 0 : i64}
+// CHECK: tt.store %{{.*}}, %{{.*}} {triton_spirv.root_arg = 0 : i64}
+tt.func public @aliases(%p: !tt.ptr<i1>) {
+  %q = tt.bitcast %p : !tt.ptr<i1> -> !tt.ptr<i8>
+  %c = arith.constant 1 : i8
+  tt.store %q, %c : !tt.ptr<i8>
+  tt.return
+}
+
+// -----
+
+// Pointers carried by loops and merged by selects keep their root.
+// CHECK-LABEL: func.func @loop_carried
+// CHECK: scf.for
+// CHECK: tt.load %{{.*}} {triton_spirv.root_arg = 1 : i64}
+tt.func public @loop_carried(%n: i32, %p: !tt.ptr<f32>, %c: i1) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%ptr = %p) -> (!tt.ptr<f32>) : i32 {
+    %next = tt.addptr %ptr, %c1 : !tt.ptr<f32>, i32
+    %pick = arith.select %c, %next, %ptr : !tt.ptr<f32>
+    scf.yield %pick : !tt.ptr<f32>
+  }
+  %v = tt.load %r : !tt.ptr<f32>
+  tt.return
+}

@@ -1,0 +1,90 @@
+// RUN: triton-spirv-opt %s --triton-tensors-to-linalg -split-input-file | FileCheck %s
+
+// CHECK-LABEL: tt.func @shapes
+tt.func @shapes(%s: i32, %m: tensor<4x8xf32>) -> (tensor<4x8xi32>, tensor<8x4xf32>, tensor<32xf32>) {
+  // CHECK: %[[RANGE:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<8xi32>)
+  // CHECK: linalg.index 0 : index
+  // CHECK: arith.addi %{{.*}}, %c4
+  // CHECK: arith.index_cast %{{.*}} : index to i32
+  %r = tt.make_range {end = 12 : i32, start = 4 : i32} : tensor<8xi32>
+  // CHECK: tensor.expand_shape %[[RANGE]] {{\[\[}}0, 1]] output_shape [1, 8] : tensor<8xi32> into tensor<1x8xi32>
+  %e = tt.expand_dims %r {axis = 0 : i32} : tensor<8xi32> -> tensor<1x8xi32>
+  // CHECK: linalg.generic {indexing_maps = [#[[BCAST:.*]], #{{.*}}], iterator_types = ["parallel", "parallel"]}
+  %b = tt.broadcast %e : tensor<1x8xi32> -> tensor<4x8xi32>
+  // CHECK: linalg.fill ins(%{{.*}} : i32) outs(%{{.*}} : tensor<4x8xi32>)
+  %f = tt.splat %s : i32 -> tensor<4x8xi32>
+  %sum = arith.addi %b, %f : tensor<4x8xi32>
+  // CHECK: linalg.transpose ins(%{{.*}} : tensor<4x8xf32>) outs(%{{.*}} : tensor<8x4xf32>) permutation = [1, 0]
+  %t = tt.trans %m {order = array<i32: 1, 0>} : tensor<4x8xf32> -> tensor<8x4xf32>
+  // CHECK: tensor.collapse_shape %{{.*}} {{\[\[}}0, 1]] : tensor<4x8xf32> into tensor<32xf32>
+  %flat = tt.reshape %m : tensor<4x8xf32> -> tensor<32xf32>
+  tt.return %sum, %t, %flat : tensor<4x8xi32>, tensor<8x4xf32>, tensor<32xf32>
+}
+
+// -----
+
+// Reductions have no identity: element 0 seeds the accumulator, the rest is
+// folded in by linalg.reduce with the combiner (accumulator first).
+// CHECK-LABEL: tt.func @argmax
+// CHECK-DAG: %[[V0:.*]] = tensor.extract_slice %{{.*}}[0] [1] [1] : tensor<8xf32> to tensor<f32>
+// CHECK-DAG: %[[I0:.*]] = tensor.extract_slice %{{.*}}[0] [1] [1] : tensor<8xi32> to tensor<i32>
+// CHECK-DAG: %[[VR:.*]] = tensor.extract_slice %{{.*}}[1] [7] [1] : tensor<8xf32> to tensor<7xf32>
+// CHECK: %[[RED:.*]]:2 = linalg.reduce ins(%[[VR]], %{{.*}} : tensor<7xf32>, tensor<7xi32>) outs(%[[V0]], %[[I0]] : tensor<f32>, tensor<i32>) dimensions = [0]
+// CHECK-NEXT: (%[[IN:.*]]: f32, %[[INI:.*]]: i32, %[[ACC:.*]]: f32, %[[ACCI:.*]]: i32) {
+// CHECK-NEXT: arith.cmpf ogt, %[[ACC]], %[[IN]] : f32
+// CHECK: tensor.extract %[[RED]]#0[] : tensor<f32>
+tt.func @argmax(%v: tensor<8xf32>, %i: tensor<8xi32>) -> (f32, i32) {
+  %0:2 = "tt.reduce"(%v, %i) <{axis = 0 : i32}> ({
+  ^bb0(%a: f32, %ai: i32, %b: f32, %bi: i32):
+    %gt = arith.cmpf ogt, %a, %b : f32
+    %x = arith.select %gt, %a, %b : f32
+    %xi = arith.select %gt, %ai, %bi : i32
+    tt.reduce.return %x, %xi : f32, i32
+  }) : (tensor<8xf32>, tensor<8xi32>) -> (f32, i32)
+  tt.return %0#0, %0#1 : f32, i32
+}
+
+// -----
+
+// CHECK-LABEL: tt.func @cumsum
+// CHECK: tensor.insert_slice %{{.*}} into %{{.*}}[0] [1] [1] : tensor<f32> into tensor<8xf32>
+// CHECK: scf.for %[[IV:.*]] = %c1 to %c8 step %c1
+// CHECK: tensor.extract_slice %{{.*}}[%[[IV]]] [1] [1] : tensor<8xf32> to tensor<f32>
+// CHECK: linalg.generic
+// CHECK: arith.addf
+// CHECK: tensor.insert_slice %{{.*}} into %{{.*}}[%[[IV]]] [1] [1]
+tt.func @cumsum(%v: tensor<8xf32>) -> tensor<8xf32> {
+  %0 = "tt.scan"(%v) <{axis = 0 : i32, reverse = false}> ({
+  ^bb0(%a: f32, %b: f32):
+    %s = arith.addf %a, %b : f32
+    tt.scan.return %s : f32
+  }) : (tensor<8xf32>) -> tensor<8xf32>
+  tt.return %0 : tensor<8xf32>
+}
+
+// -----
+
+// CHECK-LABEL: tt.func @dots
+// CHECK: linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<16x8xf16>, tensor<8x32xf16>) outs(%{{.*}} : tensor<16x32xf32>)
+// CHECK: linalg.batch_matmul ins(%{{.*}}, %{{.*}} : tensor<2x16x8xf32>, tensor<2x8x4xf32>) outs(%{{.*}} : tensor<2x16x4xf32>)
+tt.func @dots(%a: tensor<16x8xf16>, %b: tensor<8x32xf16>, %c: tensor<16x32xf32>, %ba: tensor<2x16x8xf32>, %bb: tensor<2x8x4xf32>, %bc: tensor<2x16x4xf32>) -> (tensor<16x32xf32>, tensor<2x16x4xf32>) {
+  %0 = tt.dot %a, %b, %c : tensor<16x8xf16> * tensor<8x32xf16> -> tensor<16x32xf32>
+  %1 = tt.dot %ba, %bb, %bc, inputPrecision = tf32 : tensor<2x16x8xf32> * tensor<2x8x4xf32> -> tensor<2x16x4xf32>
+  tt.return %0, %1 : tensor<16x32xf32>, tensor<2x16x4xf32>
+}
+
+// -----
+
+// CHECK-LABEL: tt.func @elementwise
+tt.func @elementwise(%x: tensor<8xf32>, %u: tensor<8xi32>) -> (tensor<8xf32>, tensor<8xi32>, tensor<8xf16>, tensor<8xf32>) {
+  // CHECK: %[[LO:.*]] = arith.maximumf %{{.*}}, %{{.*}} : tensor<8xf32>
+  // CHECK: arith.minimumf %[[LO]], %{{.*}} : tensor<8xf32>
+  %0 = tt.clampf %x, %x, %x, propagateNan = all : tensor<8xf32>
+  // CHECK: %{{.*}}, %[[HI:.*]] = arith.mului_extended
+  %1 = tt.mulhiui %u, %u : tensor<8xi32>
+  // CHECK: arith.truncf %{{.*}} to_nearest_even : tensor<8xf32> to tensor<8xf16>
+  %2 = tt.fp_to_fp %x, rounding = rtne : tensor<8xf32> -> tensor<8xf16>
+  // CHECK: math.tanh %{{.*}} : tensor<8xf32>
+  %3 = tt.extern_elementwise %x {libname = "", libpath = "", pure = true, symbol = "__nv_tanhf"} : (tensor<8xf32>) -> tensor<8xf32>
+  tt.return %0, %1, %2, %3 : tensor<8xf32>, tensor<8xi32>, tensor<8xf16>, tensor<8xf32>
+}
