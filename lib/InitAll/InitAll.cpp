@@ -27,14 +27,13 @@
 
 void mlir::triton_spirv::registerAllDialects(DialectRegistry &registry) {
   // TTIR uses `llvm.intr.assume` for tl.assume; the rest are pipeline stages.
-  registry.insert<triton::TritonDialect, affine::AffineDialect,
-                  arith::ArithDialect, bufferization::BufferizationDialect,
-                  cf::ControlFlowDialect, func::FuncDialect, gpu::GPUDialect,
-                  index::IndexDialect, linalg::LinalgDialect,
-                  LLVM::LLVMDialect, math::MathDialect,
-                  memref::MemRefDialect, scf::SCFDialect, spirv::SPIRVDialect,
-                  tensor::TensorDialect, ub::UBDialect,
-                  vector::VectorDialect>();
+  registry
+      .insert<triton::TritonDialect, affine::AffineDialect, arith::ArithDialect,
+              bufferization::BufferizationDialect, cf::ControlFlowDialect,
+              func::FuncDialect, gpu::GPUDialect, index::IndexDialect,
+              linalg::LinalgDialect, LLVM::LLVMDialect, math::MathDialect,
+              memref::MemRefDialect, scf::SCFDialect, spirv::SPIRVDialect,
+              tensor::TensorDialect, ub::UBDialect, vector::VectorDialect>();
 }
 
 void mlir::triton_spirv::registerAllPasses() {

@@ -63,8 +63,8 @@ int main(int argc, char **argv) {
   MlirOptMainConfig cliConfig = config;
   config.setPassPipelineSetupFn([&](PassManager &pm) -> LogicalResult {
     if (OpPrintingFlags().shouldUseNameLocAsPrefix())
-      pm.addPass(triton_spirv::createRestoreSSANamesPass(bufferName,
-                                                         sourceText));
+      pm.addPass(
+          triton_spirv::createRestoreSSANamesPass(bufferName, sourceText));
     return cliConfig.setupPassPipeline(pm);
   });
 

@@ -1,6 +1,7 @@
 //===- ComputeOpsToLinalg.cpp - reduce/scan/dot/histogram/gather ----------===//
 
 #include "Patterns.h"
+#include "Slices.h"
 #include "triton-spirv/Dialect/Triton/IR/Dialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -31,19 +32,8 @@ SmallVector<Value> inlineCombiner(OpBuilder &b, Region &combiner,
 /// The slice of `src` at `index` along `axis`, without that dimension.
 Value sliceAt(OpBuilder &b, Location loc, Value src, unsigned axis,
               OpFoldResult index) {
-  auto type = cast<RankedTensorType>(src.getType());
-  SmallVector<OpFoldResult> offsets(type.getRank(), b.getIndexAttr(0));
-  offsets[axis] = index;
-  SmallVector<OpFoldResult> sizes;
-  for (int64_t size : type.getShape())
-    sizes.push_back(b.getIndexAttr(size));
-  sizes[axis] = b.getIndexAttr(1);
-  SmallVector<OpFoldResult> strides(type.getRank(), b.getIndexAttr(1));
-  SmallVector<int64_t> shape(type.getShape());
-  shape.erase(shape.begin() + axis);
-  auto sliceType = RankedTensorType::get(shape, type.getElementType());
-  return tensor::ExtractSliceOp::create(b, loc, sliceType, src, offsets, sizes,
-                                        strides);
+  return triton_spirv::extractAlong(b, loc, src, axis, index, /*size=*/1,
+                                    /*dropDim=*/true);
 }
 
 /// Triton reductions have no identity element: the first slice along the
@@ -61,20 +51,10 @@ struct ReduceLowering : OpConversionPattern<ReduceOp> {
     for (Value src : adaptor.getSrcs()) {
       accumulators.push_back(
           sliceAt(rewriter, loc, src, axis, rewriter.getIndexAttr(0)));
-      if (extent == 1)
-        continue;
-      auto type = cast<RankedTensorType>(src.getType());
-      SmallVector<OpFoldResult> offsets(type.getRank(),
-                                        rewriter.getIndexAttr(0));
-      offsets[axis] = rewriter.getIndexAttr(1);
-      SmallVector<OpFoldResult> sizes;
-      for (int64_t size : type.getShape())
-        sizes.push_back(rewriter.getIndexAttr(size));
-      sizes[axis] = rewriter.getIndexAttr(extent - 1);
-      SmallVector<OpFoldResult> strides(type.getRank(),
-                                        rewriter.getIndexAttr(1));
-      rests.push_back(tensor::ExtractSliceOp::create(rewriter, loc, src,
-                                                     offsets, sizes, strides));
+      if (extent > 1)
+        rests.push_back(triton_spirv::extractAlong(
+            rewriter, loc, src, axis, rewriter.getIndexAttr(1), extent - 1,
+            /*dropDim=*/false));
     }
     SmallVector<Value> results = accumulators;
     if (extent > 1) {
@@ -150,8 +130,8 @@ struct ScanLowering : OpConversionPattern<ScanOp> {
       auto type = cast<RankedTensorType>(src.getType());
       Value empty = tensor::EmptyOp::create(rewriter, loc, type.getShape(),
                                             type.getElementType());
-      outputs.push_back(insertSlice(rewriter, loc, slice, empty, axis,
-                                    rewriter.getIndexAttr(first)));
+      outputs.push_back(triton_spirv::insertAlong(
+          rewriter, loc, slice, empty, axis, rewriter.getIndexAttr(first)));
     }
     if (extent > 1) {
       Value lower = arith::ConstantIndexOp::create(rewriter, loc, 1);
@@ -171,14 +151,13 @@ struct ScanLowering : OpConversionPattern<ScanOp> {
             SmallVector<Value> next;
             for (Value src : adaptor.getSrcs())
               next.push_back(sliceAt(b, nested, src, axis, position));
-            SmallVector<Value> combined =
-                combineElementwise(b, nested, op.getCombineOp(),
-                                   carried.take_front(count), next);
+            SmallVector<Value> combined = combineElementwise(
+                b, nested, op.getCombineOp(), carried.take_front(count), next);
             SmallVector<Value> yielded(combined);
             for (auto [value, output] :
                  llvm::zip(combined, carried.drop_front(count)))
-              yielded.push_back(
-                  insertSlice(b, nested, value, output, axis, position));
+              yielded.push_back(triton_spirv::insertAlong(
+                  b, nested, value, output, axis, position));
             scf::YieldOp::create(b, nested, yielded);
           });
       outputs.assign(loop.getResults().begin() + count,
@@ -186,20 +165,6 @@ struct ScanLowering : OpConversionPattern<ScanOp> {
     }
     rewriter.replaceOp(op, outputs);
     return success();
-  }
-
-  static Value insertSlice(OpBuilder &b, Location loc, Value slice, Value dest,
-                           unsigned axis, OpFoldResult index) {
-    auto type = cast<RankedTensorType>(dest.getType());
-    SmallVector<OpFoldResult> offsets(type.getRank(), b.getIndexAttr(0));
-    offsets[axis] = index;
-    SmallVector<OpFoldResult> sizes;
-    for (int64_t size : type.getShape())
-      sizes.push_back(b.getIndexAttr(size));
-    sizes[axis] = b.getIndexAttr(1);
-    SmallVector<OpFoldResult> strides(type.getRank(), b.getIndexAttr(1));
-    return tensor::InsertSliceOp::create(b, loc, slice, dest, offsets, sizes,
-                                         strides);
   }
 };
 
@@ -214,14 +179,14 @@ struct DotLowering : OpConversionPattern<DotOp> {
     Type type = op.getType();
     if (cast<RankedTensorType>(type).getRank() == 3)
       rewriter.replaceOp(op, linalg::BatchMatmulOp::create(
-                                 rewriter, op.getLoc(), TypeRange{type},
-                                 inputs, ValueRange{adaptor.getC()})
+                                 rewriter, op.getLoc(), TypeRange{type}, inputs,
+                                 ValueRange{adaptor.getC()})
                                  .getResults());
     else
-      rewriter.replaceOp(op, linalg::MatmulOp::create(
-                                 rewriter, op.getLoc(), TypeRange{type},
-                                 inputs, ValueRange{adaptor.getC()})
-                                 .getResults());
+      rewriter.replaceOp(
+          op, linalg::MatmulOp::create(rewriter, op.getLoc(), TypeRange{type},
+                                       inputs, ValueRange{adaptor.getC()})
+                  .getResults());
     return success();
   }
 };
@@ -257,19 +222,18 @@ struct HistogramLowering : OpConversionPattern<HistogramOp> {
         rewriter, loc, TypeRange{type}, inputs, ValueRange{init}, maps,
         {utils::IteratorType::parallel, utils::IteratorType::reduction},
         [&](OpBuilder &b, Location nested, ValueRange args) {
-          Value bin = arith::IndexCastOp::create(
-              b, nested, srcType.getElementType(),
-              linalg::IndexOp::create(b, nested, 0));
+          Value bin =
+              arith::IndexCastOp::create(b, nested, srcType.getElementType(),
+                                         linalg::IndexOp::create(b, nested, 0));
           Value hit = arith::CmpIOp::create(b, nested, arith::CmpIPredicate::eq,
                                             args[0], bin);
           if (inputs.size() == 2)
             hit = arith::AndIOp::create(b, nested, hit, args[1]);
           Value increment =
               arith::ExtUIOp::create(b, nested, type.getElementType(), hit);
-          linalg::YieldOp::create(
-              b, nested,
-              ValueRange{arith::AddIOp::create(b, nested, args.back(),
-                                               increment)});
+          linalg::YieldOp::create(b, nested,
+                                  ValueRange{arith::AddIOp::create(
+                                      b, nested, args.back(), increment)});
         });
     rewriter.replaceOp(op, generic.getResults());
     return success();
@@ -302,10 +266,9 @@ struct GatherLowering : OpConversionPattern<GatherOp> {
                                                  args[0])
                           .getResult()
                     : linalg::IndexOp::create(b, nested, dim).getResult());
-          linalg::YieldOp::create(
-              b, nested,
-              ValueRange{tensor::ExtractOp::create(b, nested, adaptor.getSrc(),
-                                                   coords)});
+          linalg::YieldOp::create(b, nested,
+                                  ValueRange{tensor::ExtractOp::create(
+                                      b, nested, adaptor.getSrc(), coords)});
         });
     rewriter.replaceOp(op, generic.getResults());
     return success();

@@ -27,13 +27,13 @@ struct ClampFLowering : OpConversionPattern<ClampFOp> {
     if (op.getPropagateNan() == PropagateNan::ALL) {
       result = arith::MaximumFOp::create(rewriter, loc, adaptor.getX(),
                                          adaptor.getMin());
-      result = arith::MinimumFOp::create(rewriter, loc, result,
-                                         adaptor.getMax());
+      result =
+          arith::MinimumFOp::create(rewriter, loc, result, adaptor.getMax());
     } else {
       result = arith::MaxNumFOp::create(rewriter, loc, adaptor.getX(),
                                         adaptor.getMin());
-      result = arith::MinNumFOp::create(rewriter, loc, result,
-                                        adaptor.getMax());
+      result =
+          arith::MinNumFOp::create(rewriter, loc, result, adaptor.getMax());
     }
     rewriter.replaceOp(op, result);
     return success();
@@ -189,8 +189,8 @@ struct ExternElementwiseLowering : OpConversionPattern<ExternElementwiseOp> {
     Builder build = lookupLibraryFunction(op.getSymbol());
     if (!build)
       return rewriter.notifyMatchFailure(op, "no math equivalent");
-    Value result = build(rewriter, op.getLoc(), op.getType(),
-                         adaptor.getSrcs());
+    Value result =
+        build(rewriter, op.getLoc(), op.getType(), adaptor.getSrcs());
     if (result.getType() != op.getType())
       return op.emitError("device-library function '")
              << op.getSymbol() << "' returns " << op.getType()

@@ -145,9 +145,8 @@ LogicalResult convertKernel(triton::FuncOp func) {
     next += (*accessTypes)[arg.getArgNumber()].size();
     Value offset = entry->getArgument(next++);
     replacements.push_back(
-        UnrealizedConversionCastOp::create(rewriter, arg.getLoc(),
-                                           arg.getType(),
-                                           ValueRange{buffer, offset})
+        UnrealizedConversionCastOp::create(
+            rewriter, arg.getLoc(), arg.getType(), ValueRange{buffer, offset})
             .getResult(0));
   }
   ArrayRef<BlockArgument> grid = entry->getArguments().take_back(6);
@@ -185,7 +184,8 @@ struct TritonFuncToKernelABIPass
     });
     if (calls.wasInterrupted())
       return signalPassFailure();
-    for (auto func : llvm::make_early_inc_range(module.getOps<triton::FuncOp>())) {
+    for (auto func :
+         llvm::make_early_inc_range(module.getOps<triton::FuncOp>())) {
       if (!func.isPublic()) {
         // Device functions are inlined by now; unused ones are dropped.
         func.erase();

@@ -67,7 +67,8 @@ FailureOr<Value> lookupBuffer(Operation *op, Type elementType) {
   for (BlockArgument arg : func.getArguments()) {
     unsigned index = arg.getArgNumber();
     auto role = func.getArgAttrOfType<StringAttr>(index, kAbiAttrName);
-    auto argIndex = func.getArgAttrOfType<IntegerAttr>(index, kArgIndexAttrName);
+    auto argIndex =
+        func.getArgAttrOfType<IntegerAttr>(index, kArgIndexAttrName);
     auto memrefType = dyn_cast<MemRefType>(arg.getType());
     if (role && role.getValue() == "buffer" && argIndex &&
         argIndex.getInt() == root.getInt() && memrefType &&
@@ -111,7 +112,8 @@ struct PointerBitcastLowering : OpConversionPattern<BitcastOp> {
   LogicalResult
   matchAndRewrite(BitcastOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto srcType = dyn_cast<PointerType>(getElementTypeOrSelf(op.getSrc().getType()));
+    auto srcType =
+        dyn_cast<PointerType>(getElementTypeOrSelf(op.getSrc().getType()));
     auto dstType = dyn_cast<PointerType>(getElementTypeOrSelf(op.getType()));
     if (!srcType || !dstType)
       return failure();
@@ -180,8 +182,7 @@ Value mapElements(
       b, loc, TypeRange{tensorType}, inputs, ValueRange{init}, maps,
       SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel),
       [&](OpBuilder &nested, Location l, ValueRange args) {
-        Value value = body(nested, l, args[0],
-                           args.slice(1, operands.size()));
+        Value value = body(nested, l, args[0], args.slice(1, operands.size()));
         linalg::YieldOp::create(nested, l, value);
       });
   return generic.getResult(0);
@@ -218,8 +219,7 @@ struct LoadLowering : OpConversionPattern<LoadOp> {
               },
               [&](OpBuilder &nested, Location l) -> Value {
                 // Triton leaves masked-off lanes without `other` undefined.
-                return hasOther ? args.back()
-                                : zeroOf(nested, l, elementType);
+                return hasOther ? args.back() : zeroOf(nested, l, elementType);
               });
         });
     rewriter.replaceOp(op, result);
@@ -228,8 +228,9 @@ struct LoadLowering : OpConversionPattern<LoadOp> {
 };
 
 /// Runs `body` for every element index of `shape` (scalars: once).
-void forEachElement(OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
-                    function_ref<void(OpBuilder &, Location, ValueRange)> body) {
+void forEachElement(
+    OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
+    function_ref<void(OpBuilder &, Location, ValueRange)> body) {
   SmallVector<Value> lbs, ubs, steps;
   for (int64_t size : shape) {
     lbs.push_back(arith::ConstantIndexOp::create(b, loc, 0));
@@ -274,8 +275,9 @@ struct StoreLowering : OpConversionPattern<StoreOp> {
             store(b, loc);
             return;
           }
-          auto ifOp = scf::IfOp::create(b, loc, elementAt(b, loc, mask, indices),
-                                        /*withElseRegion=*/false);
+          auto ifOp =
+              scf::IfOp::create(b, loc, elementAt(b, loc, mask, indices),
+                                /*withElseRegion=*/false);
           OpBuilder::InsertionGuard guard(b);
           b.setInsertionPointToStart(ifOp.thenBlock());
           store(b, loc);
@@ -459,9 +461,10 @@ struct TritonPointersToMemRefPass
     });
 
     RewritePatternSet patterns(ctx);
-    patterns.add<RootCastLowering, AddPtrLowering, PointerBitcastLowering,
-                 LoadLowering, StoreLowering, AtomicRMWLowering,
-                 AtomicCASLowering>(converter, ctx);
+    patterns
+        .add<RootCastLowering, AddPtrLowering, PointerBitcastLowering,
+             LoadLowering, StoreLowering, AtomicRMWLowering, AtomicCASLowering>(
+            converter, ctx);
     patterns.add<ConvertPointerTypesOfAnyOp>(converter, ctx);
     scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
                                                          target);

@@ -1,6 +1,7 @@
 //===- ShapeOpsToLinalg.cpp - tt shape ops to linalg/tensor ---------------===//
 
 #include "Patterns.h"
+#include "Slices.h"
 #include "triton-spirv/Dialect/Triton/IR/Dialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -65,9 +66,8 @@ struct UnsplatLowering : OpConversionPattern<UnsplatOp> {
   matchAndRewrite(UnsplatOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     auto type = cast<RankedTensorType>(op.getSrc().getType());
-    SmallVector<Value> zeros(type.getRank(),
-                             arith::ConstantIndexOp::create(rewriter,
-                                                            op.getLoc(), 0));
+    SmallVector<Value> zeros(type.getRank(), arith::ConstantIndexOp::create(
+                                                 rewriter, op.getLoc(), 0));
     rewriter.replaceOpWithNewOp<tensor::ExtractOp>(op, adaptor.getSrc(), zeros);
     return success();
   }
@@ -123,27 +123,16 @@ Value reshapeInOrder(OpBuilder &b, Location loc, Value src,
   return reshapeInOrder(b, loc, flat, dstType);
 }
 
-struct ExpandDimsLowering : OpConversionPattern<ExpandDimsOp> {
-  using OpConversionPattern::OpConversionPattern;
+/// expand_dims and reshape keep the row-major element order (reshape's
+/// allow_reorder permits any order, so this one is valid too).
+template <typename OpT> struct ReshapeLikeLowering : OpConversionPattern<OpT> {
+  using OpConversionPattern<OpT>::OpConversionPattern;
   LogicalResult
-  matchAndRewrite(ExpandDimsOp op, OpAdaptor adaptor,
+  matchAndRewrite(OpT op, typename OpT::Adaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    rewriter.replaceOp(op, reshapeInOrder(rewriter, op.getLoc(),
-                                          adaptor.getSrc(),
-                                          cast<RankedTensorType>(op.getType())));
-    return success();
-  }
-};
-
-struct ReshapeLowering : OpConversionPattern<ReshapeOp> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult
-  matchAndRewrite(ReshapeOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    // allow_reorder permits any order; keeping the row-major one is valid.
-    rewriter.replaceOp(op, reshapeInOrder(rewriter, op.getLoc(),
-                                          adaptor.getSrc(),
-                                          cast<RankedTensorType>(op.getType())));
+    rewriter.replaceOp(op,
+                       reshapeInOrder(rewriter, op.getLoc(), adaptor.getSrc(),
+                                      cast<RankedTensorType>(op.getType())));
     return success();
   }
 };
@@ -164,24 +153,6 @@ struct TransLowering : OpConversionPattern<TransOp> {
   }
 };
 
-/// Inserts `part` into `dest` at `offset` along dimension `dim`.
-Value insertAlong(OpBuilder &b, Location loc, Value part, Value dest,
-                  unsigned dim, int64_t offset) {
-  auto partType = cast<RankedTensorType>(part.getType());
-  auto destType = cast<RankedTensorType>(dest.getType());
-  SmallVector<OpFoldResult> offsets(destType.getRank(), b.getIndexAttr(0));
-  offsets[dim] = b.getIndexAttr(offset);
-  SmallVector<OpFoldResult> sizes;
-  for (int64_t size : destType.getShape())
-    sizes.push_back(b.getIndexAttr(size));
-  sizes[dim] = b.getIndexAttr(partType.getRank() == destType.getRank()
-                                  ? partType.getDimSize(dim)
-                                  : 1);
-  SmallVector<OpFoldResult> strides(destType.getRank(), b.getIndexAttr(1));
-  return tensor::InsertSliceOp::create(b, loc, part, dest, offsets, sizes,
-                                       strides);
-}
-
 struct CatLowering : OpConversionPattern<CatOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -194,9 +165,11 @@ struct CatLowering : OpConversionPattern<CatOp> {
       return rewriter.notifyMatchFailure(op, "tt.cat must join along dim 0");
     Location loc = op.getLoc();
     Value result = emptyLike(rewriter, loc, dstType);
-    result = insertAlong(rewriter, loc, adaptor.getLhs(), result, 0, 0);
-    result = insertAlong(rewriter, loc, adaptor.getRhs(), result, 0,
-                         srcType.getDimSize(0));
+    result = triton_spirv::insertAlong(rewriter, loc, adaptor.getLhs(), result,
+                                       0, rewriter.getIndexAttr(0));
+    result =
+        triton_spirv::insertAlong(rewriter, loc, adaptor.getRhs(), result, 0,
+                                  rewriter.getIndexAttr(srcType.getDimSize(0)));
     rewriter.replaceOp(op, result);
     return success();
   }
@@ -211,8 +184,10 @@ struct JoinLowering : OpConversionPattern<JoinOp> {
     unsigned last = dstType.getRank() - 1;
     Location loc = op.getLoc();
     Value result = emptyLike(rewriter, loc, dstType);
-    result = insertAlong(rewriter, loc, adaptor.getLhs(), result, last, 0);
-    result = insertAlong(rewriter, loc, adaptor.getRhs(), result, last, 1);
+    for (auto [position, part] :
+         llvm::enumerate(ValueRange{adaptor.getLhs(), adaptor.getRhs()}))
+      result = triton_spirv::insertAlong(rewriter, loc, part, result, last,
+                                         rewriter.getIndexAttr(position));
     rewriter.replaceOp(op, result);
     return success();
   }
@@ -224,22 +199,11 @@ struct SplitLowering : OpConversionPattern<SplitOp> {
   matchAndRewrite(SplitOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     auto srcType = cast<RankedTensorType>(adaptor.getSrc().getType());
-    auto dstType = cast<RankedTensorType>(op.getOutLHS().getType());
     SmallVector<Value> halves;
-    for (int64_t half : {0, 1}) {
-      SmallVector<OpFoldResult> offsets(srcType.getRank(),
-                                        rewriter.getIndexAttr(0));
-      offsets.back() = rewriter.getIndexAttr(half);
-      SmallVector<OpFoldResult> sizes;
-      for (int64_t size : srcType.getShape().drop_back())
-        sizes.push_back(rewriter.getIndexAttr(size));
-      sizes.push_back(rewriter.getIndexAttr(1));
-      SmallVector<OpFoldResult> strides(srcType.getRank(),
-                                        rewriter.getIndexAttr(1));
-      halves.push_back(tensor::ExtractSliceOp::create(
-          rewriter, op.getLoc(), dstType.clone(srcType.getElementType()),
-          adaptor.getSrc(), offsets, sizes, strides));
-    }
+    for (int64_t half : {0, 1})
+      halves.push_back(triton_spirv::extractAlong(
+          rewriter, op.getLoc(), adaptor.getSrc(), srcType.getRank() - 1,
+          rewriter.getIndexAttr(half), /*size=*/1, /*dropDim=*/true));
     rewriter.replaceOp(op, halves);
     return success();
   }
@@ -248,8 +212,9 @@ struct SplitLowering : OpConversionPattern<SplitOp> {
 
 void mlir::triton_spirv::populateShapeOpsToLinalgPatterns(
     RewritePatternSet &patterns) {
-  patterns.add<MakeRangeLowering, SplatLowering, UnsplatLowering,
-               BroadcastLowering, ExpandDimsLowering, ReshapeLowering,
-               TransLowering, CatLowering, JoinLowering, SplitLowering>(
-      patterns.getContext());
+  patterns
+      .add<MakeRangeLowering, SplatLowering, UnsplatLowering, BroadcastLowering,
+           ReshapeLikeLowering<ExpandDimsOp>, ReshapeLikeLowering<ReshapeOp>,
+           TransLowering, CatLowering, JoinLowering, SplitLowering>(
+          patterns.getContext());
 }

@@ -131,7 +131,8 @@ Type mlir::triton::getBlockPointerBaseType(Type type) {
                           ptrType.getAddressSpace());
 }
 
-LogicalResult mlir::triton::OpTrait::verifyTensorsHaveNoEncoding(Operation *op) {
+LogicalResult
+mlir::triton::OpTrait::verifyTensorsHaveNoEncoding(Operation *op) {
   auto check = [&](Type type) -> LogicalResult {
     auto tensorType = dyn_cast<RankedTensorType>(type);
     if (tensorType && tensorType.getEncoding())

@@ -28,8 +28,8 @@ ArrayRef<int64_t> getShapeOrEmpty(Type type) {
 
 LogicalResult verifyAxis(Operation *op, int64_t axis, int64_t rank) {
   if (axis < 0 || axis >= rank)
-    return op->emitOpError("axis ") << axis << " is out of range for rank "
-                                    << rank;
+    return op->emitOpError("axis ")
+           << axis << " is out of range for rank " << rank;
   return success();
 }
 
@@ -145,8 +145,8 @@ LogicalResult ExpandDimsOp::verify() {
   auto srcType = cast<RankedTensorType>(getSrc().getType());
   int64_t axis = getAxis();
   if (axis < 0 || axis > srcType.getRank())
-    return emitOpError("axis ") << axis << " is out of range for rank "
-                                << srcType.getRank();
+    return emitOpError("axis ")
+           << axis << " is out of range for rank " << srcType.getRank();
   SmallVector<int64_t> expected(srcType.getShape());
   expected.insert(expected.begin() + axis, 1);
   if (cast<RankedTensorType>(getType()).getShape() != ArrayRef(expected))
@@ -174,9 +174,8 @@ LogicalResult BroadcastOp::verify() {
   for (auto [index, dims] : llvm::enumerate(llvm::zip(srcShape, dstShape))) {
     auto [srcDim, dstDim] = dims;
     if (srcDim != dstDim && srcDim != 1)
-      return emitOpError("dimension ")
-             << index << " of size " << srcDim << " cannot broadcast to "
-             << dstDim;
+      return emitOpError("dimension ") << index << " of size " << srcDim
+                                       << " cannot broadcast to " << dstDim;
   }
   return success();
 }
@@ -385,8 +384,8 @@ LogicalResult MakeRangeOp::verify() {
   int64_t start = getStartAttr().getInt();
   int64_t end = getEndAttr().getInt();
   if (end <= start)
-    return emitOpError("end (") << end << ") must be greater than start ("
-                                << start << ")";
+    return emitOpError("end (")
+           << end << ") must be greater than start (" << start << ")";
   auto resultType = cast<RankedTensorType>(getType());
   if (resultType.getRank() != 1 || !resultType.getElementType().isInteger(32))
     return emitOpError("result must be a 1-D tensor of i32");
@@ -416,12 +415,10 @@ LogicalResult GatherOp::verify() {
 //===----------------------------------------------------------------------===//
 
 ParseResult FuncOp::parse(OpAsmParser &parser, OperationState &result) {
-  auto buildFuncType = [](Builder &builder, ArrayRef<Type> argTypes,
-                          ArrayRef<Type> results,
-                          function_interface_impl::VariadicFlag,
-                          std::string &) {
-    return builder.getFunctionType(argTypes, results);
-  };
+  auto buildFuncType =
+      [](Builder &builder, ArrayRef<Type> argTypes, ArrayRef<Type> results,
+         function_interface_impl::VariadicFlag,
+         std::string &) { return builder.getFunctionType(argTypes, results); };
   return function_interface_impl::parseFunctionOp(
       parser, result, /*allowVariadic=*/false,
       getFunctionTypeAttrName(result.name), buildFuncType,
@@ -439,8 +436,8 @@ LogicalResult ReturnOp::verify() {
   ArrayRef<Type> expected = func.getResultTypes();
   if (getNumOperands() != expected.size())
     return emitOpError("returns ")
-           << getNumOperands() << " values but the function '"
-           << func.getName() << "' has " << expected.size() << " results";
+           << getNumOperands() << " values but the function '" << func.getName()
+           << "' has " << expected.size() << " results";
   for (auto [index, types] :
        llvm::enumerate(llvm::zip(getOperandTypes(), expected))) {
     auto [actual, declared] = types;
