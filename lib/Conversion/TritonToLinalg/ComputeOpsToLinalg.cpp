@@ -14,7 +14,8 @@ using namespace mlir;
 using namespace mlir::triton;
 
 namespace {
-/// Clones the body of a combiner region (reduce/scan) with its arguments
+/// Clones the body of a single-block region (reduce/scan combiners, mapped
+/// scalar functions) with its arguments
 /// bound to `args`; returns the values its terminator yields.
 SmallVector<Value> inlineCombiner(OpBuilder &b, Region &combiner,
                                   ValueRange args) {
@@ -107,6 +108,39 @@ SmallVector<Value> combineElementwise(OpBuilder &b, Location loc,
       });
   return SmallVector<Value>(generic.getResults());
 }
+
+/// tl.map_elementwise with one element per call: the scalar region becomes
+/// the body of an element-wise linalg.generic.
+struct MapElementwiseLowering : OpConversionPattern<MapElementwiseOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(MapElementwiseOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (op.getPack() != 1 || !op.getScalarOp().hasOneBlock())
+      return rewriter.notifyMatchFailure(op, "packed or multi-block region");
+    Location loc = op.getLoc();
+    SmallVector<Value> inits;
+    for (Type type : op.getResultTypes()) {
+      auto tensorType = cast<RankedTensorType>(type);
+      inits.push_back(tensor::EmptyOp::create(
+          rewriter, loc, tensorType.getShape(), tensorType.getElementType()));
+    }
+    unsigned rank = cast<RankedTensorType>(op.getType(0)).getRank();
+    SmallVector<AffineMap> maps(adaptor.getSrcs().size() + inits.size(),
+                                rewriter.getMultiDimIdentityMap(rank));
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, op.getResultTypes(), adaptor.getSrcs(), inits, maps,
+        SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel),
+        [&](OpBuilder &b, Location nested, ValueRange args) {
+          linalg::YieldOp::create(
+              b, nested,
+              inlineCombiner(b, op.getScalarOp(),
+                             args.take_front(adaptor.getSrcs().size())));
+        });
+    rewriter.replaceOp(op, generic.getResults());
+    return success();
+  }
+};
 
 /// Sequential inclusive scan along the axis: slice by slice, each slice
 /// combined element-wise with the running accumulator.
@@ -278,6 +312,7 @@ struct GatherLowering : OpConversionPattern<GatherOp> {
 
 void mlir::triton_spirv::populateComputeOpsToLinalgPatterns(
     RewritePatternSet &patterns) {
-  patterns.add<ReduceLowering, ScanLowering, DotLowering, HistogramLowering,
-               GatherLowering>(patterns.getContext());
+  patterns.add<ReduceLowering, ScanLowering, MapElementwiseLowering,
+               DotLowering, HistogramLowering, GatherLowering>(
+      patterns.getContext());
 }

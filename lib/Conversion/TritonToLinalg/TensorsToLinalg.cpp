@@ -24,13 +24,30 @@ struct TritonTensorsToLinalgPass
     : public triton_spirv::impl::TritonTensorsToLinalgBase<
           TritonTensorsToLinalgPass> {
   void runOnOperation() override {
+    // Report every op this pass cannot lower up front, at its source line.
     bool unsupported = false;
-    getOperation().walk([&](ExternElementwiseOp op) {
-      if (triton_spirv::isSupportedLibraryFunction(op.getSymbol()))
-        return;
-      op.emitError("device-library function '")
-          << op.getSymbol() << "' is not supported by the SPIR-V backend";
-      unsupported = true;
+    getOperation().walk([&](Operation *op) {
+      if (auto call = dyn_cast<ExternElementwiseOp>(op)) {
+        if (!triton_spirv::isSupportedLibraryFunction(call.getSymbol())) {
+          op->emitError("device-library function '")
+              << call.getSymbol() << "' is not supported by the SPIR-V backend";
+          unsupported = true;
+        }
+      } else if (isa<ElementwiseInlineAsmOp>(op)) {
+        op->emitError("inline assembly (tl.inline_asm_elementwise) targets a "
+                      "specific GPU ISA and cannot run on Vulkan");
+        unsupported = true;
+      } else if (isa<DotScaledOp>(op)) {
+        op->emitError("tl.dot_scaled is not supported by the SPIR-V backend "
+                      "yet");
+        unsupported = true;
+      } else if (auto map = dyn_cast<MapElementwiseOp>(op)) {
+        if (map.getPack() != 1 || !map.getScalarOp().hasOneBlock()) {
+          op->emitError("tl.map_elementwise with pack > 1 or control flow is "
+                        "not supported yet");
+          unsupported = true;
+        }
+      }
     });
     if (unsupported)
       return signalPassFailure();
@@ -39,11 +56,11 @@ struct TritonTensorsToLinalgPass
     ConversionTarget target(*ctx);
     // Memory ops, pointer arithmetic and functions belong to other passes.
     target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
-    target.addIllegalOp<MakeRangeOp, SplatOp, UnsplatOp, BroadcastOp,
-                        ExpandDimsOp, ReshapeOp, TransOp, CatOp, JoinOp,
-                        SplitOp, ReduceOp, ScanOp, DotOp, HistogramOp, GatherOp,
-                        ClampFOp, PreciseSqrtOp, PreciseDivFOp, MulhiUIOp,
-                        FpToFpOp, ExternElementwiseOp>();
+    target.addIllegalOp<
+        MakeRangeOp, SplatOp, UnsplatOp, BroadcastOp, ExpandDimsOp, ReshapeOp,
+        TransOp, CatOp, JoinOp, SplitOp, ReduceOp, ScanOp, MapElementwiseOp,
+        DotOp, HistogramOp, GatherOp, ClampFOp, PreciseSqrtOp, PreciseDivFOp,
+        MulhiUIOp, FpToFpOp, ExternElementwiseOp>();
     target.addDynamicallyLegalOp<BitcastOp>([](BitcastOp op) {
       return isa<PointerType>(getElementTypeOrSelf(op.getType()));
     });

@@ -88,3 +88,19 @@ tt.func @elementwise(%x: tensor<8xf32>, %u: tensor<8xi32>) -> (tensor<8xf32>, te
   %3 = tt.extern_elementwise %x {libname = "", libpath = "", pure = true, symbol = "__nv_tanhf"} : (tensor<8xf32>) -> tensor<8xf32>
   tt.return %0, %1, %2, %3 : tensor<8xf32>, tensor<8xi32>, tensor<8xf16>, tensor<8xf32>
 }
+
+// -----
+
+// CHECK-LABEL: tt.func @mapped
+// CHECK: linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<8xf32>, tensor<8xf32>)
+// CHECK-NEXT: ^bb0(%[[A:.*]]: f32, %[[B:.*]]: f32, %{{.*}}: f32):
+// CHECK-NEXT: %[[M:.*]] = arith.mulf %[[A]], %[[B]] : f32
+// CHECK-NEXT: linalg.yield %[[M]] : f32
+tt.func @mapped(%x: tensor<8xf32>) -> tensor<8xf32> {
+  %0 = "tt.map_elementwise"(%x, %x) <{pack = 1 : i32}> ({
+  ^bb0(%a: f32, %b: f32):
+    %m = arith.mulf %a, %b : f32
+    tt.map_elementwise.return %m : f32
+  }) : (tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32>
+  tt.return %0 : tensor<8xf32>
+}

@@ -35,3 +35,28 @@ tt.func public @calls(%p: !tt.ptr<i32>, %x: i32) {
   tt.store %p, %y : !tt.ptr<i32>
   tt.return
 }
+
+// -----
+
+tt.func public @inline_asm(%s: i32, %q: !tt.ptr<i32>) {
+  %x = tt.splat %s : i32 -> tensor<8xi32>
+  %p = tt.splat %q : !tt.ptr<i32> -> tensor<8x!tt.ptr<i32>>
+  // expected-error @+1 {{inline assembly (tl.inline_asm_elementwise) targets a specific GPU ISA and cannot run on Vulkan}}
+  %y = tt.elementwise_inline_asm "mov.b32 $0, $1;" {constraints = "=r,r", packed_element = 1 : i32, pure = true} %x : tensor<8xi32> -> tensor<8xi32>
+  tt.store %p, %y : tensor<8x!tt.ptr<i32>>
+  tt.return
+}
+
+// -----
+
+tt.func public @packed_map(%s: i32, %q: !tt.ptr<i32>) {
+  %x = tt.splat %s : i32 -> tensor<8xi32>
+  %p = tt.splat %q : !tt.ptr<i32> -> tensor<8x!tt.ptr<i32>>
+  // expected-error @+1 {{tl.map_elementwise with pack > 1 or control flow is not supported yet}}
+  %y = "tt.map_elementwise"(%x) <{pack = 2 : i32}> ({
+  ^bb0(%a: i32, %b: i32):
+    tt.map_elementwise.return %a, %b : i32, i32
+  }) : (tensor<8xi32>) -> tensor<8xi32>
+  tt.store %p, %y : tensor<8x!tt.ptr<i32>>
+  tt.return
+}
