@@ -80,31 +80,27 @@ struct ReduceLowering : OpConversionPattern<ReduceOp> {
   }
 };
 
-/// Applies a combiner element by element to same-shaped tensors.
-SmallVector<Value> combineElementwise(OpBuilder &b, Location loc,
-                                      Region &combiner, ValueRange lhs,
-                                      ValueRange rhs) {
-  auto type = cast<RankedTensorType>(lhs[0].getType());
-  SmallVector<Value> inputs(lhs);
-  inputs.append(rhs.begin(), rhs.end());
+/// An element-wise linalg.generic over same-shaped `inputs` whose body is a
+/// copy of the single-block `region`; one result per type in `resultTypes`.
+SmallVector<Value> applyRegionElementwise(OpBuilder &b, Location loc,
+                                          Region &region, ValueRange inputs,
+                                          TypeRange resultTypes) {
   SmallVector<Value> inits;
-  SmallVector<Type> resultTypes;
-  for (Value value : lhs) {
-    auto valueType = cast<RankedTensorType>(value.getType());
-    inits.push_back(tensor::EmptyOp::create(b, loc, valueType.getShape(),
-                                            valueType.getElementType()));
-    resultTypes.push_back(valueType);
+  for (Type type : resultTypes) {
+    auto tensorType = cast<RankedTensorType>(type);
+    inits.push_back(tensor::EmptyOp::create(b, loc, tensorType.getShape(),
+                                            tensorType.getElementType()));
   }
+  unsigned rank = cast<RankedTensorType>(inputs[0].getType()).getRank();
   SmallVector<AffineMap> maps(inputs.size() + inits.size(),
-                              b.getMultiDimIdentityMap(type.getRank()));
+                              b.getMultiDimIdentityMap(rank));
   auto generic = linalg::GenericOp::create(
       b, loc, resultTypes, inputs, inits, maps,
-      SmallVector<utils::IteratorType>(type.getRank(),
-                                       utils::IteratorType::parallel),
+      SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel),
       [&](OpBuilder &nested, Location nestedLoc, ValueRange args) {
         linalg::YieldOp::create(
             nested, nestedLoc,
-            inlineCombiner(nested, combiner, args.take_front(inputs.size())));
+            inlineCombiner(nested, region, args.take_front(inputs.size())));
       });
   return SmallVector<Value>(generic.getResults());
 }
@@ -118,26 +114,9 @@ struct MapElementwiseLowering : OpConversionPattern<MapElementwiseOp> {
                   ConversionPatternRewriter &rewriter) const override {
     if (op.getPack() != 1 || !op.getScalarOp().hasOneBlock())
       return rewriter.notifyMatchFailure(op, "packed or multi-block region");
-    Location loc = op.getLoc();
-    SmallVector<Value> inits;
-    for (Type type : op.getResultTypes()) {
-      auto tensorType = cast<RankedTensorType>(type);
-      inits.push_back(tensor::EmptyOp::create(
-          rewriter, loc, tensorType.getShape(), tensorType.getElementType()));
-    }
-    unsigned rank = cast<RankedTensorType>(op.getType(0)).getRank();
-    SmallVector<AffineMap> maps(adaptor.getSrcs().size() + inits.size(),
-                                rewriter.getMultiDimIdentityMap(rank));
-    auto generic = linalg::GenericOp::create(
-        rewriter, loc, op.getResultTypes(), adaptor.getSrcs(), inits, maps,
-        SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel),
-        [&](OpBuilder &b, Location nested, ValueRange args) {
-          linalg::YieldOp::create(
-              b, nested,
-              inlineCombiner(b, op.getScalarOp(),
-                             args.take_front(adaptor.getSrcs().size())));
-        });
-    rewriter.replaceOp(op, generic.getResults());
+    rewriter.replaceOp(
+        op, applyRegionElementwise(rewriter, op.getLoc(), op.getScalarOp(),
+                                   adaptor.getSrcs(), op.getResultTypes()));
     return success();
   }
 };
@@ -185,8 +164,11 @@ struct ScanLowering : OpConversionPattern<ScanOp> {
             SmallVector<Value> next;
             for (Value src : adaptor.getSrcs())
               next.push_back(sliceAt(b, nested, src, axis, position));
-            SmallVector<Value> combined = combineElementwise(
-                b, nested, op.getCombineOp(), carried.take_front(count), next);
+            SmallVector<Value> inputs(carried.take_front(count));
+            inputs.append(next);
+            SmallVector<Value> combined =
+                applyRegionElementwise(b, nested, op.getCombineOp(), inputs,
+                                       TypeRange(ValueRange(next)));
             SmallVector<Value> yielded(combined);
             for (auto [value, output] :
                  llvm::zip(combined, carried.drop_front(count)))
