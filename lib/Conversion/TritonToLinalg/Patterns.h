@@ -23,6 +23,19 @@ void populateComputeOpsToLinalgPatterns(RewritePatternSet &patterns);
 void populateElementwiseOpsToArithPatterns(RewritePatternSet &patterns);
 /// Whether tt.extern_elementwise of `symbol` has an arith/math equivalent.
 bool isSupportedLibraryFunction(StringRef symbol);
+
+/// Emits `unsupported(op)` as an error at every op under `root` for which it
+/// returns a message, so users see all problems with their source lines at
+/// once; fails if there was any.
+LogicalResult reportUnsupportedOps(
+    Operation *root,
+    function_ref<std::optional<std::string>(Operation *)> unsupported);
+
+/// applyPartialConversion for pattern sets that check everything before they
+/// change the IR, so no rollback is needed.
+LogicalResult applyConversionWithoutRollback(Operation *root,
+                                             const ConversionTarget &target,
+                                             RewritePatternSet &&patterns);
 } // namespace mlir::triton_spirv
 
 #endif // TRITON_SPIRV_LIB_CONVERSION_TRITONTOLINALG_PATTERNS_H

@@ -91,10 +91,6 @@ FailureOr<Value> mlir::triton_spirv::findPointerRoot(Value pointer,
       continue;
     }
     Operation *def = value.getDefiningOp();
-    if (isa<UnrealizedConversionCastOp>(def)) {
-      roots.insert(value);
-      continue;
-    }
     if (isa<AddPtrOp, SplatOp, BroadcastOp, ExpandDimsOp, ReshapeOp, TransOp,
             BitcastOp, AdvanceOp>(def)) {
       worklist.push_back(def->getOperand(0));

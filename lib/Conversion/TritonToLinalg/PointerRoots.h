@@ -15,8 +15,7 @@
 namespace mlir::triton_spirv {
 
 /// The root of `pointer`: a pointer-typed argument of the enclosing function's
-/// entry block, or the result of an `unrealized_conversion_cast` that rebuilds
-/// such an argument. Fails with a diagnostic at `user` when the pointer has no
+/// entry block. Fails with a diagnostic at `user` when the pointer has no
 /// single static root (it was loaded from memory, made by tt.int_to_ptr, or
 /// merges pointers of different arguments).
 FailureOr<Value> findPointerRoot(Value pointer, Operation *user);

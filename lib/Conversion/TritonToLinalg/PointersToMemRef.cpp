@@ -79,14 +79,18 @@ FailureOr<Value> lookupBuffer(Operation *op, Type elementType) {
          << elementType << " for kernel argument " << root.getInt();
 }
 
-/// The ABI pass rebuilds pointer arguments as casts of (buffer, offset).
+/// The ABI pass rebuilds each pointer argument as a cast of (buffer, offset).
+bool isPointerRootCast(UnrealizedConversionCastOp op) {
+  return op.getNumOperands() == 2 && op.getNumResults() == 1 &&
+         isa<PointerType>(op.getResult(0).getType());
+}
+
 struct RootCastLowering : OpConversionPattern<UnrealizedConversionCastOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
   matchAndRewrite(UnrealizedConversionCastOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    if (op.getNumOperands() != 2 || op.getNumResults() != 1 ||
-        !isa<PointerType>(op.getResult(0).getType()))
+    if (!isPointerRootCast(op))
       return failure();
     rewriter.replaceOp(op, adaptor.getOperands()[1]);
     return success();
@@ -194,10 +198,6 @@ struct LoadLowering : OpConversionPattern<LoadOp> {
   matchAndRewrite(LoadOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Type elementType = getElementTypeOrSelf(op.getType());
-    if (isa<RankedTensorType>(getPointeeType(op.getPtr().getType())) &&
-        isa<PointerType>(op.getPtr().getType()))
-      return op.emitError("block-pointer loads must be rewritten to plain "
-                          "pointers first (Triton's rewrite_tensor_pointer)");
     FailureOr<Value> buffer = lookupBuffer(op, elementType);
     if (failed(buffer))
       return failure();
@@ -252,10 +252,6 @@ struct StoreLowering : OpConversionPattern<StoreOp> {
   matchAndRewrite(StoreOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Type elementType = getElementTypeOrSelf(op.getValue().getType());
-    if (isa<PointerType>(op.getPtr().getType()) &&
-        isa<RankedTensorType>(getPointeeType(op.getPtr().getType())))
-      return op.emitError("block-pointer stores must be rewritten to plain "
-                          "pointers first (Triton's rewrite_tensor_pointer)");
     FailureOr<Value> buffer = lookupBuffer(op, elementType);
     if (failed(buffer))
       return failure();
@@ -387,18 +383,30 @@ struct AtomicCASLowering : OpConversionPattern<AtomicCASOp> {
   }
 };
 
-/// Ops this lowering cannot express, with the reason shown to the user.
-std::optional<StringRef> unsupportedReason(Operation *op) {
+/// Ops this lowering cannot express, with the message shown to the user.
+std::optional<std::string> unsupportedMessage(Operation *op) {
+  auto notSupported = [op](StringRef why) {
+    return (op->getName().getStringRef() + " is not supported: " + why).str();
+  };
   if (isa<PrintOp>(op))
-    return StringRef("device-side printing has no Vulkan equivalent yet; "
-                     "remove tl.device_print");
+    return notSupported("device-side printing has no Vulkan equivalent yet; "
+                        "remove tl.device_print");
   if (isa<AssertOp>(op))
-    return StringRef("device-side assertions have no Vulkan equivalent yet; "
-                     "remove tl.device_assert or compile without debug");
+    return notSupported("device-side assertions have no Vulkan equivalent "
+                        "yet; remove tl.device_assert or compile without "
+                        "debug");
   if (isa<IntToPtrOp>(op))
-    return StringRef("pointers must derive from kernel arguments");
+    return notSupported("pointers must derive from kernel arguments");
   if (isa<PtrToIntOp>(op))
-    return StringRef("pointers are buffer offsets here, not addresses");
+    return notSupported("pointers are buffer offsets here, not addresses");
+  if (isa<LoadOp, StoreOp>(op)) {
+    auto ptrType = dyn_cast<PointerType>(op->getOperand(0).getType());
+    if (ptrType && isa<RankedTensorType>(ptrType.getPointeeType()))
+      return (Twine("block-pointer ") + (isa<LoadOp>(op) ? "loads" : "stores") +
+              " must be rewritten to plain pointers first (Triton's "
+              "rewrite_tensor_pointer)")
+          .str();
+  }
   return std::nullopt;
 }
 
@@ -434,15 +442,8 @@ struct TritonPointersToMemRefPass
     : public triton_spirv::impl::TritonPointersToMemRefBase<
           TritonPointersToMemRefPass> {
   void runOnOperation() override {
-    // Report every unsupported op up front, each with its source location.
-    bool unsupported = false;
-    getOperation().walk([&](Operation *op) {
-      if (std::optional<StringRef> why = unsupportedReason(op)) {
-        op->emitError() << op->getName() << " is not supported: " << *why;
-        unsupported = true;
-      }
-    });
-    if (unsupported)
+    if (failed(triton_spirv::reportUnsupportedOps(getOperation(),
+                                                  unsupportedMessage)))
       return signalPassFailure();
 
     MLIRContext *ctx = &getContext();
@@ -451,8 +452,7 @@ struct TritonPointersToMemRefPass
     target.addIllegalDialect<TritonDialect>();
     target.markUnknownOpDynamicallyLegal([&](Operation *op) {
       if (auto cast = dyn_cast<UnrealizedConversionCastOp>(op))
-        if (cast.getNumOperands() == 2 && cast.getNumResults() == 1 &&
-            isa<PointerType>(cast.getResult(0).getType()))
+        if (isPointerRootCast(cast))
           return false;
       return converter.isLegal(op) &&
              llvm::all_of(op->getRegions(), [&](Region &region) {
@@ -468,11 +468,8 @@ struct TritonPointersToMemRefPass
     patterns.add<ConvertPointerTypesOfAnyOp>(converter, ctx);
     scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
                                                          target);
-    // No pattern fails after changing the IR, so no rollback is needed.
-    ConversionConfig config;
-    config.allowPatternRollback = false;
-    if (failed(applyPartialConversion(getOperation(), target,
-                                      std::move(patterns), config)))
+    if (failed(triton_spirv::applyConversionWithoutRollback(
+            getOperation(), target, std::move(patterns))))
       signalPassFailure();
   }
 };

@@ -20,36 +20,34 @@ using namespace mlir;
 using namespace mlir::triton;
 
 namespace {
+/// Ops this pass cannot lower, with the message shown to the user.
+std::optional<std::string> unsupportedMessage(Operation *op) {
+  if (auto call = dyn_cast<ExternElementwiseOp>(op)) {
+    if (triton_spirv::isSupportedLibraryFunction(call.getSymbol()))
+      return std::nullopt;
+    return ("device-library function '" + call.getSymbol() +
+            "' is not supported by the SPIR-V backend")
+        .str();
+  }
+  if (isa<ElementwiseInlineAsmOp>(op))
+    return std::string("inline assembly (tl.inline_asm_elementwise) targets "
+                       "a specific GPU ISA and cannot run on Vulkan");
+  if (isa<DotScaledOp>(op))
+    return std::string("tl.dot_scaled is not supported by the SPIR-V backend "
+                       "yet");
+  if (auto map = dyn_cast<MapElementwiseOp>(op))
+    if (map.getPack() != 1 || !map.getScalarOp().hasOneBlock())
+      return std::string("tl.map_elementwise with pack > 1 or control flow "
+                         "is not supported yet");
+  return std::nullopt;
+}
+
 struct TritonTensorsToLinalgPass
     : public triton_spirv::impl::TritonTensorsToLinalgBase<
           TritonTensorsToLinalgPass> {
   void runOnOperation() override {
-    // Report every op this pass cannot lower up front, at its source line.
-    bool unsupported = false;
-    getOperation().walk([&](Operation *op) {
-      if (auto call = dyn_cast<ExternElementwiseOp>(op)) {
-        if (!triton_spirv::isSupportedLibraryFunction(call.getSymbol())) {
-          op->emitError("device-library function '")
-              << call.getSymbol() << "' is not supported by the SPIR-V backend";
-          unsupported = true;
-        }
-      } else if (isa<ElementwiseInlineAsmOp>(op)) {
-        op->emitError("inline assembly (tl.inline_asm_elementwise) targets a "
-                      "specific GPU ISA and cannot run on Vulkan");
-        unsupported = true;
-      } else if (isa<DotScaledOp>(op)) {
-        op->emitError("tl.dot_scaled is not supported by the SPIR-V backend "
-                      "yet");
-        unsupported = true;
-      } else if (auto map = dyn_cast<MapElementwiseOp>(op)) {
-        if (map.getPack() != 1 || !map.getScalarOp().hasOneBlock()) {
-          op->emitError("tl.map_elementwise with pack > 1 or control flow is "
-                        "not supported yet");
-          unsupported = true;
-        }
-      }
-    });
-    if (unsupported)
+    if (failed(triton_spirv::reportUnsupportedOps(getOperation(),
+                                                  unsupportedMessage)))
       return signalPassFailure();
 
     MLIRContext *ctx = &getContext();
@@ -69,11 +67,8 @@ struct TritonTensorsToLinalgPass
     triton_spirv::populateShapeOpsToLinalgPatterns(patterns);
     triton_spirv::populateComputeOpsToLinalgPatterns(patterns);
     triton_spirv::populateElementwiseOpsToArithPatterns(patterns);
-    // Patterns check before they change the IR, so no rollback is needed.
-    ConversionConfig config;
-    config.allowPatternRollback = false;
-    if (failed(applyPartialConversion(getOperation(), target,
-                                      std::move(patterns), config)))
+    if (failed(triton_spirv::applyConversionWithoutRollback(
+            getOperation(), target, std::move(patterns))))
       signalPassFailure();
   }
 };

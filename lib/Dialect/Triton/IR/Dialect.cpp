@@ -113,13 +113,6 @@ Type mlir::triton::getI1SameShape(Type type) {
   return i1Type;
 }
 
-Type mlir::triton::getPointerTypeSameShape(Type type) {
-  if (auto tensorType = dyn_cast<RankedTensorType>(type))
-    return tensorType.clone(
-        PointerType::get(tensorType.getElementType(), kGlobalAddressSpace));
-  return PointerType::get(type, kGlobalAddressSpace);
-}
-
 Type mlir::triton::getBlockPointerBaseType(Type type) {
   auto ptrType = dyn_cast<PointerType>(type);
   if (!ptrType)

@@ -42,9 +42,6 @@ struct GlobalMemory : public SideEffects::Resource::Base<GlobalMemory> {
 Type getPointeeType(Type type);
 /// A type of i1 with the shape of `type` (i1 for scalars).
 Type getI1SameShape(Type type);
-/// `!tt.ptr<T>` or a tensor of them with the shape of `type` whose element
-/// type is T.
-Type getPointerTypeSameShape(Type type);
 /// For a block pointer `!tt.ptr<tensor<...xT>, as>`: `!tt.ptr<T, as>`.
 Type getBlockPointerBaseType(Type type);
 

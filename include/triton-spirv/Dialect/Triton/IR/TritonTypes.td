@@ -51,7 +51,6 @@ def TT_IntLike : AnyTypeOf<[TT_Int, TT_IntTensor]>;
 def TT_BoolTensor : RankedTensorOf<[I1]>;
 def TT_BoolLike : AnyTypeOf<[I1, TT_BoolTensor]>;
 
-def TT_I32Like : AnyTypeOf<[I32, RankedTensorOf<[I32]>]>;
 def TT_I64Like : AnyTypeOf<[I64, RankedTensorOf<[I64]>]>;
 
 def TT_Ptr : Type<And<[CPred<"::llvm::isa<::mlir::triton::PointerType>($_self)">,
@@ -70,7 +69,6 @@ def TT_TensorPtr : Type<And<[CPred<"::llvm::isa<::mlir::triton::PointerType>($_s
 
 def TT_FpIntTensor : RankedTensorOf<[TT_Float, TT_Int]>;
 def TT_Tensor : RankedTensorOf<[TT_Float, TT_Int, TT_Ptr]>;
-def TT_Scalar : AnyTypeOf<[TT_Float, TT_Int, TT_Ptr]>;
 def TT_Type : AnyTypeOf<[TT_FloatLike, TT_IntLike, TT_PtrLike, TT_TensorPtr]>;
 
 #endif // TRITON_SPIRV_DIALECT_TRITON_IR_TRITONTYPES_TD
