@@ -14,6 +14,9 @@ APT_PACKAGES=(
 
 log() { printf '[setup] %s\n' "$*"; }
 
+# A plain Debian Python has no pip: take Debian's.
+python3 -m pip --version >/dev/null 2>&1 || APT_PACKAGES+=(python3-pip)
+
 missing=()
 for pkg in "${APT_PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" \
@@ -32,7 +35,11 @@ if python3 scripts/check_requirements.py requirements.txt; then
   log "pip: all requirements satisfied"
 else
   log "pip: installing requirements.txt"
-  python3 -m pip install -q -r requirements.txt
+  pip_flags=()
+  # Debian's own Python refuses system-wide installs (PEP 668) unless told.
+  python3 -c 'import os, sysconfig, sys; sys.exit(not os.path.exists(os.path.join(sysconfig.get_path("stdlib"), "EXTERNALLY-MANAGED")))' \
+    && pip_flags+=(--break-system-packages)
+  python3 -m pip install -q "${pip_flags[@]}" -r requirements.txt
 fi
 
 BUILD_DIR=${TRITON_SPIRV_BUILD_DIR:-build}
@@ -42,7 +49,7 @@ if [ ! -f "$BUILD_DIR/build.ninja" ]; then
   command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
   cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release \
     -DMLIR_DIR=/usr/lib/llvm-22/lib/cmake/mlir \
-    -DLLVM_EXTERNAL_LIT="$(command -v lit)" "${launcher[@]}" >/dev/null
+    -DLLVM_EXTERNAL_LIT=/usr/lib/llvm-22/bin/lit "${launcher[@]}" >/dev/null
 fi
 log "building (ninja -j${TRITON_SPIRV_JOBS:-2})"
 ninja -C "$BUILD_DIR" -j"${TRITON_SPIRV_JOBS:-2}" | grep -v '^ninja: no work to do' || true

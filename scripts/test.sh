@@ -7,6 +7,7 @@ bash scripts/setup.sh
 export XDG_RUNTIME_DIR=${XDG_RUNTIME_DIR:-/tmp}
 BUILD_DIR=${TRITON_SPIRV_BUILD_DIR:-build}
 echo "== lit (FileCheck tests + TTIR corpus round trip)"
-lit -q "$BUILD_DIR/test"
+# LLVM 22's own lit (llvm-22-tools), the version matching the FileCheck used.
+/usr/lib/llvm-22/bin/lit -q "$BUILD_DIR/test"
 echo "== pytest"
 python3 -m pytest -q test/python "$@"
