@@ -2,10 +2,16 @@
 
 #include "triton-spirv/InitAll.h"
 
+#include "triton-spirv/Conversion/LinalgToSPIRV/Passes.h"
 #include "triton-spirv/Conversion/TritonToLinalg/Passes.h"
 #include "triton-spirv/Dialect/Triton/IR/Dialect.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/Transforms/BufferizableOpInterfaceImpl.h"
+#include "mlir/Dialect/Bufferization/Transforms/FuncBufferizableOpInterfaceImpl.h"
+#include "mlir/Dialect/Linalg/Transforms/BufferizableOpInterfaceImpl.h"
+#include "mlir/Dialect/SCF/Transforms/BufferizableOpInterfaceImpl.h"
+#include "mlir/Dialect/Tensor/Transforms/BufferizableOpInterfaceImpl.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
@@ -34,6 +40,13 @@ void mlir::triton_spirv::registerAllDialects(DialectRegistry &registry) {
               linalg::LinalgDialect, LLVM::LLVMDialect, math::MathDialect,
               memref::MemRefDialect, scf::SCFDialect, spirv::SPIRVDialect,
               tensor::TensorDialect, ub::UBDialect, vector::VectorDialect>();
+  // Bufferization of the tensor program (--triton-spirv-bufferize).
+  arith::registerBufferizableOpInterfaceExternalModels(registry);
+  bufferization::func_ext::registerBufferizableOpInterfaceExternalModels(
+      registry);
+  linalg::registerBufferizableOpInterfaceExternalModels(registry);
+  scf::registerBufferizableOpInterfaceExternalModels(registry);
+  tensor::registerBufferizableOpInterfaceExternalModels(registry);
 }
 
 void mlir::triton_spirv::registerAllPasses() {
@@ -41,4 +54,5 @@ void mlir::triton_spirv::registerAllPasses() {
   registerTransformsPasses();
   registerLinalgPasses();
   triton_spirv::registerTritonToLinalgPipeline();
+  triton_spirv::registerTritonToSPIRVPipeline();
 }

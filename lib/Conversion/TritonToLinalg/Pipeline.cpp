@@ -2,6 +2,7 @@
 
 #include "triton-spirv/Conversion/TritonToLinalg/Passes.h"
 
+#include "mlir/Conversion/ControlFlowToSCF/ControlFlowToSCF.h"
 #include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
@@ -14,6 +15,8 @@ void mlir::triton_spirv::buildTritonToLinalgPipeline(OpPassManager &pm) {
   pm.addPass(createInlinerPass());
   pm.addPass(createSymbolDCEPass());
   pm.addPass(createTritonFuncToKernelABI());
+  // Early returns are cf branches; SPIR-V needs structured control flow.
+  pm.addPass(createLiftControlFlowToSCFPass());
   pm.addPass(createTritonTensorsToLinalg());
   pm.addPass(createTritonPointersToMemRef());
   pm.addPass(createConvertElementwiseToLinalgPass());

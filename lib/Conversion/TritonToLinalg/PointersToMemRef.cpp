@@ -227,25 +227,9 @@ struct LoadLowering : OpConversionPattern<LoadOp> {
   }
 };
 
-/// Runs `body` for every element index of `shape` (scalars: once).
-void forEachElement(
-    OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
-    function_ref<void(OpBuilder &, Location, ValueRange)> body) {
-  SmallVector<Value> lbs, ubs, steps;
-  for (int64_t size : shape) {
-    lbs.push_back(arith::ConstantIndexOp::create(b, loc, 0));
-    ubs.push_back(arith::ConstantIndexOp::create(b, loc, size));
-    steps.push_back(arith::ConstantIndexOp::create(b, loc, 1));
-  }
-  scf::buildLoopNest(b, loc, lbs, ubs, steps, body);
-}
-
-Value elementAt(OpBuilder &b, Location loc, Value value, ValueRange indices) {
-  if (isa<RankedTensorType>(value.getType()))
-    return tensor::ExtractOp::create(b, loc, value, indices);
-  return value;
-}
-
+/// Stores are scatters: a `linalg.generic` without results whose body does
+/// the masked `memref.store`, so that element-wise producers fuse into it and
+/// a later stage distributes it like any other parallel loop.
 struct StoreLowering : OpConversionPattern<StoreOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -255,28 +239,38 @@ struct StoreLowering : OpConversionPattern<StoreOp> {
     FailureOr<Value> buffer = lookupBuffer(op, elementType);
     if (failed(buffer))
       return failure();
-    ArrayRef<int64_t> shape;
-    if (auto tensorType = dyn_cast<RankedTensorType>(op.getValue().getType()))
-      shape = tensorType.getShape();
     Value mask = adaptor.getMask();
-    forEachElement(
-        rewriter, op.getLoc(), shape,
-        [&](OpBuilder &b, Location loc, ValueRange indices) {
-          Value offset = elementAt(b, loc, adaptor.getPtr(), indices);
-          Value value = elementAt(b, loc, adaptor.getValue(), indices);
-          auto store = [&](OpBuilder &nested, Location l) {
-            memref::StoreOp::create(nested, l, value, *buffer, offset);
-          };
-          if (!mask) {
-            store(b, loc);
-            return;
-          }
-          auto ifOp =
-              scf::IfOp::create(b, loc, elementAt(b, loc, mask, indices),
-                                /*withElseRegion=*/false);
-          OpBuilder::InsertionGuard guard(b);
-          b.setInsertionPointToStart(ifOp.thenBlock());
-          store(b, loc);
+    auto storeElement = [&](OpBuilder &b, Location loc, Value offset,
+                            Value value, Value elementMask) {
+      if (!elementMask) {
+        memref::StoreOp::create(b, loc, value, *buffer, offset);
+        return;
+      }
+      auto ifOp = scf::IfOp::create(b, loc, elementMask,
+                                    /*withElseRegion=*/false);
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(ifOp.thenBlock());
+      memref::StoreOp::create(b, loc, value, *buffer, offset);
+    };
+    auto tensorType = dyn_cast<RankedTensorType>(op.getValue().getType());
+    if (!tensorType) {
+      storeElement(rewriter, op.getLoc(), adaptor.getPtr(), adaptor.getValue(),
+                   mask);
+      rewriter.eraseOp(op);
+      return success();
+    }
+    SmallVector<Value> inputs{adaptor.getPtr(), adaptor.getValue()};
+    if (mask)
+      inputs.push_back(mask);
+    unsigned rank = tensorType.getRank();
+    SmallVector<AffineMap> maps(inputs.size(),
+                                rewriter.getMultiDimIdentityMap(rank));
+    linalg::GenericOp::create(
+        rewriter, op.getLoc(), TypeRange{}, inputs, ValueRange{}, maps,
+        SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel),
+        [&](OpBuilder &b, Location loc, ValueRange args) {
+          storeElement(b, loc, args[0], args[1], mask ? args[2] : Value());
+          linalg::YieldOp::create(b, loc);
         });
     rewriter.eraseOp(op);
     return success();

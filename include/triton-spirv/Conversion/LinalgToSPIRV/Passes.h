@@ -1,0 +1,65 @@
+//===- Passes.h - linalg/memref to SPIR-V passes ----------------*- C++ -*-===//
+
+#ifndef TRITON_SPIRV_CONVERSION_LINALGTOSPIRV_PASSES_H
+#define TRITON_SPIRV_CONVERSION_LINALGTOSPIRV_PASSES_H
+
+#include "mlir/Pass/Pass.h"
+#include "mlir/Pass/PassOptions.h"
+
+namespace mlir {
+namespace arith {
+class ArithDialect;
+}
+namespace bufferization {
+class BufferizationDialect;
+}
+namespace gpu {
+class GPUDialect;
+}
+namespace linalg {
+class LinalgDialect;
+}
+namespace memref {
+class MemRefDialect;
+}
+namespace scf {
+class SCFDialect;
+}
+namespace spirv {
+class SPIRVDialect;
+}
+
+namespace triton_spirv {
+#define GEN_PASS_DECL
+#include "triton-spirv/Conversion/LinalgToSPIRV/Passes.h.inc"
+
+/// Options of the whole TTIR -> SPIR-V pipeline (--triton-to-spirv).
+struct TritonToSPIRVOptions : PassPipelineOptions<TritonToSPIRVOptions> {
+  Option<std::string> target{*this, "target",
+                             llvm::cl::desc("Target preset: lavapipe, nvidia "
+                                            "or generic"),
+                             llvm::cl::init("generic")};
+  Option<unsigned> numWarps{
+      *this, "num-warps",
+      llvm::cl::desc("Warps of 32 invocations per program (workgroup)"),
+      llvm::cl::init(4)};
+  Option<std::string> output{
+      *this, "output",
+      llvm::cl::desc("Write the SPIR-V binary here, and its metadata to the "
+                     "same path with .json appended"),
+      llvm::cl::init("")};
+};
+
+/// Builds the linalg -> SPIR-V half of the pipeline; fails on an unknown
+/// target or a workgroup larger than the target allows.
+LogicalResult buildLinalgToSPIRVPipeline(OpPassManager &pm,
+                                         const TritonToSPIRVOptions &options);
+/// Registers the passes above and the --triton-to-spirv pipeline.
+void registerTritonToSPIRVPipeline();
+
+#define GEN_PASS_REGISTRATION
+#include "triton-spirv/Conversion/LinalgToSPIRV/Passes.h.inc"
+} // namespace triton_spirv
+} // namespace mlir
+
+#endif // TRITON_SPIRV_CONVERSION_LINALGTOSPIRV_PASSES_H

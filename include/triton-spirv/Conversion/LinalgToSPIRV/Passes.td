@@ -1,0 +1,107 @@
+//===- Passes.td - linalg/memref to SPIR-V passes ----------*- tablegen -*-===//
+
+#ifndef TRITON_SPIRV_CONVERSION_LINALGTOSPIRV_PASSES_TD
+#define TRITON_SPIRV_CONVERSION_LINALGTOSPIRV_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def FuseElementwise : Pass<"triton-spirv-fuse-elementwise", "ModuleOp"> {
+  let summary = "Fuse element-wise linalg producers into their consumers";
+  let description = [{
+    Like upstream elementwise fusion, but a producer with several consumers is
+    also fused (recomputed) when its body is cheap: index and integer
+    arithmetic, comparisons, casts and selects. Producers that read memory or
+    do floating-point math are only fused into a single consumer, so a global
+    load is never duplicated.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+}
+
+def BufferizeToWorkgroup : Pass<"triton-spirv-bufferize", "ModuleOp"> {
+  let summary = "One-shot bufferization with workgroup-memory temporaries";
+  let description = [{
+    Bufferizes the tensor program of each kernel. Every temporary buffer is
+    allocated in workgroup memory (`#gpu.address_space<workgroup>`), copies
+    are `linalg.copy`, and all allocations are hoisted to the kernel entry
+    (their shapes are static), since each becomes one module-level variable.
+  }];
+  let dependentDialects = ["::mlir::bufferization::BufferizationDialect",
+                           "::mlir::gpu::GPUDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
+def DistributeToWorkgroup : Pass<"triton-spirv-distribute", "ModuleOp"> {
+  let summary = "Run one Triton program on one workgroup of invocations";
+  let description = [{
+    Turns the bufferized kernel body into code executed by every invocation
+    of a workgroup of `workgroup-size` invocations. Scalar code runs
+    uniformly on all of them. Each linalg op becomes a loop nest whose
+    parallel iteration space is spread cyclically over the invocations
+    (invocation `t` takes linear indices `t, t + size, ...`, so neighbouring
+    invocations touch neighbouring elements); its reduction dimensions stay
+    sequential. A linalg op without parallel dimensions, and every memory
+    write outside such loops, is executed by invocation 0, with results
+    broadcast through workgroup memory. Workgroup barriers separate the
+    steps. Workgroup memory beyond `max-workgroup-memory` bytes is an error.
+  }];
+  let options = [
+    Option<"workgroupSize", "workgroup-size", "unsigned", "128",
+           "Invocations per workgroup (num_warps * 32)">,
+    Option<"maxWorkgroupMemory", "max-workgroup-memory", "unsigned", "32768",
+           "Workgroup memory available to one workgroup, in bytes">,
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::gpu::GPUDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
+def KernelToSPIRV : Pass<"triton-spirv-kernel-to-spirv", "ModuleOp"> {
+  let summary = "Lower distributed kernels to a SPIR-V compute shader";
+  let description = [{
+    Moves each kernel into a `spirv.module` and gives it the Vulkan kernel
+    ABI: pointer arguments become storage buffers (descriptor set 0, binding
+    = position among the pointer arguments; aliases of one argument share its
+    binding), element offsets, scalars and the grid become push constants,
+    program ids are `WorkgroupId` plus a base pushed by the runtime for grids
+    split across several dispatches. Then converts arith, math, scf, cf,
+    memref, gpu and func ops to SPIR-V for the module's `spirv.target_env`.
+    The argument layout is recorded in the `triton_spirv.abi` attribute of
+    the `spirv.module`; --triton-spirv-write-binary writes it as JSON.
+  }];
+  let options = [
+    Option<"target", "target", "std::string", "\"generic\"",
+           "Target preset: lavapipe, nvidia or generic">,
+    Option<"workgroupSize", "workgroup-size", "unsigned", "128",
+           "Invocations per workgroup (num_warps * 32)">,
+  ];
+  let dependentDialects = ["::mlir::spirv::SPIRVDialect"];
+}
+
+def SetTargetVersion : Pass<"triton-spirv-set-target-version",
+                             "::mlir::spirv::ModuleOp"> {
+  let summary = "Declare the target's SPIR-V version on the module";
+  let description = [{
+    spirv-update-vce declares the lowest SPIR-V version the module's ops need,
+    but the entry point's interface list was built for the target's version
+    (since SPIR-V 1.4 it names every global variable, not only inputs and
+    outputs), so the module must declare that version.
+  }];
+}
+
+def WriteBinary : Pass<"triton-spirv-write-binary", "ModuleOp"> {
+  let summary = "Serialize the spirv.module and write the kernel metadata";
+  let description = [{
+    Writes the single `spirv.module` as a SPIR-V binary to `output` and its
+    kernel metadata (entry point, workgroup size, bindings, push-constant
+    layout, workgroup memory) as JSON to `output` with `.json` appended.
+    The IR is left unchanged.
+  }];
+  let options = [
+    Option<"output", "output", "std::string", "\"\"",
+           "Path of the .spv file to write">,
+  ];
+}
+
+#endif // TRITON_SPIRV_CONVERSION_LINALGTOSPIRV_PASSES_TD

@@ -1,0 +1,38 @@
+//===- Target.h - Vulkan target presets -------------------------*- C++ -*-===//
+
+#ifndef TRITON_SPIRV_CONVERSION_LINALGTOSPIRV_TARGET_H
+#define TRITON_SPIRV_CONVERSION_LINALGTOSPIRV_TARGET_H
+
+#include "mlir/Dialect/SPIRV/IR/TargetAndABI.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <optional>
+
+namespace mlir::triton_spirv {
+
+/// What the pipeline needs to know about a Vulkan device.
+struct TargetDescription {
+  llvm::StringRef name;
+  /// `#spirv.target_env<...>`: SPIR-V version, capabilities, extensions and
+  /// resource limits.
+  llvm::StringRef targetEnv;
+  unsigned maxWorkgroupMemoryBytes;
+  unsigned maxWorkgroupInvocations;
+  unsigned maxPushConstantBytes;
+  unsigned subgroupSize;
+};
+
+/// The presets: "lavapipe" (Mesa's CPU driver), "nvidia" (Hopper-class
+/// desktop driver) and "generic" (Vulkan 1.2 with its required limits).
+std::optional<TargetDescription> lookupTarget(llvm::StringRef name);
+
+/// The names accepted by lookupTarget, for diagnostics.
+llvm::StringRef targetNames();
+
+/// Parses the preset's target environment attribute.
+spirv::TargetEnvAttr getTargetEnv(MLIRContext *context,
+                                  const TargetDescription &target);
+
+} // namespace mlir::triton_spirv
+
+#endif // TRITON_SPIRV_CONVERSION_LINALGTOSPIRV_TARGET_H

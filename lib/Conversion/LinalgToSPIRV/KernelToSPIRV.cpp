@@ -1,0 +1,386 @@
+//===- KernelToSPIRV.cpp - Kernels to Vulkan compute shaders --------------===//
+
+#include "triton-spirv/Conversion/LinalgToSPIRV/Passes.h"
+#include "triton-spirv/Conversion/LinalgToSPIRV/Target.h"
+
+#include "mlir/Conversion/ArithToSPIRV/ArithToSPIRV.h"
+#include "mlir/Conversion/ControlFlowToSPIRV/ControlFlowToSPIRV.h"
+#include "mlir/Conversion/FuncToSPIRV/FuncToSPIRV.h"
+#include "mlir/Conversion/GPUToSPIRV/GPUToSPIRV.h"
+#include "mlir/Conversion/IndexToSPIRV/IndexToSPIRV.h"
+#include "mlir/Conversion/MathToSPIRV/MathToSPIRV.h"
+#include "mlir/Conversion/MemRefToSPIRV/MemRefToSPIRV.h"
+#include "mlir/Conversion/SCFToSPIRV/SCFToSPIRV.h"
+#include "mlir/Conversion/UBToSPIRV/UBToSPIRV.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/SPIRV/IR/SPIRVDialect.h"
+#include "mlir/Dialect/SPIRV/IR/SPIRVOps.h"
+#include "mlir/Dialect/SPIRV/IR/TargetAndABI.h"
+#include "mlir/Dialect/SPIRV/Transforms/SPIRVConversion.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+namespace mlir::triton_spirv {
+#define GEN_PASS_DEF_KERNELTOSPIRV
+#include "triton-spirv/Conversion/LinalgToSPIRV/Passes.h.inc"
+} // namespace mlir::triton_spirv
+
+using namespace mlir;
+
+namespace {
+std::string typeName(Type type) {
+  std::string name;
+  llvm::raw_string_ostream os(name);
+  type.print(os);
+  return name;
+}
+
+/// One 32- or 64-bit push-constant member; narrower scalars are widened by
+/// the runtime and narrowed back here.
+Type pushConstantSlotType(Type type) {
+  MLIRContext *context = type.getContext();
+  if (isa<IndexType>(type))
+    return IntegerType::get(context, 32);
+  if (auto floatType = dyn_cast<FloatType>(type))
+    return floatType.getWidth() == 64 ? type : Float32Type::get(context);
+  return type.getIntOrFloatBitWidth() == 64 ? type
+                                            : IntegerType::get(context, 32);
+}
+
+Value narrowFromSlot(OpBuilder &b, Location loc, Value slot, Type type) {
+  if (slot.getType() == type)
+    return slot;
+  if (isa<IndexType>(type))
+    return arith::IndexCastOp::create(b, loc, type, slot);
+  if (isa<FloatType>(type))
+    return arith::TruncFOp::create(b, loc, type, slot);
+  if (type.isInteger(1)) {
+    Value zero = arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(0));
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, slot, zero);
+  }
+  return arith::TruncIOp::create(b, loc, type, slot);
+}
+
+class KernelLowering {
+public:
+  KernelLowering(func::FuncOp kernel, spirv::ModuleOp spirvModule,
+                 const SPIRVTypeConverter &typeConverter,
+                 const triton_spirv::TargetDescription &target,
+                 unsigned workgroupSize)
+      : kernel(kernel), spirvModule(spirvModule), typeConverter(typeConverter),
+        target(target), workgroupSize(workgroupSize),
+        builder(kernel.getContext()) {}
+
+  /// Replaces the kernel's arguments by interface variables and records the
+  /// layout in `triton_spirv.abi` on the spirv.module.
+  LogicalResult lowerArguments();
+
+private:
+  struct PushConstant {
+    std::string role;
+    int64_t argIndex;
+    Type type;     // type in the kernel
+    Type slotType; // type in the push-constant block
+    unsigned offset;
+    SmallVector<Value> uses; // block arguments it replaces
+  };
+
+  PushConstant &addPushConstant(StringRef role, int64_t argIndex, Type type);
+
+  func::FuncOp kernel;
+  spirv::ModuleOp spirvModule;
+  const SPIRVTypeConverter &typeConverter;
+  const triton_spirv::TargetDescription &target;
+  unsigned workgroupSize;
+  OpBuilder builder;
+  SmallVector<PushConstant> pushConstants;
+  unsigned pushConstantBytes = 0;
+};
+
+KernelLowering::PushConstant &
+KernelLowering::addPushConstant(StringRef role, int64_t argIndex, Type type) {
+  Type slotType = pushConstantSlotType(type);
+  unsigned size = slotType.getIntOrFloatBitWidth() / 8;
+  pushConstantBytes = llvm::alignTo(pushConstantBytes, size);
+  pushConstants.push_back(
+      {role.str(), argIndex, type, slotType, pushConstantBytes, {}});
+  pushConstantBytes += size;
+  return pushConstants.back();
+}
+
+LogicalResult KernelLowering::lowerArguments() {
+  MLIRContext *context = kernel.getContext();
+  Location loc = kernel.getLoc();
+  Block &entry = kernel.getBody().front();
+  builder.setInsertionPointToStart(&entry);
+
+  // Storage buffers: binding = position of the pointer argument among the
+  // pointer arguments; aliases (other element types) share the binding.
+  SmallVector<Attribute> bindingRecords;
+  DenseMap<int64_t, unsigned> bindingOfArg;
+  std::optional<int64_t> programIdArgs[3];
+  SmallVector<std::pair<unsigned, BlockArgument>> gridArgs;
+  for (BlockArgument arg : entry.getArguments()) {
+    unsigned index = arg.getArgNumber();
+    auto role = kernel.getArgAttrOfType<StringAttr>(index, "triton_spirv.abi");
+    auto argIndexAttr =
+        kernel.getArgAttrOfType<IntegerAttr>(index, "triton_spirv.arg_index");
+    if (!role)
+      return kernel.emitError("kernel argument #")
+             << index << " has no triton_spirv.abi role";
+    int64_t argIndex = argIndexAttr ? argIndexAttr.getInt() : -1;
+    StringRef roleName = role.getValue();
+    if (roleName == "buffer") {
+      auto memrefType = cast<MemRefType>(arg.getType());
+      Type pointerType = typeConverter.convertType(memrefType);
+      if (!pointerType)
+        return kernel.emitError("the target cannot hold buffers of ")
+               << memrefType.getElementType();
+      auto [it, inserted] =
+          bindingOfArg.try_emplace(argIndex, bindingOfArg.size());
+      unsigned binding = it->second;
+      std::string name = ("__arg" + Twine(argIndex) + "_" +
+                          typeName(memrefType.getElementType()))
+                             .str();
+      OpBuilder moduleBuilder(spirvModule.getBody(),
+                              spirvModule.getBody()->begin());
+      auto variable = spirv::GlobalVariableOp::create(
+          moduleBuilder, loc, pointerType, name, /*descriptorSet=*/0, binding);
+      Value address = spirv::AddressOfOp::create(builder, loc, variable);
+      Value buffer = UnrealizedConversionCastOp::create(
+                         builder, loc, memrefType, address)
+                         .getResult(0);
+      arg.replaceAllUsesWith(buffer);
+      bindingRecords.push_back(DictionaryAttr::get(
+          context,
+          {builder.getNamedAttr("binding", builder.getI64IntegerAttr(binding)),
+           builder.getNamedAttr("arg_index",
+                                builder.getI64IntegerAttr(argIndex)),
+           builder.getNamedAttr("element_type",
+                                builder.getStringAttr(typeName(
+                                    memrefType.getElementType())))}));
+      continue;
+    }
+    if (roleName == "offset" || roleName == "scalar") {
+      addPushConstant(roleName, argIndex, arg.getType()).uses.push_back(arg);
+      continue;
+    }
+    if (roleName.starts_with("program_id_")) {
+      programIdArgs[roleName.back() - 'x'] = index;
+      continue;
+    }
+    if (roleName.starts_with("num_programs_")) {
+      gridArgs.push_back({index, arg});
+      continue;
+    }
+    return kernel.emitError("unknown kernel argument role '")
+           << roleName << "'";
+  }
+  for (auto [index, arg] : gridArgs)
+    addPushConstant(kernel.getArgAttrOfType<StringAttr>(index,
+                                                        "triton_spirv.abi")
+                        .getValue(),
+                    -1, arg.getType())
+        .uses.push_back(arg);
+  // Program ids: WorkgroupId plus a base, for grids split over dispatches.
+  gpu::Dimension dims[] = {gpu::Dimension::x, gpu::Dimension::y,
+                           gpu::Dimension::z};
+  SmallVector<std::pair<unsigned, unsigned>> programIdBases;
+  for (unsigned dim = 0; dim < 3; ++dim) {
+    std::string role = "program_id_base_" + std::string(1, 'x' + dim);
+    programIdBases.push_back({dim, pushConstants.size()});
+    addPushConstant(role, -1, builder.getI32Type());
+  }
+  if (pushConstantBytes > target.maxPushConstantBytes)
+    return kernel.emitError("out of resources: the kernel's scalar arguments "
+                            "need ")
+           << pushConstantBytes << " bytes of push constants, the target has "
+           << target.maxPushConstantBytes;
+
+  // The push-constant block and one load per member.
+  SmallVector<Type> memberTypes;
+  SmallVector<spirv::StructType::OffsetInfo> offsets;
+  for (const PushConstant &member : pushConstants) {
+    memberTypes.push_back(member.slotType);
+    offsets.push_back(member.offset);
+  }
+  auto blockType = spirv::PointerType::get(
+      spirv::StructType::get(memberTypes, offsets),
+      spirv::StorageClass::PushConstant);
+  OpBuilder moduleBuilder(spirvModule.getBody(),
+                          spirvModule.getBody()->begin());
+  auto block = spirv::GlobalVariableOp::create(
+      moduleBuilder, loc, TypeAttr::get(blockType),
+      builder.getStringAttr("__push_constants"), nullptr);
+  Value blockAddress = spirv::AddressOfOp::create(builder, loc, block);
+  SmallVector<Value> loaded;
+  SmallVector<Attribute> pushConstantRecords;
+  for (auto [position, member] : llvm::enumerate(pushConstants)) {
+    Value memberIndex = spirv::ConstantOp::create(
+        builder, loc, builder.getI32Type(),
+        builder.getI32IntegerAttr(position));
+    Value memberAddress =
+        spirv::AccessChainOp::create(builder, loc, blockAddress, memberIndex);
+    Value slot = spirv::LoadOp::create(builder, loc, memberAddress);
+    loaded.push_back(slot);
+    for (Value use : member.uses)
+      use.replaceAllUsesWith(narrowFromSlot(builder, loc, slot, member.type));
+    SmallVector<NamedAttribute> fields{
+        builder.getNamedAttr("role", builder.getStringAttr(member.role)),
+        builder.getNamedAttr("offset", builder.getI64IntegerAttr(member.offset)),
+        builder.getNamedAttr("type",
+                             builder.getStringAttr(typeName(member.slotType)))};
+    if (member.argIndex >= 0)
+      fields.push_back(builder.getNamedAttr(
+          "arg_index", builder.getI64IntegerAttr(member.argIndex)));
+    pushConstantRecords.push_back(DictionaryAttr::get(context, fields));
+  }
+  for (auto [dim, position] : programIdBases) {
+    std::optional<int64_t> argNumber = programIdArgs[dim];
+    if (!argNumber)
+      continue;
+    Value workgroupId = gpu::BlockIdOp::create(builder, loc, dims[dim]);
+    Value id = arith::IndexCastOp::create(builder, loc, builder.getI32Type(),
+                                          workgroupId);
+    Value programId = arith::AddIOp::create(builder, loc, id, loaded[position]);
+    entry.getArgument(*argNumber).replaceAllUsesWith(programId);
+  }
+
+  // The kernel now takes no arguments.
+  llvm::BitVector all(entry.getNumArguments(), true);
+  if (failed(kernel.eraseArguments(all)))
+    return failure();
+  int64_t workgroupMemory = 0;
+  if (auto bytes =
+          kernel->getAttrOfType<IntegerAttr>("triton_spirv.workgroup_memory"))
+    workgroupMemory = bytes.getInt();
+  spirvModule->setAttr(
+      "triton_spirv.abi",
+      DictionaryAttr::get(
+          context,
+          {builder.getNamedAttr("entry_point",
+                                builder.getStringAttr(kernel.getName())),
+           builder.getNamedAttr(
+               "workgroup_size",
+               builder.getI64ArrayAttr({workgroupSize, 1, 1})),
+           builder.getNamedAttr("bindings",
+                                builder.getArrayAttr(bindingRecords)),
+           builder.getNamedAttr("push_constants",
+                                builder.getArrayAttr(pushConstantRecords)),
+           builder.getNamedAttr("push_constant_bytes",
+                                builder.getI64IntegerAttr(pushConstantBytes)),
+           builder.getNamedAttr("workgroup_memory_bytes",
+                                builder.getI64IntegerAttr(workgroupMemory))}));
+  return success();
+}
+
+struct KernelToSPIRVPass
+    : triton_spirv::impl::KernelToSPIRVBase<KernelToSPIRVPass> {
+  using Base::Base;
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    MLIRContext *context = &getContext();
+    std::optional<triton_spirv::TargetDescription> description =
+        triton_spirv::lookupTarget(target);
+    if (!description) {
+      module.emitError("unknown target '")
+          << target << "'; expected one of " << triton_spirv::targetNames();
+      return signalPassFailure();
+    }
+    if (workgroupSize == 0 ||
+        workgroupSize > description->maxWorkgroupInvocations) {
+      module.emitError("workgroup size ")
+          << workgroupSize << " is outside 1.."
+          << description->maxWorkgroupInvocations << " for target '"
+          << target << "'";
+      return signalPassFailure();
+    }
+    spirv::TargetEnvAttr targetEnv =
+        triton_spirv::getTargetEnv(context, *description);
+    if (!targetEnv)
+      return signalPassFailure();
+    module->setAttr(spirv::getTargetEnvAttrName(), targetEnv);
+
+    // Kernel buffers are storage buffers; temporaries are in workgroup memory
+    // or private to an invocation.
+    spirv::MemorySpaceToStorageClassConverter storageClasses(
+        [](Attribute space) -> std::optional<spirv::StorageClass> {
+          if (auto gpuSpace = dyn_cast_or_null<gpu::AddressSpaceAttr>(space)) {
+            switch (gpuSpace.getValue()) {
+            case gpu::AddressSpace::Workgroup:
+              return spirv::StorageClass::Workgroup;
+            case gpu::AddressSpace::Private:
+              return spirv::StorageClass::Function;
+            case gpu::AddressSpace::Global:
+              return spirv::StorageClass::StorageBuffer;
+            }
+          }
+          return spirv::mapMemorySpaceToVulkanStorageClass(space);
+        });
+    spirv::convertMemRefTypesAndAttrs(module, storageClasses);
+
+    SPIRVConversionOptions options;
+    SPIRVTypeConverter typeConverter(targetEnv, options);
+    SmallVector<func::FuncOp> kernels;
+    for (auto func : module.getOps<func::FuncOp>())
+      if (func->hasAttr("triton_spirv.kernel"))
+        kernels.push_back(func);
+    for (func::FuncOp kernel : kernels) {
+      OpBuilder builder(module.getBody(), module.getBody()->end());
+      auto spirvModule = spirv::ModuleOp::create(
+          builder, kernel.getLoc(), spirv::AddressingModel::Logical,
+          spirv::MemoryModel::GLSL450);
+      kernel->moveBefore(spirvModule.getBody(), spirvModule.getBody()->end());
+      if (failed(KernelLowering(kernel, spirvModule, typeConverter,
+                                *description, workgroupSize)
+                     .lowerArguments()))
+        return signalPassFailure();
+      StringRef name = kernel.getName();
+      if (failed(convertToSPIRV(spirvModule, targetEnv, typeConverter)))
+        return signalPassFailure();
+      auto entry = spirvModule.lookupSymbol<spirv::FuncOp>(name);
+      if (!entry) {
+        spirvModule.emitError("kernel '") << name << "' was not converted";
+        return signalPassFailure();
+      }
+      entry->setAttr(spirv::getEntryPointABIAttrName(),
+                     spirv::getEntryPointABIAttr(
+                         context, {static_cast<int32_t>(workgroupSize), 1, 1}));
+    }
+  }
+
+  LogicalResult convertToSPIRV(spirv::ModuleOp spirvModule,
+                               spirv::TargetEnvAttr targetEnv,
+                               const SPIRVTypeConverter &typeConverter) {
+    MLIRContext *context = &getContext();
+    std::unique_ptr<ConversionTarget> conversionTarget =
+        SPIRVConversionTarget::get(targetEnv);
+    // Argument casts meet their inverse casts and are folded afterwards.
+    conversionTarget->addLegalOp<UnrealizedConversionCastOp>();
+    RewritePatternSet patterns(context);
+    ScfToSPIRVContext scfContext;
+    arith::populateArithToSPIRVPatterns(typeConverter, patterns);
+    populateMathToSPIRVPatterns(typeConverter, patterns);
+    populateSCFToSPIRVPatterns(typeConverter, scfContext, patterns);
+    cf::populateControlFlowToSPIRVPatterns(typeConverter, patterns);
+    populateMemRefToSPIRVPatterns(typeConverter, patterns);
+    populateGPUToSPIRVPatterns(typeConverter, patterns);
+    populateFuncToSPIRVPatterns(typeConverter, patterns);
+    populateBuiltinFuncToSPIRVPatterns(typeConverter, patterns);
+    index::populateIndexToSPIRVPatterns(typeConverter, patterns);
+    ub::populateUBToSPIRVConversionPatterns(typeConverter, patterns);
+    if (failed(applyFullConversion(spirvModule, *conversionTarget,
+                                   std::move(patterns))))
+      return failure();
+    SmallVector<UnrealizedConversionCastOp> casts, remaining;
+    spirvModule.walk(
+        [&](UnrealizedConversionCastOp cast) { casts.push_back(cast); });
+    reconcileUnrealizedCasts(casts, &remaining);
+    for (UnrealizedConversionCastOp cast : remaining)
+      return cast.emitError("value of type ")
+             << cast.getOperandTypes().front() << " has no SPIR-V equivalent";
+    return success();
+  }
+};
+} // namespace

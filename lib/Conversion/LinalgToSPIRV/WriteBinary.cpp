@@ -1,0 +1,87 @@
+//===- WriteBinary.cpp - Write the .spv binary and its metadata -----------===//
+
+#include "triton-spirv/Conversion/LinalgToSPIRV/Passes.h"
+
+#include "mlir/Dialect/SPIRV/IR/SPIRVOps.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Target/SPIRV/Serialization.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/raw_ostream.h"
+
+namespace mlir::triton_spirv {
+#define GEN_PASS_DEF_WRITEBINARY
+#include "triton-spirv/Conversion/LinalgToSPIRV/Passes.h.inc"
+} // namespace mlir::triton_spirv
+
+using namespace mlir;
+
+namespace {
+/// The metadata attribute holds only strings, integers, arrays and
+/// dictionaries.
+llvm::json::Value toJSON(Attribute attr) {
+  if (auto string = dyn_cast<StringAttr>(attr))
+    return string.getValue().str();
+  if (auto integer = dyn_cast<IntegerAttr>(attr))
+    return integer.getInt();
+  if (auto array = dyn_cast<ArrayAttr>(attr)) {
+    llvm::json::Array elements;
+    for (Attribute element : array)
+      elements.push_back(toJSON(element));
+    return elements;
+  }
+  if (auto dictionary = dyn_cast<DictionaryAttr>(attr)) {
+    llvm::json::Object object;
+    for (NamedAttribute field : dictionary)
+      object[field.getName().getValue()] = toJSON(field.getValue());
+    return object;
+  }
+  return nullptr;
+}
+
+LogicalResult writeFile(Operation *anchor, StringRef path,
+                        function_ref<void(llvm::raw_ostream &)> write) {
+  std::error_code error;
+  llvm::raw_fd_ostream os(path, error, llvm::sys::fs::OF_None);
+  if (error)
+    return anchor->emitError("cannot write '")
+           << path << "': " << error.message();
+  write(os);
+  return success();
+}
+
+struct WriteBinaryPass : triton_spirv::impl::WriteBinaryBase<WriteBinaryPass> {
+  using Base::Base;
+  void runOnOperation() override {
+    if (output.empty())
+      return;
+    ModuleOp module = getOperation();
+    auto spirvModules = llvm::to_vector(module.getOps<spirv::ModuleOp>());
+    if (spirvModules.size() != 1) {
+      module.emitError("expected exactly one spirv.module to write, found ")
+          << spirvModules.size();
+      return signalPassFailure();
+    }
+    spirv::ModuleOp spirvModule = spirvModules.front();
+    SmallVector<uint32_t> binary;
+    if (failed(spirv::serialize(spirvModule, binary)))
+      return signalPassFailure();
+    auto abi = spirvModule->getAttrOfType<DictionaryAttr>("triton_spirv.abi");
+    if (!abi) {
+      spirvModule.emitError("missing triton_spirv.abi metadata");
+      return signalPassFailure();
+    }
+    if (failed(writeFile(spirvModule, output,
+                         [&](llvm::raw_ostream &os) {
+                           os.write(reinterpret_cast<const char *>(
+                                        binary.data()),
+                                    binary.size() * sizeof(uint32_t));
+                         })) ||
+        failed(writeFile(spirvModule, output + ".json",
+                         [&](llvm::raw_ostream &os) {
+                           os << llvm::formatv("{0:2}", toJSON(abi)) << "\n";
+                         })))
+      return signalPassFailure();
+  }
+};
+} // namespace
