@@ -9,6 +9,7 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
@@ -57,22 +58,117 @@ void materializeTensorConstants(Operation *root) {
 /// nothing but lets bufferization keep the loop-carried value in one buffer.
 void reuseLoopCarriedDestinations(Operation *root) {
   root->walk([](linalg::GenericOp generic) {
-    if (generic.getNumDpsInits() != 1 ||
-        generic.getNumParallelLoops() != generic.getNumLoops())
+    if (generic.getNumParallelLoops() != generic.getNumLoops())
       return;
-    OpOperand *init = generic.getDpsInitOperand(0);
-    if (!init->get().getDefiningOp<tensor::EmptyOp>() ||
-        !generic.getMatchingBlockArgument(init).use_empty() ||
-        !generic.getMatchingIndexingMap(init).isIdentity())
-      return;
-    for (OpOperand *input : generic.getDpsInputOperands()) {
-      auto carried = dyn_cast<BlockArgument>(input->get());
-      if (!carried || !isa<LoopLikeOpInterface>(carried.getOwner()->getParentOp()) ||
-          carried.getType() != init->get().getType() ||
-          !generic.getMatchingIndexingMap(input).isIdentity())
+    llvm::SmallPtrSet<Value, 4> taken;
+    for (OpOperand &init : generic.getDpsInitsMutable()) {
+      if (!init.get().getDefiningOp<tensor::EmptyOp>() ||
+          !generic.getMatchingBlockArgument(&init).use_empty() ||
+          !generic.getMatchingIndexingMap(&init).isIdentity())
         continue;
-      init->set(carried);
+      for (OpOperand *input : generic.getDpsInputOperands()) {
+        auto carried = dyn_cast<BlockArgument>(input->get());
+        if (!carried || taken.contains(carried) || !carried.hasOneUse() ||
+            !isa<LoopLikeOpInterface>(carried.getOwner()->getParentOp()) ||
+            carried.getType() != init.get().getType() ||
+            !generic.getMatchingIndexingMap(input).isIdentity())
+          continue;
+        taken.insert(carried);
+        init.set(carried);
+        break;
+      }
+    }
+  });
+}
+
+/// A select between whole tensors would bufferize to a select between
+/// buffers, which Vulkan's logical addressing cannot express; select element
+/// by element instead.
+void selectTensorsElementwise(Operation *root) {
+  IRRewriter rewriter(root->getContext());
+  root->walk([&](arith::SelectOp select) {
+    auto type = dyn_cast<RankedTensorType>(select.getType());
+    if (!type || isa<ShapedType>(select.getCondition().getType()))
       return;
+    rewriter.setInsertionPoint(select);
+    Location loc = select.getLoc();
+    unsigned rank = type.getRank();
+    AffineMap identity = rewriter.getMultiDimIdentityMap(rank);
+    AffineMap scalar = AffineMap::get(rank, 0, rewriter.getContext());
+    Value init = tensor::EmptyOp::create(rewriter, loc, type.getShape(),
+                                         type.getElementType());
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{type},
+        ValueRange{select.getCondition(), select.getTrueValue(),
+                   select.getFalseValue()},
+        ValueRange{init}, {scalar, identity, identity, identity},
+        SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel),
+        [](OpBuilder &b, Location l, ValueRange args) {
+          linalg::YieldOp::create(
+              b, l, arith::SelectOp::create(b, l, args[0], args[1], args[2])
+                        .getResult());
+        });
+    rewriter.replaceOp(select, generic.getResult(0));
+  });
+}
+
+/// Likewise, both branches of an scf.if yielding a tensor write it into one
+/// shared destination, so that the result is one buffer.
+void yieldBranchTensorsIntoOneBuffer(Operation *root) {
+  IRRewriter rewriter(root->getContext());
+  root->walk([&](scf::IfOp ifOp) {
+    for (auto [index, result] : llvm::enumerate(ifOp.getResults())) {
+      auto type = dyn_cast<RankedTensorType>(result.getType());
+      if (!type || ifOp.getElseRegion().empty())
+        continue;
+      rewriter.setInsertionPoint(ifOp);
+      Value destination = tensor::EmptyOp::create(
+          rewriter, ifOp.getLoc(), type.getShape(), type.getElementType());
+      for (scf::YieldOp yield : {ifOp.thenYield(), ifOp.elseYield()}) {
+        rewriter.setInsertionPoint(yield);
+        OpOperand &operand = yield->getOpOperand(index);
+        auto copy = linalg::CopyOp::create(rewriter, yield.getLoc(),
+                                           ValueRange{operand.get()},
+                                           ValueRange{destination});
+        operand.set(copy.getResult(0));
+      }
+    }
+  });
+}
+
+/// Whether `value` is computed in place into `destination` (following the
+/// destination operands of destination-style ops).
+bool isComputedInto(Value value, Value destination) {
+  while (value != destination) {
+    auto result = dyn_cast<OpResult>(value);
+    auto dps =
+        result ? dyn_cast<DestinationStyleOpInterface>(result.getOwner())
+               : DestinationStyleOpInterface();
+    if (!dps)
+      return false;
+    value = dps.getTiedOpOperand(result)->get();
+  }
+  return true;
+}
+
+/// A loop-carried tensor must stay in one buffer across iterations. When the
+/// new value is not computed in place into the iteration's argument (because
+/// the old value is still read after the new one is made), copy it there at
+/// the end of the iteration.
+void copyYieldedValuesIntoIterArgs(Operation *root) {
+  IRRewriter rewriter(root->getContext());
+  root->walk([&](scf::ForOp loop) {
+    auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
+    for (auto [operand, iterArg] :
+         llvm::zip(yield->getOpOperands(), loop.getRegionIterArgs())) {
+      if (!isa<RankedTensorType>(iterArg.getType()) ||
+          isComputedInto(operand.get(), iterArg))
+        continue;
+      rewriter.setInsertionPoint(yield);
+      auto copy = linalg::CopyOp::create(rewriter, yield.getLoc(),
+                                         ValueRange{operand.get()},
+                                         ValueRange{iterArg});
+      operand.set(copy.getResult(0));
     }
   });
 }
@@ -111,7 +207,10 @@ struct BufferizeToWorkgroupPass
     ModuleOp module = getOperation();
     MLIRContext *context = &getContext();
     materializeTensorConstants(module);
+    selectTensorsElementwise(module);
+    yieldBranchTensorsIntoOneBuffer(module);
     reuseLoopCarriedDestinations(module);
+    copyYieldedValuesIntoIterArgs(module);
 
     bufferization::OneShotBufferizationOptions options;
     Attribute workgroup =

@@ -218,12 +218,12 @@ void KernelDistributor::runOnInvocationZero(Operation *op) {
         rewriter, loc, MemRefType::get({1}, type, nullptr, workgroup)));
 
   rewriter.setInsertionPoint(op);
+  Value zero = indexConstant(loc, 0);
   barrier(loc);
   auto guard = scf::IfOp::create(rewriter, loc, isInvocationZero,
                                  /*withElseRegion=*/false);
   rewriter.moveOpBefore(op, guard.thenBlock()->getTerminator());
   rewriter.setInsertionPointAfter(op);
-  Value zero = indexConstant(loc, 0);
   for (auto [result, slot] : llvm::zip(op->getResults(), slots))
     memref::StoreOp::create(rewriter, loc, result, slot, zero);
   rewriter.setInsertionPointAfter(guard);
@@ -280,7 +280,7 @@ struct DistributeToWorkgroupPass
       if (bytes > maxWorkgroupMemory) {
         kernel.emitError() << "out of resources: the kernel needs " << bytes
                            << " bytes of workgroup memory, the target has "
-                           << maxWorkgroupMemory
+                           << static_cast<unsigned>(maxWorkgroupMemory)
                            << "; use smaller blocks or fewer live tensors";
         return signalPassFailure();
       }

@@ -3,6 +3,8 @@
 #include "triton-spirv/Conversion/LinalgToSPIRV/Passes.h"
 #include "triton-spirv/Conversion/LinalgToSPIRV/Target.h"
 
+#include "Legalization.h"
+
 #include "mlir/Conversion/ArithToSPIRV/ArithToSPIRV.h"
 #include "mlir/Conversion/ControlFlowToSPIRV/ControlFlowToSPIRV.h"
 #include "mlir/Conversion/FuncToSPIRV/FuncToSPIRV.h"
@@ -15,6 +17,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SPIRV/IR/SPIRVDialect.h"
 #include "mlir/Dialect/SPIRV/IR/SPIRVOps.h"
 #include "mlir/Dialect/SPIRV/IR/TargetAndABI.h"
@@ -326,6 +329,9 @@ struct KernelToSPIRVPass
     for (auto func : module.getOps<func::FuncOp>())
       if (func->hasAttr("triton_spirv.kernel"))
         kernels.push_back(func);
+    for (func::FuncOp kernel : kernels)
+      if (failed(triton_spirv::prepareKernelForSPIRV(kernel)))
+        return signalPassFailure();
     for (func::FuncOp kernel : kernels) {
       OpBuilder builder(module.getBody(), module.getBody()->end());
       auto spirvModule = spirv::ModuleOp::create(
@@ -370,6 +376,17 @@ struct KernelToSPIRVPass
     populateBuiltinFuncToSPIRVPatterns(typeConverter, patterns);
     index::populateIndexToSPIRVPatterns(typeConverter, patterns);
     ub::populateUBToSPIRVConversionPatterns(typeConverter, patterns);
+    triton_spirv::populateKernelToSPIRVPatterns(typeConverter, patterns);
+    // Compare-and-swap loops first: they create scf.while loops, which the
+    // main conversion then lowers with everything else.
+    ConversionTarget atomicsTarget(*context);
+    atomicsTarget.addIllegalOp<memref::GenericAtomicRMWOp>();
+    atomicsTarget.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
+    RewritePatternSet atomicPatterns(context);
+    triton_spirv::populateAtomicToSPIRVPatterns(typeConverter, atomicPatterns);
+    if (failed(applyPartialConversion(spirvModule, atomicsTarget,
+                                      std::move(atomicPatterns))))
+      return failure();
     if (failed(applyFullConversion(spirvModule, *conversionTarget,
                                    std::move(patterns))))
       return failure();

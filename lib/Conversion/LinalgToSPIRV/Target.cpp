@@ -25,14 +25,14 @@ namespace {
 const triton_spirv::TargetDescription kTargets[] = {
     {"lavapipe",
      "#spirv.target_env<#spirv.vce<v1.5, [" COMMON_CAPABILITIES
-     ", Float64, AtomicFloat32AddEXT, AtomicFloat64AddEXT], [" COMMON_EXTENSIONS
+     ", Float64, Int64Atomics, AtomicFloat32AddEXT, AtomicFloat64AddEXT], [" COMMON_EXTENSIONS
      ", SPV_EXT_shader_atomic_float_add]>, api=Vulkan, "
      "#spirv.resource_limits<max_compute_shared_memory_size = 32768, "
      "max_compute_workgroup_invocations = 1024, subgroup_size = 8>>",
      32768, 1024, 128, 8},
     {"nvidia",
      "#spirv.target_env<#spirv.vce<v1.5, [" COMMON_CAPABILITIES
-     ", Float64, AtomicFloat32AddEXT, AtomicFloat64AddEXT], [" COMMON_EXTENSIONS
+     ", Float64, Int64Atomics, AtomicFloat32AddEXT, AtomicFloat64AddEXT], [" COMMON_EXTENSIONS
      ", SPV_EXT_shader_atomic_float_add]>, api=Vulkan, NVIDIA:DiscreteGPU, "
      "#spirv.resource_limits<max_compute_shared_memory_size = 49152, "
      "max_compute_workgroup_invocations = 1024, subgroup_size = 32>>",

@@ -1,7 +1,8 @@
 // RUN: triton-spirv-opt %s --triton-func-to-kernel-abi --triton-tensors-to-linalg --triton-pointers-to-memref -split-input-file | FileCheck %s
 
 // A masked block load gathers through element offsets; masked-off lanes take
-// `other`. A masked block store scatters element by element.
+// `other`. A masked block store scatters element by element: a
+// linalg.generic without results.
 // CHECK-LABEL: func.func @copy
 // CHECK-SAME: (%[[IN:.*]]: memref<?xf32> {{.*}}, %[[IN_OFF:.*]]: index {{.*}}, %[[OUT:.*]]: memref<?xf32> {{.*}}, %[[OUT_OFF:.*]]: index
 // CHECK: %[[BASE:.*]] = linalg.fill ins(%[[IN_OFF]] : index) outs(%{{.*}} : tensor<16xindex>)
@@ -12,11 +13,9 @@
 // CHECK-NEXT: memref.load %[[IN]][%[[O]]] : memref<?xf32>
 // CHECK: } else {
 // CHECK-NEXT: scf.yield %[[OTHER]] : f32
-// CHECK: scf.for %[[I:.*]] = %c0 to %c16 step %c1 {
-// CHECK-DAG: %[[SO:.*]] = tensor.extract %{{.*}}[%[[I]]] : tensor<16xindex>
-// CHECK-DAG: %[[SV:.*]] = tensor.extract %{{.*}}[%[[I]]] : tensor<16xf32>
-// CHECK-DAG: %[[SM:.*]] = tensor.extract %{{.*}}[%[[I]]] : tensor<16xi1>
-// CHECK: scf.if %[[SM]] {
+// CHECK: linalg.generic {{.*}} ins(%{{.*}}, %{{.*}}, %{{.*}} : tensor<16xindex>, tensor<16xf32>, tensor<16xi1>) {
+// CHECK-NEXT: ^bb0(%[[SO:.*]]: index, %[[SV:.*]]: f32, %[[SM:.*]]: i1):
+// CHECK-NEXT: scf.if %[[SM]] {
 // CHECK-NEXT: memref.store %[[SV]], %[[OUT]][%[[SO]]] : memref<?xf32>
 tt.func public @copy(%in: !tt.ptr<f32>, %out: !tt.ptr<f32>, %n: i32) {
   %r = tt.make_range {end = 16 : i32, start = 0 : i32} : tensor<16xi32>

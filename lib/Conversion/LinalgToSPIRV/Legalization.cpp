@@ -1,0 +1,253 @@
+//===- Legalization.cpp - Steps before and patterns of SPIR-V conversion --===//
+
+#include "Legalization.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Transforms/Passes.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Math/Transforms/Passes.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SPIRV/IR/SPIRVOps.h"
+#include "mlir/Dialect/SPIRV/Transforms/SPIRVConversion.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/Transforms/DialectConversion.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+using namespace mlir;
+
+namespace {
+/// bf16 and the fp8 formats need storage emulation that is not written yet;
+/// reject them instead of computing with the wrong layout.
+LogicalResult checkElementTypes(func::FuncOp kernel) {
+  WalkResult result = kernel.walk([](Operation *op) {
+    for (Type type : llvm::concat<const Type>(op->getOperandTypes(),
+                                              op->getResultTypes())) {
+      Type element = getElementTypeOrSelf(type);
+      if (auto memref = dyn_cast<MemRefType>(type))
+        element = memref.getElementType();
+      auto floatType = dyn_cast<FloatType>(element);
+      if (floatType && (floatType.isBF16() || floatType.getWidth() == 8)) {
+        op->emitError("element type ")
+            << floatType << " is not supported by the SPIR-V backend yet";
+        return WalkResult::interrupt();
+      }
+    }
+    return WalkResult::advance();
+  });
+  return failure(result.wasInterrupted());
+}
+
+/// SPIR-V's atomic instructions are integer-only (float add needs an
+/// extension) and upstream lowers neither exchange nor xor: those become
+/// compare-and-swap updates.
+void floatAtomicsToCompareAndSwap(func::FuncOp kernel) {
+  IRRewriter rewriter(kernel.getContext());
+  kernel.walk([&](memref::AtomicRMWOp atomic) {
+    arith::AtomicRMWKind kind = atomic.getKind();
+    if (!isa<FloatType>(atomic.getType()) &&
+        kind != arith::AtomicRMWKind::assign &&
+        kind != arith::AtomicRMWKind::xori)
+      return;
+    rewriter.setInsertionPoint(atomic);
+    auto update = memref::GenericAtomicRMWOp::create(
+        rewriter, atomic.getLoc(), atomic.getMemref(), atomic.getIndices());
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPointToStart(update.getBody());
+    Value next = kind == arith::AtomicRMWKind::assign
+                     ? atomic.getValue()
+                 : kind == arith::AtomicRMWKind::xori
+                     ? arith::XOrIOp::create(rewriter, atomic.getLoc(),
+                                             atomic.getValue(),
+                                             update.getCurrentValue())
+                     : arith::getReductionOp(kind, rewriter, atomic.getLoc(),
+                                             atomic.getValue(),
+                                             update.getCurrentValue());
+    memref::AtomicYieldOp::create(rewriter, atomic.getLoc(), next);
+    rewriter.replaceOp(atomic, update.getResult());
+  });
+}
+
+/// SPIR-V arrays cannot hold `index`: temporaries of indices hold i32 (the
+/// width of `index` on this target).
+LogicalResult indexTemporariesToI32(func::FuncOp kernel) {
+  IRRewriter rewriter(kernel.getContext());
+  SmallVector<memref::AllocOp> allocs;
+  kernel.walk([&](memref::AllocOp alloc) {
+    if (isa<IndexType>(alloc.getType().getElementType()))
+      allocs.push_back(alloc);
+  });
+  for (memref::AllocOp alloc : allocs) {
+    MemRefType type = alloc.getType();
+    rewriter.setInsertionPoint(alloc);
+    auto i32Alloc = memref::AllocOp::create(
+        rewriter, alloc.getLoc(),
+        MemRefType::get(type.getShape(), rewriter.getI32Type(),
+                        type.getLayout(), type.getMemorySpace()));
+    for (Operation *user : llvm::make_early_inc_range(alloc->getUsers())) {
+      rewriter.setInsertionPoint(user);
+      if (auto load = dyn_cast<memref::LoadOp>(user)) {
+        Value narrow = memref::LoadOp::create(rewriter, load.getLoc(), i32Alloc,
+                                              load.getIndices());
+        rewriter.replaceOpWithNewOp<arith::IndexCastOp>(
+            load, rewriter.getIndexType(), narrow);
+        continue;
+      }
+      if (auto store = dyn_cast<memref::StoreOp>(user)) {
+        Value narrow = arith::IndexCastOp::create(
+            rewriter, store.getLoc(), rewriter.getI32Type(), store.getValue());
+        rewriter.replaceOpWithNewOp<memref::StoreOp>(store, narrow, i32Alloc,
+                                                     store.getIndices());
+        continue;
+      }
+      return user->emitError("unexpected use of a temporary of indices");
+    }
+    rewriter.eraseOp(alloc);
+  }
+  return success();
+}
+
+/// The address of element `indices` of a buffer, viewed as an integer array
+/// of the same width (an aliasing interface variable with the same binding).
+Value integerElementPointer(ConversionPatternRewriter &rewriter, Location loc,
+                            const SPIRVTypeConverter &typeConverter,
+                            MemRefType memrefType, Value buffer,
+                            ValueRange indices) {
+  Type element = memrefType.getElementType();
+  if (isa<IntegerType>(element))
+    return spirv::getElementPtr(typeConverter, memrefType, buffer, indices, loc,
+                                rewriter);
+  while (auto cast = buffer.getDefiningOp<UnrealizedConversionCastOp>())
+    buffer = cast.getInputs().front();
+  auto address = buffer.getDefiningOp<spirv::AddressOfOp>();
+  if (!address)
+    return nullptr;
+  auto module = address->getParentOfType<spirv::ModuleOp>();
+  auto variable =
+      module.lookupSymbol<spirv::GlobalVariableOp>(address.getVariable());
+  auto binding = variable ? variable.getBindingAttr() : IntegerAttr();
+  if (!binding)
+    return nullptr;
+  auto intMemrefType =
+      MemRefType::get(memrefType.getShape(),
+                      rewriter.getIntegerType(element.getIntOrFloatBitWidth()),
+                      memrefType.getLayout(), memrefType.getMemorySpace());
+  std::string name = (variable.getSymName() + "_bits").str();
+  auto alias = module.lookupSymbol<spirv::GlobalVariableOp>(name);
+  if (!alias) {
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPoint(variable);
+    alias = spirv::GlobalVariableOp::create(
+        rewriter, loc, typeConverter.convertType(intMemrefType), name,
+        variable.getDescriptorSetAttr().getInt(), binding.getInt());
+  }
+  Value aliasAddress = spirv::AddressOfOp::create(rewriter, loc, alias);
+  return spirv::getElementPtr(typeConverter, intMemrefType, aliasAddress,
+                              indices, loc, rewriter);
+}
+
+/// `memref.generic_atomic_rmw` as a compare-and-swap loop:
+///   current = load; do { old = CAS(ptr, f(current), current);
+///   retry = old != current; current = old } while (retry)
+struct GenericAtomicRMWLowering
+    : OpConversionPattern<memref::GenericAtomicRMWOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(memref::GenericAtomicRMWOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    const auto &typeConverter = *getTypeConverter<SPIRVTypeConverter>();
+    MemRefType memrefType = op.getMemref().getType();
+    Type valueType = typeConverter.convertType(op.getResult().getType());
+    if (!valueType)
+      return failure();
+    Type bitsType =
+        rewriter.getIntegerType(valueType.getIntOrFloatBitWidth());
+    Value pointer =
+        integerElementPointer(rewriter, loc, typeConverter, memrefType,
+                              adaptor.getMemref(), adaptor.getIndices());
+    if (!pointer)
+      return rewriter.notifyMatchFailure(op, "no integer view of the buffer");
+    auto toBits = [&](OpBuilder &b, Value value) -> Value {
+      return value.getType() == bitsType
+                 ? value
+                 : spirv::BitcastOp::create(b, loc, bitsType, value);
+    };
+    auto fromBits = [&](OpBuilder &b, Value bits) -> Value {
+      return valueType == bitsType
+                 ? bits
+                 : spirv::BitcastOp::create(b, loc, valueType, bits);
+    };
+    Value initial = spirv::LoadOp::create(rewriter, loc, pointer);
+    auto semantics = spirv::MemorySemantics::AcquireRelease |
+                     spirv::MemorySemantics::UniformMemory;
+    auto loop = scf::WhileOp::create(
+        rewriter, loc, TypeRange{valueType}, ValueRange{fromBits(rewriter, initial)},
+        [&](OpBuilder &b, Location l, ValueRange args) {
+          Value current = args[0];
+          IRMapping mapping;
+          mapping.map(op.getCurrentValue(), current);
+          for (Operation &bodyOp : op.getBody()->without_terminator())
+            b.clone(bodyOp, mapping);
+          auto yield =
+              cast<memref::AtomicYieldOp>(op.getBody()->getTerminator());
+          Value next = mapping.lookupOrDefault(yield.getResult());
+          Value currentBits = toBits(b, current);
+          Value old = spirv::AtomicCompareExchangeOp::create(
+              b, l, pointer, spirv::Scope::Device, semantics,
+              spirv::MemorySemantics::UniformMemory, toBits(b, next),
+              currentBits);
+          Value retry = spirv::INotEqualOp::create(b, l, old, currentBits);
+          scf::ConditionOp::create(b, l, retry, fromBits(b, old));
+        },
+        [&](OpBuilder &b, Location l, ValueRange args) {
+          scf::YieldOp::create(b, l, args);
+        });
+    rewriter.replaceOp(op, loop.getResult(0));
+    return success();
+  }
+};
+
+/// A float op with a one-to-one GLSL extended instruction.
+template <typename SourceOp, typename TargetOp>
+struct ToGLInstruction : OpConversionPattern<SourceOp> {
+  using OpConversionPattern<SourceOp>::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(SourceOp op, typename SourceOp::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Type type = this->getTypeConverter()->convertType(op.getType());
+    if (!type || !getElementTypeOrSelf(type).isF32() &&
+                     !getElementTypeOrSelf(type).isF16())
+      return failure();
+    rewriter.replaceOpWithNewOp<TargetOp>(op, type, adaptor.getOperands());
+    return success();
+  }
+};
+} // namespace
+
+LogicalResult triton_spirv::prepareKernelForSPIRV(func::FuncOp kernel) {
+  if (failed(checkElementTypes(kernel)))
+    return failure();
+  floatAtomicsToCompareAndSwap(kernel);
+  if (failed(indexTemporariesToI32(kernel)))
+    return failure();
+  RewritePatternSet patterns(kernel.getContext());
+  arith::populateArithExpandOpsPatterns(patterns);
+  // GLSL has no erf: use the polynomial approximations.
+  populatePolynomialApproximateErfPattern(patterns);
+  populatePolynomialApproximateErfcPattern(patterns);
+  return applyPatternsGreedily(kernel, std::move(patterns));
+}
+
+void triton_spirv::populateKernelToSPIRVPatterns(
+    const SPIRVTypeConverter &typeConverter, RewritePatternSet &patterns) {
+  patterns.add<ToGLInstruction<math::Exp2Op, spirv::GLExp2Op>,
+               ToGLInstruction<math::Log2Op, spirv::GLLog2Op>>(
+      typeConverter, patterns.getContext());
+}
+
+void triton_spirv::populateAtomicToSPIRVPatterns(
+    const SPIRVTypeConverter &typeConverter, RewritePatternSet &patterns) {
+  patterns.add<GenericAtomicRMWLowering>(typeConverter, patterns.getContext());
+}

@@ -1,0 +1,33 @@
+//===- Legalization.h - Steps before and patterns of SPIR-V conversion ----===//
+
+#ifndef TRITON_SPIRV_LIB_CONVERSION_LINALGTOSPIRV_LEGALIZATION_H
+#define TRITON_SPIRV_LIB_CONVERSION_LINALGTOSPIRV_LEGALIZATION_H
+
+#include "mlir/Support/LLVM.h"
+
+namespace mlir {
+class RewritePatternSet;
+class SPIRVTypeConverter;
+namespace func {
+class FuncOp;
+}
+
+namespace triton_spirv {
+/// Rewrites what SPIR-V cannot express directly into what it can: float
+/// atomics become compare-and-swap updates, `index` temporaries become i32,
+/// arith ops without a SPIR-V instruction are expanded. Fails, with a
+/// diagnostic, on element types the backend does not support yet.
+LogicalResult prepareKernelForSPIRV(func::FuncOp kernel);
+
+/// Patterns for what upstream SPIR-V conversions lack: GLSL exp2/log2.
+void populateKernelToSPIRVPatterns(const SPIRVTypeConverter &typeConverter,
+                                   RewritePatternSet &patterns);
+
+/// memref.generic_atomic_rmw as compare-and-swap loops (scf.while around
+/// SPIR-V atomics), applied before the main conversion.
+void populateAtomicToSPIRVPatterns(const SPIRVTypeConverter &typeConverter,
+                                   RewritePatternSet &patterns);
+} // namespace triton_spirv
+} // namespace mlir
+
+#endif // TRITON_SPIRV_LIB_CONVERSION_LINALGTOSPIRV_LEGALIZATION_H
