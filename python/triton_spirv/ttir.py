@@ -12,17 +12,18 @@ handful of option fields and two codegen hooks, so we provide those directly.
 
 from __future__ import annotations
 
-import dataclasses
 import os
 from pathlib import Path
-from types import ModuleType
-from typing import Any, Callable, Collection, Mapping
+from typing import Any, Collection, Mapping
 
 import triton
-from triton._C.libtriton import ir, passes
+from triton._C.libtriton import ir
 from triton.backends.compiler import GPUTarget
 from triton.compiler import ASTSource
 from triton.runtime.jit import JITFunction
+
+from .frontend import add_ttir_passes, codegen_fns, module_map
+from .options import SPIRVOptions
 
 __all__ = ["FrontEndOptions", "make_ttir", "ttir_text", "relativize_locations", "TARGET"]
 
@@ -30,62 +31,8 @@ __all__ = ["FrontEndOptions", "make_ttir", "ttir_text", "relativize_locations", 
 TARGET = GPUTarget("spirv", 0, 32)
 
 
-@dataclasses.dataclass(frozen=True)
-class FrontEndOptions:
-    """The option fields that Triton 3.6's code generator and `triton.language` read."""
-
-    num_warps: int = 4
-    num_ctas: int = 1
-    num_stages: int = 1
-    # `debug` keeps tl.device_assert (and integer-overflow checks) in the IR.
-    debug: bool = False
-    sanitize_overflow: bool = True
-    # fp8e4b15 is left out: Triton converts it with target-specific inline code.
-    supported_fp8_dtypes: tuple[str, ...] = ("fp8e4nv", "fp8e5")
-    deprecated_fp8_dot_operand_dtypes: tuple[str, ...] = ()
-    default_dot_input_precision: str = "tf32"
-    allowed_dot_input_precisions: tuple[str, ...] = ("tf32", "tf32x3", "ieee", "bf16x3", "bf16x6")
-    max_num_imprecise_acc_default: int = 0
-    arch: str = "spirv"
-    backend_name: str = "spirv"
-    enable_fp_fusion: bool = True
-    launch_cooperative_grid: bool = False
-    extern_libs: tuple[tuple[str, str], ...] = ()
-    instrumentation_mode: str = ""
-
-
-def _min_dot_size(lhs_type: Any, rhs_type: Any) -> tuple[int, int, int]:
-    """Smallest (M, N, K) accepted by tl.dot; same bounds as Triton's CUDA backend,
-    so a kernel that compiles for CUDA compiles here and vice versa."""
-    return (1, 1, 32) if lhs_type.scalar.primitive_bitwidth == 8 else (1, 1, 16)
-
-
-def codegen_fns() -> dict[str, Callable[..., Any]]:
-    # No "convert_custom_types": it only serves fp8e4b15, which we do not support.
-    return {"min_dot_size": _min_dot_size}
-
-
-def module_map() -> dict[str, ModuleType]:
-    """Route the portable `triton.language.extra.libdevice` stubs to the CUDA libdevice
-    wrappers, which only name functions (`__nv_expf`, ...) as tt.extern_elementwise
-    symbols; the SPIR-V lowering maps those names to its own implementations."""
-    from triton.language.extra.cuda import libdevice
-
-    return {"triton.language.extra.libdevice": libdevice}
-
-
-def _add_ttir_passes(pm: Any) -> None:
-    # The NVIDIA backend's make_ttir pipeline. Tensor descriptors are always lowered to
-    # plain pointers (CUDA keeps them for TMA on sm_90+; SPIR-V has no TMA).
-    passes.common.add_inliner(pm)
-    passes.ttir.add_rewrite_tensor_pointer(pm)
-    passes.ttir.add_rewrite_tensor_descriptor_to_pointer(pm)
-    passes.common.add_canonicalizer(pm)
-    passes.ttir.add_combine(pm)
-    passes.ttir.add_reorder_broadcast(pm)
-    passes.common.add_cse(pm)
-    passes.common.add_symbol_dce(pm)
-    passes.ttir.add_loop_unroll(pm)
+# The front end reads a handful of option fields; the backend's options have them.
+FrontEndOptions = SPIRVOptions
 
 
 def make_ttir(
@@ -116,7 +63,7 @@ def make_ttir(
     module = src.make_ir(TARGET, options, codegen_fns(), module_map(), context)
     pm = ir.pass_manager(module.context)
     pm.enable_debug()  # honours Triton's MLIR_ENABLE_DUMP & co. for debugging
-    _add_ttir_passes(pm)
+    add_ttir_passes(pm)
     pm.run(module, "make_ttir")
     return module
 

@@ -1,0 +1,33 @@
+"""Where the compiled parts live: inside the package once installed, in the
+CMake build tree when running from a checkout; environment variables win."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+_PACKAGE = Path(__file__).resolve().parent
+_BUILD = _PACKAGE.parent.parent / "build"
+
+
+def _find(env: str, installed: Path, built: Path) -> Path:
+    if os.environ.get(env):
+        return Path(os.environ[env])
+    for candidate in (installed, built):
+        if candidate.exists():
+            return candidate
+    raise FileNotFoundError(
+        f"{installed.name} not found (looked in {installed.parent} and {built.parent}); "
+        f"build the project (scripts/setup.sh) or set {env}")
+
+
+def tool_path() -> Path:
+    """triton-spirv-opt."""
+    return _find("TRITON_SPIRV_OPT", _PACKAGE / "_bin" / "triton-spirv-opt",
+                 _BUILD / "bin" / "triton-spirv-opt")
+
+
+def runtime_library_path() -> Path:
+    """The Vulkan runtime (C API, see runtime/triton_spirv_runtime.h)."""
+    return _find("TRITON_SPIRV_RUNTIME", _PACKAGE / "_bin" / "libtriton_spirv_runtime.so",
+                 _BUILD / "lib" / "libtriton_spirv_runtime.so")

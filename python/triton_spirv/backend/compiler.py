@@ -1,0 +1,115 @@
+"""Compiler half of the backend: Triton's TTIR passes, then triton-spirv-opt."""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import hashlib
+import json
+import re
+import subprocess
+import tempfile
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+from triton._C.libtriton import ir
+from triton.backends.compiler import BaseBackend, GPUTarget, Language
+
+from .._paths import tool_path
+from ..options import SPIRVOptions
+from ..frontend import add_ttir_passes, codegen_fns, module_map
+
+__all__ = ["SPIRVBackend", "SPIRVCompilationError"]
+
+
+class SPIRVCompilationError(RuntimeError):
+    """triton-spirv-opt rejected the kernel; the message is its diagnostic, which
+    names the op and the kernel's Python source line."""
+
+
+_OUT_OF_RESOURCES = re.compile(
+    r"out of resources: the kernel(?:'s scalar arguments)? needs? (\d+) bytes of "
+    r"(workgroup memory|push constants), the target has (\d+)")
+
+
+@functools.lru_cache(maxsize=None)
+def _tool_hash() -> str:
+    return hashlib.sha256(tool_path().read_bytes()).hexdigest()
+
+
+class SPIRVBackend(BaseBackend):
+    binary_ext = "spv"
+
+    @staticmethod
+    def supports_target(target: GPUTarget) -> bool:
+        return target.backend == "spirv"
+
+    def __init__(self, target: GPUTarget) -> None:
+        super().__init__(target)
+        self.binary_ext = "spv"
+
+    def hash(self) -> str:
+        return f"spirv-{self.target.arch}-{_tool_hash()}"
+
+    def parse_options(self, options: dict) -> SPIRVOptions:
+        fields = {f.name for f in dataclasses.fields(SPIRVOptions)}
+        values = {k: v for k, v in options.items() if k in fields and v is not None}
+        values["arch"] = self.target.arch
+        if values.get("num_ctas", 1) != 1:
+            raise ValueError("num_ctas > 1 is not supported by the SPIR-V backend")
+        return SPIRVOptions(**values)
+
+    def pack_metadata(self, metadata: Any) -> tuple:
+        return (metadata.num_warps, metadata.num_ctas, metadata.shared)
+
+    def get_codegen_implementation(self, options: SPIRVOptions) -> dict:
+        return codegen_fns()
+
+    def get_module_map(self) -> dict[str, ModuleType]:
+        return module_map()
+
+    def load_dialects(self, context: Any) -> None:
+        pass
+
+    def add_stages(self, stages: dict, options: SPIRVOptions, language: Language = Language.TRITON) -> None:
+        if language != Language.TRITON:
+            raise ValueError("the SPIR-V backend compiles Triton kernels only (not Gluon)")
+        stages["ttir"] = lambda src, metadata: self.make_ttir(src, metadata, options)
+        stages["spv"] = lambda src, metadata: self.make_spv(src, metadata, options)
+
+    @staticmethod
+    def make_ttir(mod: Any, metadata: dict, options: SPIRVOptions) -> Any:
+        pm = ir.pass_manager(mod.context)
+        pm.enable_debug()
+        add_ttir_passes(pm)
+        pm.run(mod, "make_ttir")
+        return mod
+
+    @staticmethod
+    def make_spv(mod: Any, metadata: dict, options: SPIRVOptions) -> bytes:
+        with tempfile.TemporaryDirectory(prefix="triton-spirv-") as workdir:
+            source = Path(workdir) / "kernel.ttir"
+            binary = Path(workdir) / "kernel.spv"
+            # Locations stay in the text so that diagnostics name Python lines.
+            source.write_text(str(mod))
+            pipeline = (f"--triton-to-spirv=target={options.arch} "
+                        f"num-warps={options.num_warps} output={binary}")
+            proc = subprocess.run([str(tool_path()), pipeline, str(source), "-o", "/dev/null"],
+                                  capture_output=True, text=True)
+            if proc.returncode != 0:
+                message = proc.stderr.strip()
+                resources = _OUT_OF_RESOURCES.search(message)
+                if resources:
+                    # Imported here: triton.runtime imports the backends.
+                    from triton.runtime.errors import OutOfResources
+                    needed, what, limit = resources.groups()
+                    raise OutOfResources(int(needed), int(limit),
+                                         "shared memory" if what.startswith("workgroup") else what)
+                raise SPIRVCompilationError(message)
+            abi = json.loads((binary.parent / (binary.name + ".json")).read_text())
+            spirv = binary.read_bytes()
+        metadata["name"] = abi["entry_point"]
+        metadata["shared"] = abi["workgroup_memory_bytes"]
+        metadata["spirv_abi"] = abi
+        return spirv

@@ -1,0 +1,142 @@
+"""Driver half of the backend: device, launcher, properties and timing."""
+
+from __future__ import annotations
+
+import os
+import time
+from typing import Any, Callable, Sequence
+
+from triton.backends.compiler import GPUTarget
+from triton.backends.driver import DriverBase
+
+from .. import vulkan
+from .launcher import KernelBinary, SPIRVLauncher, device_time_ns
+
+__all__ = ["SPIRVDriver"]
+
+# Vulkan reports no register counts; kernels are described as using this many
+# 32-bit registers per invocation (occupancy arithmetic in user code needs one).
+_NOMINAL_REGISTERS = 32
+
+
+def _other_gpu_backend_present() -> bool:
+    try:
+        import torch
+    except ImportError:
+        return False
+    return torch.cuda.is_available()
+
+
+class _Utils:
+    """`driver.active.utils`."""
+
+    @staticmethod
+    def load_binary(name: str, kernel: bytes, shared: int, device: int) -> tuple:
+        properties = vulkan.device().properties
+        return (None, KernelBinary(name, kernel), _NOMINAL_REGISTERS, 0,
+                properties.max_workgroup_invocations)
+
+    @staticmethod
+    def get_device_properties(device: Any = None) -> dict:
+        properties = vulkan.device().properties
+        units = properties.compute_units or (os.cpu_count() if properties.is_cpu else 16)
+        return {
+            "max_shared_mem": properties.max_shared_memory,
+            "multiprocessor_count": units,
+            "max_num_regs": 65536,
+            "warpSize": 32,
+            "max_threads_per_block": properties.max_workgroup_invocations,
+            "name": properties.name,
+        }
+
+
+class _Event:
+    """`Event(enable_timing=True)`: launches are synchronous, so an event records the
+    device time used so far (wall time where the device has no timestamps)."""
+
+    def __init__(self, enable_timing: bool = True) -> None:
+        self.device_ns = 0
+        self.wall_ns = 0
+
+    def record(self, stream: Any = None) -> None:
+        self.device_ns = device_time_ns()
+        self.wall_ns = time.perf_counter_ns()
+
+    def synchronize(self) -> None:
+        pass
+
+    def elapsed_time(self, end: "_Event") -> float:
+        """Milliseconds from this event to `end`."""
+        if vulkan.device().properties.timestamps and end.device_ns > self.device_ns:
+            return (end.device_ns - self.device_ns) / 1e6
+        return (end.wall_ns - self.wall_ns) / 1e6
+
+
+class _DeviceInterface:
+    """The torch.cuda-like object `triton.testing.do_bench` uses."""
+
+    Event = _Event
+
+    @staticmethod
+    def synchronize(device: Any = None) -> None:
+        pass
+
+    @staticmethod
+    def current_device() -> int:
+        return 0
+
+    @staticmethod
+    def set_device(device: Any) -> None:
+        pass
+
+    @staticmethod
+    def device_count() -> int:
+        return 1
+
+
+class SPIRVDriver(DriverBase):
+    """Active on machines without CUDA/HIP; elsewhere select it explicitly with
+    `python -m triton_spirv.run` or `triton_spirv.activate()`."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.utils = _Utils()
+        self.launcher_cls = SPIRVLauncher
+
+    @classmethod
+    def is_active(cls) -> bool:
+        return os.environ.get("TRITON_SPIRV_DISABLE") != "1" and not _other_gpu_backend_present()
+
+    def map_python_to_cpp_type(self, ty: str) -> str:
+        return ty
+
+    def get_current_target(self) -> GPUTarget:
+        return GPUTarget("spirv", vulkan.device().properties.target, 32)
+
+    def get_active_torch_device(self) -> Any:
+        import torch
+        return torch.device("cpu")
+
+    def get_current_device(self) -> int:
+        return 0
+
+    def set_current_device(self, device: Any) -> None:
+        pass
+
+    def get_current_stream(self, device: Any = None) -> int:
+        return 0
+
+    def get_device_interface(self) -> Any:
+        return _DeviceInterface
+
+    def get_benchmarker(self) -> Callable[..., Any]:
+        from triton.testing import do_bench
+        return do_bench
+
+    def get_empty_cache_for_benchmark(self) -> Any:
+        import torch
+        # Large enough to evict a GPU's L2; small enough to clear cheaply on a CPU.
+        return torch.empty(8 * 1024 * 1024, dtype=torch.int32)
+
+    def clear_cache(self, cache: Any) -> None:
+        cache.zero_()

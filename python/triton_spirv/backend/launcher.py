@@ -1,0 +1,121 @@
+"""Launching a compiled kernel: Triton's arguments -> storage buffers and push
+constants, as described by the kernel's ABI metadata (written by
+triton-spirv-opt next to the .spv)."""
+
+from __future__ import annotations
+
+import struct
+from typing import Any, Sequence
+
+from .. import vulkan
+
+__all__ = ["KernelBinary", "SPIRVLauncher", "device_time_ns"]
+
+# Pointee sizes of Triton's pointer types ("*fp32" -> 4), for element offsets.
+_ELEMENT_BYTES = {"i1": 1, "i8": 1, "u8": 1, "fp8e4nv": 1, "fp8e5": 1, "fp8e4b15": 1,
+                  "fp8e4b8": 1, "fp8e5b16": 1, "i16": 2, "u16": 2, "fp16": 2, "bf16": 2,
+                  "i32": 4, "u32": 4, "fp32": 4, "i64": 8, "u64": 8, "fp64": 8}
+_SLOT_FORMATS = {"i32": "<I", "i64": "<Q", "f32": "<f", "f64": "<d"}
+
+# Device time of all launches so far (for timing a Python callable).
+_device_time_ns = 0
+
+
+def device_time_ns() -> int:
+    return _device_time_ns
+
+
+class KernelBinary:
+    """What `load_binary` returns: the .spv, made a pipeline on first launch (the
+    pipeline layout needs the ABI metadata, which the launcher has)."""
+
+    def __init__(self, name: str, code: bytes) -> None:
+        self.name = name
+        self.code = code
+        self.kernel: vulkan.Kernel | None = None
+
+    def pipeline(self, abi: dict) -> vulkan.Kernel:
+        if self.kernel is None:
+            num_bindings = len({record["binding"] for record in abi["bindings"]})
+            self.kernel = vulkan.Kernel(vulkan.device(), self.code, abi["entry_point"], num_bindings,
+                                        abi["push_constant_bytes"])
+        return self.kernel
+
+
+def _slot_bytes(slot_type: str, value: Any) -> bytes:
+    if slot_type in ("i32", "i64"):
+        bits = 32 if slot_type == "i32" else 64
+        return struct.pack(_SLOT_FORMATS[slot_type], int(value) & ((1 << bits) - 1))
+    return struct.pack(_SLOT_FORMATS[slot_type], float(value))
+
+
+class SPIRVLauncher:
+    """`launcher_cls` of the driver: called as Triton's launchers are."""
+
+    def __init__(self, src: Any, metadata: Any) -> None:
+        signature = dict(src.signature)
+        # The TTIR function keeps the non-constexpr arguments, in order.
+        self.runtime_positions = [i for i, ty in enumerate(signature.values()) if ty != "constexpr"]
+        self.types = [ty for ty in signature.values() if ty != "constexpr"]
+        self.abi = metadata.spirv_abi
+        self.name = metadata.name
+        bases = [r["offset"] for r in self.abi["push_constants"] if r["role"] == "program_id_base_x"]
+        self.program_id_base_offset = bases[0] if bases else 0xFFFFFFFF
+
+    def _buffer(self, value: Any, position: int) -> tuple[int, int, int]:
+        """(aligned host address, aligned size, element offset) of a tensor argument."""
+        if not hasattr(value, "data_ptr"):
+            raise TypeError(f"argument {position} of {self.name} must be a tensor, "
+                            f"got {type(value).__name__}")
+        device = getattr(value, "device", None)
+        if device is not None and getattr(device, "type", "cpu") != "cpu":
+            raise TypeError(f"argument {position} of {self.name} is on {device}; the SPIR-V "
+                            f"backend takes CPU tensors (the GPU reads them in place)")
+        alignment = vulkan.device().properties.host_import_alignment
+        if alignment == 0:
+            raise vulkan.VulkanError("the Vulkan device cannot import host memory "
+                                     "(VK_EXT_external_memory_host is missing)")
+        storage = value.untyped_storage()
+        start, size = storage.data_ptr(), storage.nbytes()
+        base = start & ~(alignment - 1)
+        end = (start + max(size, 1) + alignment - 1) & ~(alignment - 1)
+        element_bytes = _ELEMENT_BYTES[self.types[position].lstrip("*")]
+        offset_bytes = value.data_ptr() - base
+        if offset_bytes % element_bytes:
+            raise ValueError(f"argument {position} of {self.name} is not aligned to its element size")
+        return base, end - base, offset_bytes // element_bytes
+
+    def __call__(self, grid_x: int, grid_y: int, grid_z: int, stream: Any, function: KernelBinary,
+                 packed_metadata: Any, launch_metadata: Any, enter_hook: Any, exit_hook: Any,
+                 *args: Any) -> None:
+        global _device_time_ns
+        if enter_hook is not None:
+            enter_hook(launch_metadata)
+        values: Sequence[Any] = [args[i] for i in self.runtime_positions]
+        buffers: dict[int, tuple[int, int, int]] = {}
+        bindings: dict[int, tuple[int, int]] = {}
+        for record in self.abi["bindings"]:
+            position = record["arg_index"]
+            if position not in buffers:
+                buffers[position] = self._buffer(values[position], position)
+            bindings[record["binding"]] = buffers[position][:2]
+        grid = {"num_programs_x": grid_x, "num_programs_y": grid_y, "num_programs_z": grid_z}
+        constants = bytearray(self.abi["push_constant_bytes"])
+        for record in self.abi["push_constants"]:
+            role = record["role"]
+            if role == "offset":
+                value = buffers[record["arg_index"]][2]
+            elif role == "scalar":
+                value = values[record["arg_index"]]
+            elif role in grid:
+                value = grid[role]
+            else:  # program_id_base_*: written by the runtime per dispatch
+                value = 0
+            packed = _slot_bytes(record["type"], value)
+            constants[record["offset"]:record["offset"] + len(packed)] = packed
+        kernel = function.pipeline(self.abi)
+        _device_time_ns += kernel.launch((grid_x, grid_y, grid_z),
+                                         [bindings[b] for b in sorted(bindings)], bytes(constants),
+                                         self.program_id_base_offset)
+        if exit_hook is not None:
+            exit_hook(launch_metadata)

@@ -1,0 +1,42 @@
+"""Compile options of the SPIR-V backend (what Triton's front end reads, plus ours)."""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+
+__all__ = ["SPIRVOptions"]
+
+
+@dataclasses.dataclass(frozen=True)
+class SPIRVOptions:
+    num_warps: int = 4
+    num_ctas: int = 1
+    num_stages: int = 1
+    # `debug` keeps tl.device_assert (and integer-overflow checks) in the IR.
+    debug: bool = False
+    sanitize_overflow: bool = True
+    # fp8e4b15 is left out: Triton converts it with target-specific inline code.
+    supported_fp8_dtypes: tuple[str, ...] = ("fp8e4nv", "fp8e5")
+    deprecated_fp8_dot_operand_dtypes: tuple[str, ...] = ()
+    default_dot_input_precision: str = "tf32"
+    allowed_dot_input_precisions: tuple[str, ...] = ("tf32", "tf32x3", "ieee", "bf16x3", "bf16x6")
+    max_num_imprecise_acc_default: int = 0
+    # The target preset of triton-spirv-opt (lavapipe, nvidia, generic).
+    arch: str = "generic"
+    backend_name: str = "spirv"
+    enable_fp_fusion: bool = True
+    launch_cooperative_grid: bool = False
+    extern_libs: tuple[tuple[str, str], ...] = ()
+    instrumentation_mode: str = ""
+    # Accepted so that programs tuned for other backends (the tutorials' AMD
+    # autotuning configs) run unchanged; they do not affect SPIR-V code.
+    waves_per_eu: int = 0
+    matrix_instr_nonkdim: int = 0
+    kpack: int = 1
+    maxnreg: int | None = None
+
+    def hash(self) -> str:
+        """Part of Triton's compile-cache key."""
+        fields = sorted(f"{k}={v}" for k, v in dataclasses.asdict(self).items())
+        return hashlib.sha256("-".join(fields).encode()).hexdigest()

@@ -1,0 +1,27 @@
+"""`python -m triton_spirv.run script.py [args...]`: run a Triton program with the
+SPIR-V backend active, also where another backend (CUDA) would be chosen."""
+
+from __future__ import annotations
+
+import runpy
+import sys
+
+
+def activate() -> None:
+    """Make the SPIR-V driver Triton's active driver in this process."""
+    from triton.runtime import driver
+
+    from .backend.driver import SPIRVDriver
+    driver.set_active(SPIRVDriver())
+
+
+def main() -> None:
+    if len(sys.argv) < 2:
+        sys.exit("usage: python -m triton_spirv.run script.py [args...]")
+    activate()
+    sys.argv = sys.argv[1:]
+    runpy.run_path(sys.argv[0], run_name="__main__")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,171 @@
+"""ctypes binding of the Vulkan runtime (runtime/triton_spirv_runtime.h)."""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Sequence
+
+from ._paths import runtime_library_path
+
+__all__ = ["VulkanError", "Device", "Kernel", "DeviceProperties", "device"]
+
+
+class VulkanError(RuntimeError):
+    """A Vulkan failure (out of memory, device lost, missing extension, a validation
+    layer error, ...), with the runtime's explanation."""
+
+
+class _Properties(ctypes.Structure):
+    _fields_ = [
+        ("name", ctypes.c_char * 256),
+        ("vendor_id", ctypes.c_uint32),
+        ("device_type", ctypes.c_uint32),
+        ("api_version", ctypes.c_uint32),
+        ("subgroup_size", ctypes.c_uint32),
+        ("compute_units", ctypes.c_uint32),
+        ("max_workgroup_invocations", ctypes.c_uint32),
+        ("max_workgroup_count", ctypes.c_uint32 * 3),
+        ("max_shared_memory", ctypes.c_uint32),
+        ("max_push_constants", ctypes.c_uint32),
+        ("host_import_alignment", ctypes.c_uint64),
+        ("timestamps", ctypes.c_uint32),
+    ]
+
+
+class _Binding(ctypes.Structure):
+    _fields_ = [("host_pointer", ctypes.c_void_p), ("size", ctypes.c_uint64)]
+
+
+@dataclass(frozen=True)
+class DeviceProperties:
+    name: str
+    vendor_id: int
+    is_cpu: bool
+    subgroup_size: int
+    compute_units: int
+    max_workgroup_invocations: int
+    max_workgroup_count: tuple[int, int, int]
+    max_shared_memory: int
+    max_push_constants: int
+    host_import_alignment: int
+    timestamps: bool
+
+    @property
+    def target(self) -> str:
+        """The triton-spirv-opt target preset that fits this device."""
+        if self.vendor_id == 0x10DE:
+            return "nvidia"
+        if "llvmpipe" in self.name:
+            return "lavapipe"
+        return "generic"
+
+
+_VK_PHYSICAL_DEVICE_TYPE_CPU = 4
+_library: ctypes.CDLL | None = None
+_library_lock = threading.Lock()
+
+
+def _lib() -> ctypes.CDLL:
+    global _library
+    with _library_lock:
+        if _library is None:
+            lib = ctypes.CDLL(str(runtime_library_path()))
+            lib.tsr_last_error.restype = ctypes.c_char_p
+            lib.tsr_open_device.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_int,
+                                            ctypes.POINTER(ctypes.c_void_p)]
+            lib.tsr_close_device.argtypes = [ctypes.c_void_p]
+            lib.tsr_get_properties.argtypes = [ctypes.c_void_p, ctypes.POINTER(_Properties)]
+            lib.tsr_create_kernel.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_size_t,
+                                              ctypes.c_char_p, ctypes.c_uint32, ctypes.c_uint32,
+                                              ctypes.POINTER(ctypes.c_void_p)]
+            lib.tsr_destroy_kernel.argtypes = [ctypes.c_void_p]
+            lib.tsr_launch.argtypes = [ctypes.c_void_p, ctypes.POINTER(ctypes.c_uint32),
+                                       ctypes.POINTER(_Binding), ctypes.c_uint32, ctypes.c_char_p,
+                                       ctypes.c_uint32, ctypes.POINTER(ctypes.c_uint64)]
+            _library = lib
+        return _library
+
+
+def _check(status: int) -> None:
+    if status != 0:
+        raise VulkanError(_lib().tsr_last_error().decode(errors="replace"))
+
+
+class Kernel:
+    """A compute pipeline for one SPIR-V binary."""
+
+    def __init__(self, device: "Device", code: bytes, entry_point: str, num_bindings: int,
+                 push_constant_bytes: int) -> None:
+        self.device = device
+        self.num_bindings = num_bindings
+        self.push_constant_bytes = push_constant_bytes
+        handle = ctypes.c_void_p()
+        _check(_lib().tsr_create_kernel(device.handle, code, len(code), entry_point.encode(),
+                                        num_bindings, push_constant_bytes, ctypes.byref(handle)))
+        self.handle = handle
+
+    def launch(self, grid: Sequence[int], bindings: Sequence[tuple[int, int]], push_constants: bytes,
+               program_id_base_offset: int) -> int:
+        """Runs the grid and waits for it; returns the device time in ns (0 if unknown)."""
+        grid_array = (ctypes.c_uint32 * 3)(*grid)
+        binding_array = (_Binding * max(len(bindings), 1))(*[_Binding(p, s) for p, s in bindings])
+        elapsed = ctypes.c_uint64()
+        _check(_lib().tsr_launch(self.handle, grid_array, binding_array, len(bindings), push_constants,
+                                 program_id_base_offset, ctypes.byref(elapsed)))
+        return elapsed.value
+
+    def __del__(self) -> None:
+        if getattr(self, "handle", None) and _library is not None:
+            _library.tsr_destroy_kernel(self.handle)
+
+
+class Device:
+    """One opened Vulkan device."""
+
+    def __init__(self, selector: str | None = None, pipeline_cache: Path | None = None,
+                 validation: bool = False) -> None:
+        handle = ctypes.c_void_p()
+        cache = str(pipeline_cache).encode() if pipeline_cache else None
+        _check(_lib().tsr_open_device((selector or "").encode(), cache, int(validation),
+                                      ctypes.byref(handle)))
+        self.handle = handle
+        raw = _Properties()
+        _check(_lib().tsr_get_properties(handle, ctypes.byref(raw)))
+        self.properties = DeviceProperties(
+            name=raw.name.decode(), vendor_id=raw.vendor_id,
+            is_cpu=raw.device_type == _VK_PHYSICAL_DEVICE_TYPE_CPU,
+            subgroup_size=raw.subgroup_size, compute_units=raw.compute_units,
+            max_workgroup_invocations=raw.max_workgroup_invocations,
+            max_workgroup_count=tuple(raw.max_workgroup_count),
+            max_shared_memory=raw.max_shared_memory, max_push_constants=raw.max_push_constants,
+            host_import_alignment=raw.host_import_alignment, timestamps=bool(raw.timestamps))
+
+    def close(self) -> None:
+        if self.handle:
+            _lib().tsr_close_device(self.handle)
+            self.handle = None
+
+
+_device: Device | None = None
+_device_lock = threading.Lock()
+
+
+def device() -> Device:
+    """The process's Vulkan device: TRITON_SPIRV_DEVICE selects it (index or part of
+    the name; default: a discrete GPU, else integrated, else lavapipe), and
+    TRITON_SPIRV_VALIDATION=1 enables the validation layer."""
+    global _device
+    with _device_lock:
+        if _device is None:
+            cache_dir = Path(os.environ.get("TRITON_CACHE_DIR", Path.home() / ".triton" / "cache"))
+            cache_dir.mkdir(parents=True, exist_ok=True)
+            _device = Device(os.environ.get("TRITON_SPIRV_DEVICE"),
+                             cache_dir / "spirv-pipeline-cache.bin",
+                             os.environ.get("TRITON_SPIRV_VALIDATION") == "1")
+            import atexit
+            atexit.register(_device.close)
+        return _device

@@ -1,0 +1,74 @@
+/*===- triton_spirv_runtime.h - Vulkan runtime C API ----------------------===*
+ *
+ * A small Vulkan compute runtime for kernels compiled by triton-spirv-opt.
+ * Every call returns 0 on success; on failure it returns non-zero and
+ * tsr_last_error() describes the failure (per thread).
+ *
+ *===----------------------------------------------------------------------===*/
+
+#ifndef TRITON_SPIRV_RUNTIME_H
+#define TRITON_SPIRV_RUNTIME_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct tsr_device tsr_device;
+typedef struct tsr_kernel tsr_kernel;
+
+typedef struct tsr_properties {
+  char name[256];
+  uint32_t vendor_id;
+  uint32_t device_type; /* VkPhysicalDeviceType */
+  uint32_t api_version;
+  uint32_t subgroup_size;
+  uint32_t compute_units; /* SMs where the driver tells (NVIDIA), else 0 */
+  uint32_t max_workgroup_invocations;
+  uint32_t max_workgroup_count[3];
+  uint32_t max_shared_memory;
+  uint32_t max_push_constants;
+  uint64_t host_import_alignment; /* 0: no VK_EXT_external_memory_host */
+  uint32_t timestamps;            /* whether launches can be timed */
+} tsr_properties;
+
+/* A host memory range bound as one storage buffer. */
+typedef struct tsr_binding {
+  void *host_pointer; /* aligned to host_import_alignment */
+  uint64_t size;      /* a multiple of host_import_alignment; 0: unused */
+} tsr_binding;
+
+const char *tsr_last_error(void);
+
+/* `selector`: NULL or "" for the default device (discrete GPU, else
+ * integrated, else any), a decimal index, or a substring of the name.
+ * `pipeline_cache_path`: file for VkPipelineCache data, or NULL.
+ * `validation`: enable VK_LAYER_KHRONOS_validation; its errors fail calls. */
+int tsr_open_device(const char *selector, const char *pipeline_cache_path,
+                    int validation, tsr_device **device);
+void tsr_close_device(tsr_device *device);
+int tsr_get_properties(tsr_device *device, tsr_properties *properties);
+/* Writes the names of all physical devices, one per line. */
+int tsr_list_devices(char *names, size_t capacity);
+
+int tsr_create_kernel(tsr_device *device, const uint32_t *code, size_t bytes,
+                      const char *entry_point, uint32_t num_bindings,
+                      uint32_t push_constant_bytes, tsr_kernel **kernel);
+void tsr_destroy_kernel(tsr_kernel *kernel);
+
+/* Runs grid[0] x grid[1] x grid[2] workgroups and waits for them. Grids
+ * beyond the device's limits are split into several dispatches; each gets
+ * its first workgroup id written as three uint32 at `program_id_base_offset`
+ * in the push constants. `elapsed_ns` (optional) receives the GPU time. */
+int tsr_launch(tsr_kernel *kernel, const uint32_t grid[3],
+               const tsr_binding *bindings, uint32_t num_bindings,
+               const void *push_constants, uint32_t program_id_base_offset,
+               uint64_t *elapsed_ns);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TRITON_SPIRV_RUNTIME_H */

@@ -1,0 +1,789 @@
+//===- vulkan_runtime.cpp - Vulkan compute runtime ------------------------===//
+//
+// Implements triton_spirv_runtime.h: device selection, compute pipelines
+// with a persistent VkPipelineCache, host memory imported zero-copy as
+// storage buffers, push constants, split dispatches and timestamps.
+//
+//===----------------------------------------------------------------------===//
+
+#include "triton_spirv_runtime.h"
+
+#include <vulkan/vulkan.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace {
+thread_local std::string lastError;
+
+int fail(std::string message) {
+  lastError = std::move(message);
+  return 1;
+}
+
+const char *resultName(VkResult result) {
+  switch (result) {
+  case VK_ERROR_OUT_OF_HOST_MEMORY:
+    return "out of host memory";
+  case VK_ERROR_OUT_OF_DEVICE_MEMORY:
+    return "out of device memory";
+  case VK_ERROR_DEVICE_LOST:
+    return "device lost";
+  case VK_ERROR_INITIALIZATION_FAILED:
+    return "initialization failed";
+  case VK_ERROR_EXTENSION_NOT_PRESENT:
+    return "extension not present";
+  case VK_ERROR_FEATURE_NOT_PRESENT:
+    return "feature not present";
+  case VK_ERROR_INVALID_EXTERNAL_HANDLE:
+    return "invalid external handle (host memory could not be imported)";
+  case VK_ERROR_INVALID_SHADER_NV:
+    return "invalid shader";
+  case VK_TIMEOUT:
+    return "timeout";
+  default:
+    return "error";
+  }
+}
+
+#define TSR_CHECK(call, what)                                                  \
+  do {                                                                         \
+    VkResult result_ = (call);                                                 \
+    if (result_ != VK_SUCCESS)                                                 \
+      return fail(std::string(what) + ": " + resultName(result_) + " (" +     \
+                  std::to_string(result_) + ")");                              \
+  } while (0)
+
+bool hasExtension(const std::vector<VkExtensionProperties> &extensions,
+                  const char *name) {
+  return std::any_of(extensions.begin(), extensions.end(),
+                     [&](const VkExtensionProperties &e) {
+                       return std::strcmp(e.extensionName, name) == 0;
+                     });
+}
+
+int typeRank(VkPhysicalDeviceType type) {
+  switch (type) {
+  case VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU:
+    return 0;
+  case VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU:
+    return 1;
+  case VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU:
+    return 2;
+  default:
+    return 3;
+  }
+}
+} // namespace
+
+struct tsr_device {
+  VkInstance instance = VK_NULL_HANDLE;
+  VkDebugUtilsMessengerEXT messenger = VK_NULL_HANDLE;
+  VkPhysicalDevice physical = VK_NULL_HANDLE;
+  VkDevice device = VK_NULL_HANDLE;
+  VkQueue queue = VK_NULL_HANDLE;
+  uint32_t queueFamily = 0;
+  VkCommandPool commandPool = VK_NULL_HANDLE;
+  VkCommandBuffer commandBuffer = VK_NULL_HANDLE;
+  VkFence fence = VK_NULL_HANDLE;
+  VkQueryPool queryPool = VK_NULL_HANDLE;
+  VkPipelineCache pipelineCache = VK_NULL_HANDLE;
+  std::string pipelineCachePath;
+  VkPhysicalDeviceProperties properties{};
+  VkPhysicalDeviceMemoryProperties memory{};
+  uint32_t subgroupSize = 0;
+  uint32_t computeUnits = 0;
+  uint64_t importAlignment = 0;
+  bool timestamps = false;
+  PFN_vkGetMemoryHostPointerPropertiesEXT getHostPointerProperties = nullptr;
+  std::mutex mutex;
+  // Messages of the validation layer since the last check.
+  std::mutex validationMutex;
+  std::string validationErrors;
+};
+
+struct tsr_kernel {
+  tsr_device *device = nullptr;
+  VkShaderModule module = VK_NULL_HANDLE;
+  VkDescriptorSetLayout setLayout = VK_NULL_HANDLE;
+  VkPipelineLayout layout = VK_NULL_HANDLE;
+  VkPipeline pipeline = VK_NULL_HANDLE;
+  VkDescriptorPool pool = VK_NULL_HANDLE;
+  uint32_t numBindings = 0;
+  uint32_t pushConstantBytes = 0;
+};
+
+namespace {
+VKAPI_ATTR VkBool32 VKAPI_CALL
+onValidationMessage(VkDebugUtilsMessageSeverityFlagBitsEXT severity,
+                    VkDebugUtilsMessageTypeFlagsEXT,
+                    const VkDebugUtilsMessengerCallbackDataEXT *data,
+                    void *userData) {
+  if (severity < VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT)
+    return VK_FALSE;
+  auto *device = static_cast<tsr_device *>(userData);
+  std::lock_guard<std::mutex> lock(device->validationMutex);
+  device->validationErrors += data->pMessage;
+  device->validationErrors += "\n";
+  return VK_FALSE;
+}
+
+int checkValidation(tsr_device *device) {
+  std::lock_guard<std::mutex> lock(device->validationMutex);
+  if (device->validationErrors.empty())
+    return 0;
+  std::string errors;
+  std::swap(errors, device->validationErrors);
+  return fail("Vulkan validation layer: " + errors);
+}
+
+int createInstance(tsr_device *device, bool validation) {
+  VkApplicationInfo app{VK_STRUCTURE_TYPE_APPLICATION_INFO};
+  app.pApplicationName = "triton-spirv";
+  app.apiVersion = VK_API_VERSION_1_2;
+  std::vector<const char *> layers, extensions;
+  VkDebugUtilsMessengerCreateInfoEXT messengerInfo{
+      VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT};
+  messengerInfo.messageSeverity = VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT |
+                                  VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT;
+  messengerInfo.messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT |
+                              VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT;
+  messengerInfo.pfnUserCallback = onValidationMessage;
+  messengerInfo.pUserData = device;
+  if (validation) {
+    layers.push_back("VK_LAYER_KHRONOS_validation");
+    extensions.push_back(VK_EXT_DEBUG_UTILS_EXTENSION_NAME);
+  }
+  VkInstanceCreateInfo info{VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
+  info.pApplicationInfo = &app;
+  info.enabledLayerCount = layers.size();
+  info.ppEnabledLayerNames = layers.data();
+  info.enabledExtensionCount = extensions.size();
+  info.ppEnabledExtensionNames = extensions.data();
+  if (validation)
+    info.pNext = &messengerInfo;
+  TSR_CHECK(vkCreateInstance(&info, nullptr, &device->instance),
+            validation ? "vkCreateInstance (with the validation layer)"
+                       : "vkCreateInstance");
+  if (validation) {
+    auto create = reinterpret_cast<PFN_vkCreateDebugUtilsMessengerEXT>(
+        vkGetInstanceProcAddr(device->instance,
+                              "vkCreateDebugUtilsMessengerEXT"));
+    if (create)
+      create(device->instance, &messengerInfo, nullptr, &device->messenger);
+  }
+  return 0;
+}
+
+int selectPhysicalDevice(tsr_device *device, const char *selector) {
+  uint32_t count = 0;
+  vkEnumeratePhysicalDevices(device->instance, &count, nullptr);
+  std::vector<VkPhysicalDevice> devices(count);
+  vkEnumeratePhysicalDevices(device->instance, &count, devices.data());
+  if (count == 0)
+    return fail("no Vulkan device found");
+  std::string wanted = selector ? selector : "";
+  if (!wanted.empty()) {
+    char *end = nullptr;
+    unsigned long index = std::strtoul(wanted.c_str(), &end, 10);
+    if (*end == '\0') {
+      if (index >= count)
+        return fail("TRITON_SPIRV_DEVICE=" + wanted + ": only " +
+                    std::to_string(count) + " Vulkan devices");
+      device->physical = devices[index];
+      return 0;
+    }
+    for (VkPhysicalDevice candidate : devices) {
+      VkPhysicalDeviceProperties properties;
+      vkGetPhysicalDeviceProperties(candidate, &properties);
+      if (std::strstr(properties.deviceName, wanted.c_str())) {
+        device->physical = candidate;
+        return 0;
+      }
+    }
+    return fail("no Vulkan device named like '" + wanted + "'");
+  }
+  device->physical = *std::min_element(
+      devices.begin(), devices.end(), [](VkPhysicalDevice a, VkPhysicalDevice b) {
+        VkPhysicalDeviceProperties pa, pb;
+        vkGetPhysicalDeviceProperties(a, &pa);
+        vkGetPhysicalDeviceProperties(b, &pb);
+        return typeRank(pa.deviceType) < typeRank(pb.deviceType);
+      });
+  return 0;
+}
+
+int createLogicalDevice(tsr_device *device) {
+  uint32_t familyCount = 0;
+  vkGetPhysicalDeviceQueueFamilyProperties(device->physical, &familyCount,
+                                           nullptr);
+  std::vector<VkQueueFamilyProperties> families(familyCount);
+  vkGetPhysicalDeviceQueueFamilyProperties(device->physical, &familyCount,
+                                           families.data());
+  bool found = false;
+  for (uint32_t i = 0; i < familyCount && !found; ++i)
+    if (families[i].queueFlags & VK_QUEUE_COMPUTE_BIT) {
+      device->queueFamily = i;
+      device->timestamps = families[i].timestampValidBits != 0;
+      found = true;
+    }
+  if (!found)
+    return fail("the Vulkan device has no compute queue");
+
+  uint32_t extensionCount = 0;
+  vkEnumerateDeviceExtensionProperties(device->physical, nullptr,
+                                       &extensionCount, nullptr);
+  std::vector<VkExtensionProperties> available(extensionCount);
+  vkEnumerateDeviceExtensionProperties(device->physical, nullptr,
+                                       &extensionCount, available.data());
+  std::vector<const char *> extensions;
+  bool hostImport =
+      hasExtension(available, VK_EXT_EXTERNAL_MEMORY_HOST_EXTENSION_NAME);
+  if (hostImport)
+    extensions.push_back(VK_EXT_EXTERNAL_MEMORY_HOST_EXTENSION_NAME);
+  bool atomicFloat =
+      hasExtension(available, VK_EXT_SHADER_ATOMIC_FLOAT_EXTENSION_NAME);
+  bool smBuiltins =
+      hasExtension(available, VK_NV_SHADER_SM_BUILTINS_EXTENSION_NAME);
+  if (atomicFloat)
+    extensions.push_back(VK_EXT_SHADER_ATOMIC_FLOAT_EXTENSION_NAME);
+
+  // Enable every feature the device has that shaders may declare.
+  VkPhysicalDeviceShaderAtomicFloatFeaturesEXT atomicFloatFeatures{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_FEATURES_EXT};
+  VkPhysicalDeviceVulkan12Features features12{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
+  VkPhysicalDeviceVulkan11Features features11{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES};
+  VkPhysicalDeviceFeatures2 features{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
+  features.pNext = &features11;
+  features11.pNext = &features12;
+  if (atomicFloat)
+    features12.pNext = &atomicFloatFeatures;
+  vkGetPhysicalDeviceFeatures2(device->physical, &features);
+
+  float priority = 1.0f;
+  VkDeviceQueueCreateInfo queueInfo{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
+  queueInfo.queueFamilyIndex = device->queueFamily;
+  queueInfo.queueCount = 1;
+  queueInfo.pQueuePriorities = &priority;
+  VkDeviceCreateInfo info{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
+  info.pNext = &features;
+  info.queueCreateInfoCount = 1;
+  info.pQueueCreateInfos = &queueInfo;
+  info.enabledExtensionCount = extensions.size();
+  info.ppEnabledExtensionNames = extensions.data();
+  TSR_CHECK(vkCreateDevice(device->physical, &info, nullptr, &device->device),
+            "vkCreateDevice");
+  vkGetDeviceQueue(device->device, device->queueFamily, 0, &device->queue);
+
+  VkPhysicalDeviceExternalMemoryHostPropertiesEXT hostProperties{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTERNAL_MEMORY_HOST_PROPERTIES_EXT};
+  VkPhysicalDeviceShaderSMBuiltinsPropertiesNV smProperties{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_SM_BUILTINS_PROPERTIES_NV};
+  VkPhysicalDeviceSubgroupProperties subgroup{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES};
+  void **next = &subgroup.pNext;
+  if (hostImport) {
+    *next = &hostProperties;
+    next = &hostProperties.pNext;
+  }
+  if (smBuiltins)
+    *next = &smProperties;
+  VkPhysicalDeviceProperties2 properties{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2};
+  properties.pNext = &subgroup;
+  vkGetPhysicalDeviceProperties2(device->physical, &properties);
+  device->properties = properties.properties;
+  device->subgroupSize = subgroup.subgroupSize;
+  device->computeUnits = smBuiltins ? smProperties.shaderSMCount : 0;
+  vkGetPhysicalDeviceMemoryProperties(device->physical, &device->memory);
+  if (hostImport) {
+    device->importAlignment = hostProperties.minImportedHostPointerAlignment;
+    device->getHostPointerProperties =
+        reinterpret_cast<PFN_vkGetMemoryHostPointerPropertiesEXT>(
+            vkGetDeviceProcAddr(device->device,
+                                "vkGetMemoryHostPointerPropertiesEXT"));
+  }
+  return 0;
+}
+
+int createDeviceObjects(tsr_device *device) {
+  VkCommandPoolCreateInfo poolInfo{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
+  poolInfo.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT;
+  poolInfo.queueFamilyIndex = device->queueFamily;
+  TSR_CHECK(vkCreateCommandPool(device->device, &poolInfo, nullptr,
+                                &device->commandPool),
+            "vkCreateCommandPool");
+  VkCommandBufferAllocateInfo bufferInfo{
+      VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
+  bufferInfo.commandPool = device->commandPool;
+  bufferInfo.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+  bufferInfo.commandBufferCount = 1;
+  TSR_CHECK(vkAllocateCommandBuffers(device->device, &bufferInfo,
+                                     &device->commandBuffer),
+            "vkAllocateCommandBuffers");
+  VkFenceCreateInfo fenceInfo{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+  TSR_CHECK(vkCreateFence(device->device, &fenceInfo, nullptr, &device->fence),
+            "vkCreateFence");
+  if (device->timestamps) {
+    VkQueryPoolCreateInfo queryInfo{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
+    queryInfo.queryType = VK_QUERY_TYPE_TIMESTAMP;
+    queryInfo.queryCount = 2;
+    TSR_CHECK(vkCreateQueryPool(device->device, &queryInfo, nullptr,
+                                &device->queryPool),
+              "vkCreateQueryPool");
+  }
+  // The pipeline cache persists compiled pipelines across processes.
+  std::vector<char> data;
+  if (!device->pipelineCachePath.empty()) {
+    std::ifstream in(device->pipelineCachePath, std::ios::binary);
+    data.assign(std::istreambuf_iterator<char>(in),
+                std::istreambuf_iterator<char>());
+  }
+  VkPipelineCacheCreateInfo cacheInfo{
+      VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO};
+  cacheInfo.initialDataSize = data.size();
+  cacheInfo.pInitialData = data.empty() ? nullptr : data.data();
+  if (vkCreatePipelineCache(device->device, &cacheInfo, nullptr,
+                            &device->pipelineCache) != VK_SUCCESS) {
+    // Stale or foreign data: start empty.
+    cacheInfo.initialDataSize = 0;
+    cacheInfo.pInitialData = nullptr;
+    TSR_CHECK(vkCreatePipelineCache(device->device, &cacheInfo, nullptr,
+                                    &device->pipelineCache),
+              "vkCreatePipelineCache");
+  }
+  return 0;
+}
+
+void savePipelineCache(tsr_device *device) {
+  if (device->pipelineCachePath.empty() || !device->pipelineCache)
+    return;
+  size_t size = 0;
+  if (vkGetPipelineCacheData(device->device, device->pipelineCache, &size,
+                             nullptr) != VK_SUCCESS ||
+      size == 0)
+    return;
+  std::vector<char> data(size);
+  if (vkGetPipelineCacheData(device->device, device->pipelineCache, &size,
+                             data.data()) != VK_SUCCESS)
+    return;
+  std::string temporary = device->pipelineCachePath + ".tmp";
+  {
+    std::ofstream out(temporary, std::ios::binary);
+    out.write(data.data(), size);
+  }
+  std::rename(temporary.c_str(), device->pipelineCachePath.c_str());
+}
+
+/// Host memory imported as a storage buffer for one launch.
+struct ImportedBuffer {
+  VkBuffer buffer = VK_NULL_HANDLE;
+  VkDeviceMemory memory = VK_NULL_HANDLE;
+};
+
+void release(tsr_device *device, std::vector<ImportedBuffer> &buffers) {
+  for (ImportedBuffer &imported : buffers) {
+    if (imported.buffer)
+      vkDestroyBuffer(device->device, imported.buffer, nullptr);
+    if (imported.memory)
+      vkFreeMemory(device->device, imported.memory, nullptr);
+  }
+  buffers.clear();
+}
+
+int importHostMemory(tsr_device *device, const tsr_binding &binding,
+                     ImportedBuffer &imported) {
+  if (!device->getHostPointerProperties)
+    return fail("the Vulkan device cannot import host memory "
+                "(VK_EXT_external_memory_host is missing)");
+  uint64_t alignment = device->importAlignment;
+  if (reinterpret_cast<uintptr_t>(binding.host_pointer) % alignment ||
+      binding.size % alignment)
+    return fail("host memory to import must be aligned to " +
+                std::to_string(alignment) + " bytes");
+  VkExternalMemoryBufferCreateInfo external{
+      VK_STRUCTURE_TYPE_EXTERNAL_MEMORY_BUFFER_CREATE_INFO};
+  external.handleTypes =
+      VK_EXTERNAL_MEMORY_HANDLE_TYPE_HOST_ALLOCATION_BIT_EXT;
+  VkBufferCreateInfo bufferInfo{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
+  bufferInfo.pNext = &external;
+  bufferInfo.size = binding.size;
+  bufferInfo.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
+  bufferInfo.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
+  TSR_CHECK(vkCreateBuffer(device->device, &bufferInfo, nullptr,
+                           &imported.buffer),
+            "vkCreateBuffer");
+  VkMemoryRequirements requirements;
+  vkGetBufferMemoryRequirements(device->device, imported.buffer,
+                                &requirements);
+  VkMemoryHostPointerPropertiesEXT hostProperties{
+      VK_STRUCTURE_TYPE_MEMORY_HOST_POINTER_PROPERTIES_EXT};
+  TSR_CHECK(device->getHostPointerProperties(
+                device->device,
+                VK_EXTERNAL_MEMORY_HANDLE_TYPE_HOST_ALLOCATION_BIT_EXT,
+                binding.host_pointer, &hostProperties),
+            "vkGetMemoryHostPointerPropertiesEXT");
+  uint32_t typeBits =
+      requirements.memoryTypeBits & hostProperties.memoryTypeBits;
+  if (typeBits == 0)
+    return fail("no Vulkan memory type can hold imported host memory");
+  VkImportMemoryHostPointerInfoEXT import{
+      VK_STRUCTURE_TYPE_IMPORT_MEMORY_HOST_POINTER_INFO_EXT};
+  import.handleType = VK_EXTERNAL_MEMORY_HANDLE_TYPE_HOST_ALLOCATION_BIT_EXT;
+  import.pHostPointer = binding.host_pointer;
+  VkMemoryAllocateInfo allocateInfo{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
+  allocateInfo.pNext = &import;
+  allocateInfo.allocationSize = binding.size;
+  allocateInfo.memoryTypeIndex = __builtin_ctz(typeBits);
+  TSR_CHECK(vkAllocateMemory(device->device, &allocateInfo, nullptr,
+                             &imported.memory),
+            "importing host memory");
+  TSR_CHECK(vkBindBufferMemory(device->device, imported.buffer,
+                               imported.memory, 0),
+            "vkBindBufferMemory");
+  return 0;
+}
+} // namespace
+
+extern "C" {
+
+const char *tsr_last_error(void) { return lastError.c_str(); }
+
+int tsr_list_devices(char *names, size_t capacity) {
+  tsr_device probe;
+  if (createInstance(&probe, false))
+    return 1;
+  uint32_t count = 0;
+  vkEnumeratePhysicalDevices(probe.instance, &count, nullptr);
+  std::vector<VkPhysicalDevice> devices(count);
+  vkEnumeratePhysicalDevices(probe.instance, &count, devices.data());
+  std::string list;
+  for (VkPhysicalDevice device : devices) {
+    VkPhysicalDeviceProperties properties;
+    vkGetPhysicalDeviceProperties(device, &properties);
+    list += properties.deviceName;
+    list += "\n";
+  }
+  vkDestroyInstance(probe.instance, nullptr);
+  if (capacity)
+    std::snprintf(names, capacity, "%s", list.c_str());
+  return 0;
+}
+
+int tsr_open_device(const char *selector, const char *pipelineCachePath,
+                    int validation, tsr_device **out) {
+  auto *device = new tsr_device();
+  if (pipelineCachePath)
+    device->pipelineCachePath = pipelineCachePath;
+  if (createInstance(device, validation) ||
+      selectPhysicalDevice(device, selector) || createLogicalDevice(device) ||
+      createDeviceObjects(device) || checkValidation(device)) {
+    std::string error = lastError;
+    tsr_close_device(device);
+    lastError = error;
+    return 1;
+  }
+  *out = device;
+  return 0;
+}
+
+void tsr_close_device(tsr_device *device) {
+  if (!device)
+    return;
+  if (device->device) {
+    vkDeviceWaitIdle(device->device);
+    savePipelineCache(device);
+    if (device->pipelineCache)
+      vkDestroyPipelineCache(device->device, device->pipelineCache, nullptr);
+    if (device->queryPool)
+      vkDestroyQueryPool(device->device, device->queryPool, nullptr);
+    if (device->fence)
+      vkDestroyFence(device->device, device->fence, nullptr);
+    if (device->commandPool)
+      vkDestroyCommandPool(device->device, device->commandPool, nullptr);
+    vkDestroyDevice(device->device, nullptr);
+  }
+  if (device->messenger) {
+    auto destroy = reinterpret_cast<PFN_vkDestroyDebugUtilsMessengerEXT>(
+        vkGetInstanceProcAddr(device->instance,
+                              "vkDestroyDebugUtilsMessengerEXT"));
+    if (destroy)
+      destroy(device->instance, device->messenger, nullptr);
+  }
+  if (device->instance)
+    vkDestroyInstance(device->instance, nullptr);
+  delete device;
+}
+
+int tsr_get_properties(tsr_device *device, tsr_properties *out) {
+  const VkPhysicalDeviceLimits &limits = device->properties.limits;
+  std::memset(out, 0, sizeof(*out));
+  std::snprintf(out->name, sizeof(out->name), "%s",
+                device->properties.deviceName);
+  out->vendor_id = device->properties.vendorID;
+  out->device_type = device->properties.deviceType;
+  out->api_version = device->properties.apiVersion;
+  out->subgroup_size = device->subgroupSize;
+  out->compute_units = device->computeUnits;
+  out->max_workgroup_invocations = limits.maxComputeWorkGroupInvocations;
+  for (int i = 0; i < 3; ++i)
+    out->max_workgroup_count[i] = limits.maxComputeWorkGroupCount[i];
+  out->max_shared_memory = limits.maxComputeSharedMemorySize;
+  out->max_push_constants = limits.maxPushConstantsSize;
+  out->host_import_alignment = device->importAlignment;
+  out->timestamps = device->timestamps;
+  return 0;
+}
+
+int tsr_create_kernel(tsr_device *device, const uint32_t *code, size_t bytes,
+                      const char *entryPoint, uint32_t numBindings,
+                      uint32_t pushConstantBytes, tsr_kernel **out) {
+  std::lock_guard<std::mutex> lock(device->mutex);
+  auto *kernel = new tsr_kernel();
+  kernel->device = device;
+  kernel->numBindings = numBindings;
+  kernel->pushConstantBytes = pushConstantBytes;
+  auto cleanup = [&](int status) {
+    if (status) {
+      std::string error = lastError;
+      tsr_destroy_kernel(kernel);
+      lastError = error;
+    } else {
+      *out = kernel;
+    }
+    return status;
+  };
+  VkShaderModuleCreateInfo moduleInfo{
+      VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
+  moduleInfo.codeSize = bytes;
+  moduleInfo.pCode = code;
+  if (vkCreateShaderModule(device->device, &moduleInfo, nullptr,
+                           &kernel->module) != VK_SUCCESS)
+    return cleanup(fail("vkCreateShaderModule failed"));
+
+  std::vector<VkDescriptorSetLayoutBinding> bindings(numBindings);
+  for (uint32_t i = 0; i < numBindings; ++i) {
+    bindings[i] = {};
+    bindings[i].binding = i;
+    bindings[i].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+    bindings[i].descriptorCount = 1;
+    bindings[i].stageFlags = VK_SHADER_STAGE_COMPUTE_BIT;
+  }
+  VkDescriptorSetLayoutCreateInfo setInfo{
+      VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
+  setInfo.bindingCount = numBindings;
+  setInfo.pBindings = bindings.data();
+  if (vkCreateDescriptorSetLayout(device->device, &setInfo, nullptr,
+                                  &kernel->setLayout) != VK_SUCCESS)
+    return cleanup(fail("vkCreateDescriptorSetLayout failed"));
+  VkPushConstantRange range{VK_SHADER_STAGE_COMPUTE_BIT, 0,
+                            pushConstantBytes};
+  VkPipelineLayoutCreateInfo layoutInfo{
+      VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
+  layoutInfo.setLayoutCount = 1;
+  layoutInfo.pSetLayouts = &kernel->setLayout;
+  layoutInfo.pushConstantRangeCount = pushConstantBytes ? 1 : 0;
+  layoutInfo.pPushConstantRanges = &range;
+  if (vkCreatePipelineLayout(device->device, &layoutInfo, nullptr,
+                             &kernel->layout) != VK_SUCCESS)
+    return cleanup(fail("vkCreatePipelineLayout failed"));
+  VkComputePipelineCreateInfo pipelineInfo{
+      VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
+  pipelineInfo.stage = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO};
+  pipelineInfo.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
+  pipelineInfo.stage.module = kernel->module;
+  pipelineInfo.stage.pName = entryPoint;
+  pipelineInfo.layout = kernel->layout;
+  VkResult result =
+      vkCreateComputePipelines(device->device, device->pipelineCache, 1,
+                               &pipelineInfo, nullptr, &kernel->pipeline);
+  if (result != VK_SUCCESS)
+    return cleanup(fail(std::string("vkCreateComputePipelines: ") +
+                        resultName(result)));
+  VkDescriptorPoolSize poolSize{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+                                std::max(numBindings, 1u)};
+  VkDescriptorPoolCreateInfo poolInfo{
+      VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
+  poolInfo.maxSets = 1;
+  poolInfo.poolSizeCount = 1;
+  poolInfo.pPoolSizes = &poolSize;
+  if (vkCreateDescriptorPool(device->device, &poolInfo, nullptr,
+                             &kernel->pool) != VK_SUCCESS)
+    return cleanup(fail("vkCreateDescriptorPool failed"));
+  return cleanup(checkValidation(device));
+}
+
+void tsr_destroy_kernel(tsr_kernel *kernel) {
+  if (!kernel)
+    return;
+  VkDevice device = kernel->device->device;
+  if (kernel->pool)
+    vkDestroyDescriptorPool(device, kernel->pool, nullptr);
+  if (kernel->pipeline)
+    vkDestroyPipeline(device, kernel->pipeline, nullptr);
+  if (kernel->layout)
+    vkDestroyPipelineLayout(device, kernel->layout, nullptr);
+  if (kernel->setLayout)
+    vkDestroyDescriptorSetLayout(device, kernel->setLayout, nullptr);
+  if (kernel->module)
+    vkDestroyShaderModule(device, kernel->module, nullptr);
+  delete kernel;
+}
+
+int tsr_launch(tsr_kernel *kernel, const uint32_t grid[3],
+               const tsr_binding *bindings, uint32_t numBindings,
+               const void *pushConstants, uint32_t programIdBaseOffset,
+               uint64_t *elapsedNs) {
+  tsr_device *device = kernel->device;
+  if (elapsedNs)
+    *elapsedNs = 0;
+  if (numBindings != kernel->numBindings)
+    return fail("the kernel has " + std::to_string(kernel->numBindings) +
+                " buffer bindings, the launch gives " +
+                std::to_string(numBindings));
+  if (grid[0] == 0 || grid[1] == 0 || grid[2] == 0)
+    return 0;
+  std::lock_guard<std::mutex> lock(device->mutex);
+  std::vector<ImportedBuffer> buffers(numBindings);
+  struct Releaser {
+    tsr_device *device;
+    std::vector<ImportedBuffer> &buffers;
+    ~Releaser() { release(device, buffers); }
+  } releaser{device, buffers};
+  // Identical ranges (one tensor passed twice, or two views of one storage)
+  // share one import.
+  std::vector<VkBuffer> bound(numBindings, VK_NULL_HANDLE);
+  for (uint32_t i = 0; i < numBindings; ++i) {
+    if (!bindings[i].size)
+      continue;
+    for (uint32_t j = 0; j < i && !bound[i]; ++j)
+      if (bindings[j].host_pointer == bindings[i].host_pointer &&
+          bindings[j].size == bindings[i].size)
+        bound[i] = bound[j];
+    if (bound[i])
+      continue;
+    if (importHostMemory(device, bindings[i], buffers[i]))
+      return 1;
+    bound[i] = buffers[i].buffer;
+  }
+
+  TSR_CHECK(vkResetDescriptorPool(device->device, kernel->pool, 0),
+            "vkResetDescriptorPool");
+  VkDescriptorSet set = VK_NULL_HANDLE;
+  VkDescriptorSetAllocateInfo setInfo{
+      VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
+  setInfo.descriptorPool = kernel->pool;
+  setInfo.descriptorSetCount = 1;
+  setInfo.pSetLayouts = &kernel->setLayout;
+  TSR_CHECK(vkAllocateDescriptorSets(device->device, &setInfo, &set),
+            "vkAllocateDescriptorSets");
+  std::vector<VkDescriptorBufferInfo> infos;
+  std::vector<VkWriteDescriptorSet> writes;
+  infos.reserve(numBindings);
+  for (uint32_t i = 0; i < numBindings; ++i) {
+    if (!bound[i])
+      return fail("buffer binding " + std::to_string(i) +
+                  " has no memory (empty tensor)");
+    infos.push_back({bound[i], 0, VK_WHOLE_SIZE});
+    VkWriteDescriptorSet write{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
+    write.dstSet = set;
+    write.dstBinding = i;
+    write.descriptorCount = 1;
+    write.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+    write.pBufferInfo = &infos.back();
+    writes.push_back(write);
+  }
+  vkUpdateDescriptorSets(device->device, writes.size(), writes.data(), 0,
+                         nullptr);
+
+  VkCommandBuffer commands = device->commandBuffer;
+  TSR_CHECK(vkResetCommandBuffer(commands, 0), "vkResetCommandBuffer");
+  VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+  begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
+  TSR_CHECK(vkBeginCommandBuffer(commands, &begin), "vkBeginCommandBuffer");
+  if (device->timestamps) {
+    vkCmdResetQueryPool(commands, device->queryPool, 0, 2);
+    vkCmdWriteTimestamp(commands, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT,
+                        device->queryPool, 0);
+  }
+  vkCmdBindPipeline(commands, VK_PIPELINE_BIND_POINT_COMPUTE,
+                    kernel->pipeline);
+  vkCmdBindDescriptorSets(commands, VK_PIPELINE_BIND_POINT_COMPUTE,
+                          kernel->layout, 0, 1, &set, 0, nullptr);
+  std::vector<uint8_t> constants(
+      static_cast<const uint8_t *>(pushConstants),
+      static_cast<const uint8_t *>(pushConstants) + kernel->pushConstantBytes);
+  const uint32_t *limit = device->properties.limits.maxComputeWorkGroupCount;
+  bool canSplit = programIdBaseOffset + 12 <= kernel->pushConstantBytes;
+  if (!canSplit && (grid[0] > limit[0] || grid[1] > limit[1] ||
+                    grid[2] > limit[2]))
+    return fail("grid exceeds the device's workgroup count limits");
+  for (uint32_t z = 0; z < grid[2]; z += limit[2])
+    for (uint32_t y = 0; y < grid[1]; y += limit[1])
+      for (uint32_t x = 0; x < grid[0]; x += limit[0]) {
+        if (canSplit) {
+          uint32_t base[3] = {x, y, z};
+          std::memcpy(constants.data() + programIdBaseOffset, base,
+                      sizeof(base));
+        }
+        if (kernel->pushConstantBytes)
+          vkCmdPushConstants(commands, kernel->layout,
+                             VK_SHADER_STAGE_COMPUTE_BIT, 0,
+                             kernel->pushConstantBytes, constants.data());
+        vkCmdDispatch(commands, std::min(grid[0] - x, limit[0]),
+                      std::min(grid[1] - y, limit[1]),
+                      std::min(grid[2] - z, limit[2]));
+      }
+  if (device->timestamps)
+    vkCmdWriteTimestamp(commands, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT,
+                        device->queryPool, 1);
+  // Results must be visible to the host when the launch returns.
+  VkMemoryBarrier barrier{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+  barrier.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
+  barrier.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
+  vkCmdPipelineBarrier(commands, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                       VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &barrier, 0, nullptr,
+                       0, nullptr);
+  TSR_CHECK(vkEndCommandBuffer(commands), "vkEndCommandBuffer");
+  VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO};
+  submit.commandBufferCount = 1;
+  submit.pCommandBuffers = &commands;
+  TSR_CHECK(vkResetFences(device->device, 1, &device->fence), "vkResetFences");
+  TSR_CHECK(vkQueueSubmit(device->queue, 1, &submit, device->fence),
+            "vkQueueSubmit");
+  // Bounded wait: a kernel that never finishes becomes an error, not a hang.
+  const char *timeoutEnv = std::getenv("TRITON_SPIRV_TIMEOUT_S");
+  uint64_t timeoutNs =
+      (timeoutEnv ? std::strtoull(timeoutEnv, nullptr, 10) : 600) *
+      1000000000ull;
+  VkResult waited =
+      vkWaitForFences(device->device, 1, &device->fence, VK_TRUE, timeoutNs);
+  if (waited == VK_TIMEOUT) {
+    vkDeviceWaitIdle(device->device);
+    return fail("the kernel did not finish within the timeout "
+                "(TRITON_SPIRV_TIMEOUT_S)");
+  }
+  TSR_CHECK(waited, "waiting for the kernel");
+  if (device->timestamps && elapsedNs) {
+    uint64_t stamps[2];
+    if (vkGetQueryPoolResults(device->device, device->queryPool, 0, 2,
+                              sizeof(stamps), stamps, sizeof(uint64_t),
+                              VK_QUERY_RESULT_64_BIT) == VK_SUCCESS)
+      *elapsedNs = static_cast<uint64_t>(
+          (stamps[1] - stamps[0]) *
+          double(device->properties.limits.timestampPeriod));
+  }
+  return checkValidation(device);
+}
+
+} // extern "C"
