@@ -12,7 +12,7 @@ from .. import vulkan
 __all__ = ["KernelBinary", "SPIRVLauncher", "device_time_ns"]
 
 # Pointee sizes of Triton's pointer types ("*fp32" -> 4), for element offsets.
-_ELEMENT_BYTES = {"i1": 1, "i8": 1, "u8": 1, "fp8e4nv": 1, "fp8e5": 1, "fp8e4b15": 1,
+_ELEMENT_BYTES = {"i1": 1, "u1": 1, "i8": 1, "u8": 1, "fp8e4nv": 1, "fp8e5": 1, "fp8e4b15": 1,
                   "fp8e4b8": 1, "fp8e5b16": 1, "i16": 2, "u16": 2, "fp16": 2, "bf16": 2,
                   "i32": 4, "u32": 4, "fp32": 4, "i64": 8, "u64": 8, "fp64": 8}
 _SLOT_FORMATS = {"i32": "<I", "i64": "<Q", "f32": "<f", "f64": "<d"}

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Run the corpus through SPIR-V on a GPU machine that has Triton and torch but
+# no MLIR or package access (the H200 of this project). Expects, in the repo
+# root: .gl/ (the libvulkan1 .deb) and .device/ (made by scripts/pack_device.sh:
+# the static tool, the runtime library and the package's entry point).
+#   bash scripts/gpu_machine.sh [utils/run_corpus.py args...]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+for deb in .gl/*.deb; do dpkg -x "$deb" /; done
+ldconfig
+export XDG_RUNTIME_DIR=${XDG_RUNTIME_DIR:-/tmp}
+# Headless containers: NVIDIA's GLX-based ICD cannot create instances without
+# a display; its EGL library implements the same Vulkan driver headless.
+if [ -z "${VK_DRIVER_FILES:-}" ] && ldconfig -p | grep -q libEGL_nvidia.so.0; then
+  printf '{"file_format_version":"1.0.1","ICD":{"library_path":"libEGL_nvidia.so.0","api_version":"1.4.312"}}\n' \
+    > /tmp/nvidia_egl_icd.json
+  export VK_DRIVER_FILES=/tmp/nvidia_egl_icd.json
+fi
+export PYTHONPATH=$PWD/python:$PWD/.device/site${PYTHONPATH:+:$PYTHONPATH}
+export TRITON_SPIRV_OPT=$PWD/.device/bin/triton-spirv-opt
+export TRITON_SPIRV_RUNTIME=$PWD/.device/bin/libtriton_spirv_runtime.so
+# CUDA is present too: select the SPIR-V driver explicitly.
+python3 -m triton_spirv.run utils/run_corpus.py "$@"

@@ -1,0 +1,71 @@
+#!/usr/bin/env python3
+"""Launch corpus cases through Triton's active backend (triton_spirv on a machine
+without CUDA; `python -m triton_spirv.run utils/run_corpus.py` elsewhere) and
+compare each with its PyTorch reference. Prints one line per case and a summary;
+exits non-zero if a case fails other than as listed in EXPECTED_FAILURES.
+
+    python3 utils/run_corpus.py [case ...]
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path[:0] = [str(REPO / "python"), str(REPO / "test")]
+
+import torch  # noqa: E402
+
+from corpus.case import Case, assert_outputs_close, clone_args  # noqa: E402
+from corpus.cases import all_cases  # noqa: E402
+
+# Cases the backend rejects on purpose, with (part of) the error they get.
+EXPECTED_FAILURES: dict[str, str] = {
+    "device_print": "tt.print is not supported",
+    "device_assert": "tt.assert is not supported",
+    "libdevice": "'__nv_erfinvf' is not supported",
+    "pointer_casts": "made from an integer by tt.int_to_ptr",
+    "dtype_arith_bf16": "'bf16' is not supported",
+    "convert_bf16_to_fp32": "'bf16' is not supported",
+    "convert_fp16_to_bf16": "'bf16' is not supported",
+    "dot_bf16_to_fp32": "'bf16' is not supported",
+    "fp8_and_rounding_conversions": "'f8E5M2' is not supported",
+}
+
+
+def run_case(case: Case) -> None:
+    args = case.make_args(torch.Generator().manual_seed(0))
+    expected = case.reference(clone_args(args))
+    case.kernel[case.grid(args)](**args, **case.constexprs, num_warps=case.num_warps,
+                                 debug=case.debug)
+    assert_outputs_close(case, args, expected)
+
+
+def main(names: list[str]) -> int:
+    cases = [c for c in all_cases() if not names or c.name in names]
+    passed, expected_failures, failed = 0, 0, []
+    for index, case in enumerate(cases, 1):
+        start = time.perf_counter()
+        try:
+            run_case(case)
+            status = "ok"
+            passed += 1
+        except Exception as error:  # report every case, not just the first failure
+            message = f"{type(error).__name__}: {error}"
+            if EXPECTED_FAILURES.get(case.name, "\0") in message:
+                status = "rejected as expected: " + EXPECTED_FAILURES[case.name]
+                expected_failures += 1
+            else:
+                status = "FAILED " + message[:2000]
+                failed.append(case.name)
+        print(f"[{index:2}/{len(cases)}] {case.name:<30} {time.perf_counter() - start:6.2f}s {status}",
+              flush=True)
+    print(f"\n{passed} passed, {expected_failures} rejected as expected, {len(failed)} failed"
+          + (f": {failed}" if failed else ""))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
