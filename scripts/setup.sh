@@ -43,6 +43,9 @@ else
 fi
 
 BUILD_DIR=${TRITON_SPIRV_BUILD_DIR:-build}
+pip_flags=()
+python3 -c 'import os, sysconfig, sys; sys.exit(not os.path.exists(os.path.join(sysconfig.get_path("stdlib"), "EXTERNALLY-MANAGED")))' \
+  && pip_flags+=(--break-system-packages)
 if [ ! -f "$BUILD_DIR/build.ninja" ]; then
   log "cmake: configuring $BUILD_DIR"
   launcher=()
@@ -54,4 +57,12 @@ fi
 log "building (ninja -j${TRITON_SPIRV_JOBS:-2})"
 ninja -C "$BUILD_DIR" -j"${TRITON_SPIRV_JOBS:-2}" | grep -v '^ninja: no work to do' || true
 test -x "$BUILD_DIR/bin/triton-spirv-opt"
-log "ready: $BUILD_DIR/bin/triton-spirv-opt"
+test -f "$BUILD_DIR/lib/libtriton_spirv_runtime.so"
+
+# The package, editable, so that Triton finds the backend's entry point.
+if ! python3 -c 'import sys; from importlib.metadata import entry_points
+sys.exit(not any(e.name == "spirv" for e in entry_points().select(group="triton.backends")))' 2>/dev/null; then
+  log "pip: installing the triton_spirv package (editable)"
+  python3 -m pip install -q "${pip_flags[@]}" --no-deps --no-build-isolation -e .
+fi
+log "ready: $BUILD_DIR/bin/triton-spirv-opt, $BUILD_DIR/lib/libtriton_spirv_runtime.so"

@@ -119,7 +119,8 @@ class Kernel:
         return elapsed.value
 
     def __del__(self) -> None:
-        if getattr(self, "handle", None) and _library is not None:
+        # After the device is closed (at exit) its pipelines are gone with it.
+        if getattr(self, "handle", None) and _library is not None and self.device.handle:
             _library.tsr_destroy_kernel(self.handle)
 
 

@@ -1,0 +1,125 @@
+"""Kernels launched through the installed backend on the default Vulkan device
+(lavapipe in CI), with the validation layer on: its errors fail the launch."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+os.environ.setdefault("TRITON_SPIRV_VALIDATION", "1")
+os.environ.setdefault("XDG_RUNTIME_DIR", "/tmp")
+
+import torch  # noqa: E402
+import triton  # noqa: E402
+import triton.language as tl  # noqa: E402
+from triton.language.extra import libdevice  # noqa: E402
+
+from conftest import REPO  # noqa: E402
+
+sys.path.insert(0, str(REPO / "utils"))
+from corpus.cases import all_cases  # noqa: E402
+from run_corpus import EXPECTED_FAILURES, run_case  # noqa: E402
+
+# Wrong answers or limits not fixed yet; strict, so a fix shows up as a failure here.
+KNOWN_BUGS = {
+    "join_split_interleave_cat": "tl.join/interleave result is wrong in half the elements",
+    "atomic_rmw": "compare-and-swap loops give wrong results",
+    "atomic_cas": "compare-and-swap loops give wrong results",
+    "tensor_descriptor_args": "host TensorDescriptor arguments are not expanded by the "
+                              "launcher, and need more push constants than lavapipe has",
+    "matmul_fp32_ieee": "its temporaries need 33408 bytes of workgroup memory, lavapipe has 32768",
+    "matmul_fp32_tf32": "its temporaries need 33408 bytes of workgroup memory, lavapipe has 32768",
+}
+
+
+def test_backend_is_active() -> None:
+    driver = triton.runtime.driver.active
+    assert type(driver).__name__ == "SPIRVDriver"
+    assert driver.get_current_target().backend == "spirv"
+
+
+@pytest.mark.parametrize("case", all_cases(), ids=lambda c: c.name)
+def test_corpus_case(case) -> None:
+    if case.name in KNOWN_BUGS:
+        pytest.xfail(KNOWN_BUGS[case.name])
+    if case.name in EXPECTED_FAILURES:
+        with pytest.raises(Exception, match=EXPECTED_FAILURES[case.name].replace("(", r"\(")):
+            run_case(case)
+        return
+    run_case(case)
+
+
+@triton.jit
+def _add(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offsets = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offsets < n
+    tl.store(out_ptr + offsets, tl.load(x_ptr + offsets, mask=mask) + tl.load(y_ptr + offsets, mask=mask),
+             mask=mask)
+
+
+def test_offset_views() -> None:
+    base = torch.arange(1000, dtype=torch.float32)
+    x, y = base[3:503], base[500:]
+    out = torch.zeros(600)[7:507]
+    _add[(triton.cdiv(500, 128),)](x, y, out, 500, BLOCK=128)
+    torch.testing.assert_close(out, x + y)
+
+
+def test_grid_beyond_device_limit() -> None:
+    # lavapipe allows 65535 workgroups per dimension: the runtime splits the grid.
+    n = 70000 * 16
+    x, y = torch.rand(n), torch.rand(n)
+    out = torch.empty(n)
+    _add[(70000,)](x, y, out, n, BLOCK=16)
+    torch.testing.assert_close(out, x + y)
+
+
+def test_zero_size_grid() -> None:
+    out = torch.full((16,), 7.0)
+    _add[(0,)](out, out, out, 16, BLOCK=16)
+    assert torch.all(out == 7.0)
+
+
+def test_bad_argument_types() -> None:
+    from triton.compiler.errors import CompilationError
+    # Triton's front end rejects a scalar where the kernel dereferences a pointer.
+    with pytest.raises(CompilationError, match="Unsupported ptr type"):
+        _add[(1,)](3, torch.zeros(16), torch.zeros(16), 16, BLOCK=16)
+    # The launcher rejects tensors that do not live in host memory.
+    with pytest.raises(TypeError, match="takes CPU tensors"):
+        _add[(1,)](torch.zeros(16, device="meta"), torch.zeros(16), torch.zeros(16), 16, BLOCK=16)
+
+
+@triton.jit
+def _uses_erfinv(x_ptr, BLOCK: tl.constexpr):
+    offsets = tl.arange(0, BLOCK)
+    tl.store(x_ptr + offsets, libdevice.erfinv(tl.load(x_ptr + offsets)))
+
+
+def test_unsupported_op_names_the_python_line() -> None:
+    with pytest.raises(Exception, match=r"(?s)test_launch\.py:\d+:\d+: error: .*__nv_erfinvf"):
+        _uses_erfinv[(1,)](torch.zeros(16), BLOCK=16)
+
+
+def test_out_of_shared_memory_is_out_of_resources() -> None:
+    from triton.runtime.errors import OutOfResources
+    case = next(c for c in all_cases() if c.name == "matmul_fp32_ieee")
+    with pytest.raises(OutOfResources):
+        run_case(case)
+
+
+def test_relaunch_from_cache_in_a_fresh_process(tmp_path) -> None:
+    script = (
+        "import sys, torch, triton, triton.language as tl\n"
+        f"sys.path.insert(0, {str(REPO / 'test' / 'python')!r})\n"
+        "from test_launch import _add\n"
+        "x = torch.rand(256); out = torch.empty(256)\n"
+        "_add[(2,)](x, x, out, 256, BLOCK=128)\n"
+        "assert torch.equal(out, x + x)\n")
+    env = dict(os.environ, TRITON_CACHE_DIR=str(tmp_path))
+    for _ in range(2):  # the second run loads the kernel from the cache
+        subprocess.run([sys.executable, "-c", script], check=True, env=env, cwd=REPO)
+    assert any(p.suffix == ".spv" for p in tmp_path.rglob("*"))
