@@ -76,7 +76,11 @@ def KernelToSPIRV : Pass<"triton-spirv-kernel-to-spirv", "ModuleOp"> {
     Option<"workgroupSize", "workgroup-size", "unsigned", "128",
            "Invocations per workgroup (num_warps * 32)">,
   ];
-  let dependentDialects = ["::mlir::spirv::SPIRVDialect"];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::gpu::GPUDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::spirv::SPIRVDialect"];
 }
 
 def SetTargetVersion : Pass<"triton-spirv-set-target-version",
