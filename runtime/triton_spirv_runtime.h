@@ -50,8 +50,6 @@ int tsr_open_device(const char *selector, const char *pipeline_cache_path,
                     int validation, tsr_device **device);
 void tsr_close_device(tsr_device *device);
 int tsr_get_properties(tsr_device *device, tsr_properties *properties);
-/* Writes the names of all physical devices, one per line. */
-int tsr_list_devices(char *names, size_t capacity);
 
 int tsr_create_kernel(tsr_device *device, const uint32_t *code, size_t bytes,
                       const char *entry_point, uint32_t num_bindings,

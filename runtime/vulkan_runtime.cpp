@@ -57,7 +57,7 @@ const char *resultName(VkResult result) {
   do {                                                                         \
     VkResult result_ = (call);                                                 \
     if (result_ != VK_SUCCESS)                                                 \
-      return fail(std::string(what) + ": " + resultName(result_) + " (" +     \
+      return fail(std::string(what) + ": " + resultName(result_) + " (" +      \
                   std::to_string(result_) + ")");                              \
   } while (0)
 
@@ -97,7 +97,6 @@ struct tsr_device {
   VkPipelineCache pipelineCache = VK_NULL_HANDLE;
   std::string pipelineCachePath;
   VkPhysicalDeviceProperties properties{};
-  VkPhysicalDeviceMemoryProperties memory{};
   uint32_t subgroupSize = 0;
   uint32_t computeUnits = 0;
   uint64_t importAlignment = 0;
@@ -121,11 +120,10 @@ struct tsr_kernel {
 };
 
 namespace {
-VKAPI_ATTR VkBool32 VKAPI_CALL
-onValidationMessage(VkDebugUtilsMessageSeverityFlagBitsEXT severity,
-                    VkDebugUtilsMessageTypeFlagsEXT,
-                    const VkDebugUtilsMessengerCallbackDataEXT *data,
-                    void *userData) {
+VKAPI_ATTR VkBool32 VKAPI_CALL onValidationMessage(
+    VkDebugUtilsMessageSeverityFlagBitsEXT severity,
+    VkDebugUtilsMessageTypeFlagsEXT,
+    const VkDebugUtilsMessengerCallbackDataEXT *data, void *userData) {
   if (severity < VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT)
     return VK_FALSE;
   auto *device = static_cast<tsr_device *>(userData);
@@ -151,8 +149,9 @@ int createInstance(tsr_device *device, bool validation) {
   std::vector<const char *> layers, extensions;
   VkDebugUtilsMessengerCreateInfoEXT messengerInfo{
       VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT};
-  messengerInfo.messageSeverity = VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT |
-                                  VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT;
+  messengerInfo.messageSeverity =
+      VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT |
+      VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT;
   messengerInfo.messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT |
                               VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT;
   messengerInfo.pfnUserCallback = onValidationMessage;
@@ -211,7 +210,8 @@ int selectPhysicalDevice(tsr_device *device, const char *selector) {
     return fail("no Vulkan device named like '" + wanted + "'");
   }
   device->physical = *std::min_element(
-      devices.begin(), devices.end(), [](VkPhysicalDevice a, VkPhysicalDevice b) {
+      devices.begin(), devices.end(),
+      [](VkPhysicalDevice a, VkPhysicalDevice b) {
         VkPhysicalDeviceProperties pa, pb;
         vkGetPhysicalDeviceProperties(a, &pa);
         vkGetPhysicalDeviceProperties(b, &pb);
@@ -305,7 +305,6 @@ int createLogicalDevice(tsr_device *device) {
   device->properties = properties.properties;
   device->subgroupSize = subgroup.subgroupSize;
   device->computeUnits = smBuiltins ? smProperties.shaderSMCount : 0;
-  vkGetPhysicalDeviceMemoryProperties(device->physical, &device->memory);
   if (hostImport) {
     device->importAlignment = hostProperties.minImportedHostPointerAlignment;
     device->getHostPointerProperties =
@@ -413,19 +412,17 @@ int importHostMemory(tsr_device *device, const tsr_binding &binding,
                 std::to_string(alignment) + " bytes");
   VkExternalMemoryBufferCreateInfo external{
       VK_STRUCTURE_TYPE_EXTERNAL_MEMORY_BUFFER_CREATE_INFO};
-  external.handleTypes =
-      VK_EXTERNAL_MEMORY_HANDLE_TYPE_HOST_ALLOCATION_BIT_EXT;
+  external.handleTypes = VK_EXTERNAL_MEMORY_HANDLE_TYPE_HOST_ALLOCATION_BIT_EXT;
   VkBufferCreateInfo bufferInfo{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
   bufferInfo.pNext = &external;
   bufferInfo.size = binding.size;
   bufferInfo.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
   bufferInfo.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
-  TSR_CHECK(vkCreateBuffer(device->device, &bufferInfo, nullptr,
-                           &imported.buffer),
-            "vkCreateBuffer");
+  TSR_CHECK(
+      vkCreateBuffer(device->device, &bufferInfo, nullptr, &imported.buffer),
+      "vkCreateBuffer");
   VkMemoryRequirements requirements;
-  vkGetBufferMemoryRequirements(device->device, imported.buffer,
-                                &requirements);
+  vkGetBufferMemoryRequirements(device->device, imported.buffer, &requirements);
   VkMemoryHostPointerPropertiesEXT hostProperties{
       VK_STRUCTURE_TYPE_MEMORY_HOST_POINTER_PROPERTIES_EXT};
   TSR_CHECK(device->getHostPointerProperties(
@@ -448,9 +445,9 @@ int importHostMemory(tsr_device *device, const tsr_binding &binding,
   TSR_CHECK(vkAllocateMemory(device->device, &allocateInfo, nullptr,
                              &imported.memory),
             "importing host memory");
-  TSR_CHECK(vkBindBufferMemory(device->device, imported.buffer,
-                               imported.memory, 0),
-            "vkBindBufferMemory");
+  TSR_CHECK(
+      vkBindBufferMemory(device->device, imported.buffer, imported.memory, 0),
+      "vkBindBufferMemory");
   return 0;
 }
 } // namespace
@@ -458,27 +455,6 @@ int importHostMemory(tsr_device *device, const tsr_binding &binding,
 extern "C" {
 
 const char *tsr_last_error(void) { return lastError.c_str(); }
-
-int tsr_list_devices(char *names, size_t capacity) {
-  tsr_device probe;
-  if (createInstance(&probe, false))
-    return 1;
-  uint32_t count = 0;
-  vkEnumeratePhysicalDevices(probe.instance, &count, nullptr);
-  std::vector<VkPhysicalDevice> devices(count);
-  vkEnumeratePhysicalDevices(probe.instance, &count, devices.data());
-  std::string list;
-  for (VkPhysicalDevice device : devices) {
-    VkPhysicalDeviceProperties properties;
-    vkGetPhysicalDeviceProperties(device, &properties);
-    list += properties.deviceName;
-    list += "\n";
-  }
-  vkDestroyInstance(probe.instance, nullptr);
-  if (capacity)
-    std::snprintf(names, capacity, "%s", list.c_str());
-  return 0;
-}
 
 int tsr_open_device(const char *selector, const char *pipelineCachePath,
                     int validation, tsr_device **out) {
@@ -586,8 +562,7 @@ int tsr_create_kernel(tsr_device *device, const uint32_t *code, size_t bytes,
   if (vkCreateDescriptorSetLayout(device->device, &setInfo, nullptr,
                                   &kernel->setLayout) != VK_SUCCESS)
     return cleanup(fail("vkCreateDescriptorSetLayout failed"));
-  VkPushConstantRange range{VK_SHADER_STAGE_COMPUTE_BIT, 0,
-                            pushConstantBytes};
+  VkPushConstantRange range{VK_SHADER_STAGE_COMPUTE_BIT, 0, pushConstantBytes};
   VkPipelineLayoutCreateInfo layoutInfo{
       VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
   layoutInfo.setLayoutCount = 1;
@@ -608,8 +583,8 @@ int tsr_create_kernel(tsr_device *device, const uint32_t *code, size_t bytes,
       vkCreateComputePipelines(device->device, device->pipelineCache, 1,
                                &pipelineInfo, nullptr, &kernel->pipeline);
   if (result != VK_SUCCESS)
-    return cleanup(fail(std::string("vkCreateComputePipelines: ") +
-                        resultName(result)));
+    return cleanup(
+        fail(std::string("vkCreateComputePipelines: ") + resultName(result)));
   VkDescriptorPoolSize poolSize{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
                                 std::max(numBindings, 1u)};
   VkDescriptorPoolCreateInfo poolInfo{
@@ -716,17 +691,17 @@ int tsr_launch(tsr_kernel *kernel, const uint32_t grid[3],
     vkCmdWriteTimestamp(commands, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT,
                         device->queryPool, 0);
   }
-  vkCmdBindPipeline(commands, VK_PIPELINE_BIND_POINT_COMPUTE,
-                    kernel->pipeline);
+  vkCmdBindPipeline(commands, VK_PIPELINE_BIND_POINT_COMPUTE, kernel->pipeline);
   vkCmdBindDescriptorSets(commands, VK_PIPELINE_BIND_POINT_COMPUTE,
                           kernel->layout, 0, 1, &set, 0, nullptr);
-  std::vector<uint8_t> constants(
-      static_cast<const uint8_t *>(pushConstants),
-      static_cast<const uint8_t *>(pushConstants) + kernel->pushConstantBytes);
+  std::vector<uint8_t> constants(static_cast<const uint8_t *>(pushConstants),
+                                 static_cast<const uint8_t *>(pushConstants) +
+                                     kernel->pushConstantBytes);
   const uint32_t *limit = device->properties.limits.maxComputeWorkGroupCount;
-  bool canSplit = programIdBaseOffset + 12 <= kernel->pushConstantBytes;
-  if (!canSplit && (grid[0] > limit[0] || grid[1] > limit[1] ||
-                    grid[2] > limit[2]))
+  bool canSplit = uint64_t(programIdBaseOffset) + 3 * sizeof(uint32_t) <=
+                  kernel->pushConstantBytes;
+  if (!canSplit &&
+      (grid[0] > limit[0] || grid[1] > limit[1] || grid[2] > limit[2]))
     return fail("grid exceeds the device's workgroup count limits");
   for (uint32_t z = 0; z < grid[2]; z += limit[2])
     for (uint32_t y = 0; y < grid[1]; y += limit[1])

@@ -31,21 +31,18 @@ else
   log "apt: all packages present"
 fi
 
+pip_flags=()
+# Debian's own Python refuses system-wide installs (PEP 668) unless told.
+python3 -c 'import os, sysconfig, sys; sys.exit(not os.path.exists(os.path.join(sysconfig.get_path("stdlib"), "EXTERNALLY-MANAGED")))' \
+  && pip_flags+=(--break-system-packages)
 if python3 scripts/check_requirements.py requirements.txt; then
   log "pip: all requirements satisfied"
 else
   log "pip: installing requirements.txt"
-  pip_flags=()
-  # Debian's own Python refuses system-wide installs (PEP 668) unless told.
-  python3 -c 'import os, sysconfig, sys; sys.exit(not os.path.exists(os.path.join(sysconfig.get_path("stdlib"), "EXTERNALLY-MANAGED")))' \
-    && pip_flags+=(--break-system-packages)
   python3 -m pip install -q "${pip_flags[@]}" -r requirements.txt
 fi
 
 BUILD_DIR=${TRITON_SPIRV_BUILD_DIR:-build}
-pip_flags=()
-python3 -c 'import os, sysconfig, sys; sys.exit(not os.path.exists(os.path.join(sysconfig.get_path("stdlib"), "EXTERNALLY-MANAGED")))' \
-  && pip_flags+=(--break-system-packages)
 if [ ! -f "$BUILD_DIR/build.ninja" ]; then
   log "cmake: configuring $BUILD_DIR"
   launcher=()
@@ -59,9 +56,16 @@ ninja -C "$BUILD_DIR" -j"${TRITON_SPIRV_JOBS:-2}" | grep -v '^ninja: no work to 
 test -x "$BUILD_DIR/bin/triton-spirv-opt"
 test -f "$BUILD_DIR/lib/libtriton_spirv_runtime.so"
 
-# The package, editable, so that Triton finds the backend's entry point.
-if ! python3 -c 'import sys; from importlib.metadata import entry_points
-sys.exit(not any(e.name == "spirv" for e in entry_points().select(group="triton.backends")))' 2>/dev/null; then
+# The package, editable, so that Triton finds the backend's entry point; again
+# when the installed one belongs to another checkout.
+if ! python3 - "$PWD/python" <<'PY' 2>/dev/null; then
+import importlib.util, os, sys
+from importlib.metadata import entry_points
+registered = any(e.name == "spirv" for e in entry_points().select(group="triton.backends"))
+spec = importlib.util.find_spec("triton_spirv")
+here = spec is not None and os.path.realpath(spec.origin).startswith(os.path.realpath(sys.argv[1]) + os.sep)
+sys.exit(not (registered and here))
+PY
   log "pip: installing the triton_spirv package (editable)"
   python3 -m pip install -q "${pip_flags[@]}" --no-deps --no-build-isolation -e .
 fi

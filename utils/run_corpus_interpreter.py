@@ -11,19 +11,13 @@ from __future__ import annotations
 import os
 import sys
 import traceback
-from pathlib import Path
 
 # Must be set before triton.jit decorates the corpus kernels.
 os.environ["TRITON_INTERPRET"] = "1"
 
-REPO = Path(__file__).resolve().parent.parent
-sys.path[:0] = [str(REPO / "python"), str(REPO / "test")]
-
-import torch  # noqa: E402
 from triton.runtime import interpreter  # noqa: E402
 
-from corpus.case import Case, assert_outputs_close, clone_args  # noqa: E402
-from corpus.cases import all_cases  # noqa: E402
+from run_corpus import all_cases, run_case  # noqa: E402
 
 
 # Known gaps of Triton 3.6's interpreter (not of the kernels): case -> reason.
@@ -46,13 +40,6 @@ def _allow_int_of_one_element_arrays() -> None:
         scope.set_attr(tensor, "__index__", lambda self: int(self.handle.data.reshape(-1)[0]))
 
     interpreter._patch_lang_tensor = patched
-
-
-def run_case(case: Case) -> None:
-    args = case.make_args(torch.Generator().manual_seed(0))
-    expected = case.reference(clone_args(args))
-    case.kernel[case.grid(args)](**args, **case.constexprs, num_warps=case.num_warps)
-    assert_outputs_close(case, args, expected)
 
 
 def main(names: list[str]) -> int:

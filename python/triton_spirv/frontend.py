@@ -7,9 +7,9 @@ from __future__ import annotations
 from types import ModuleType
 from typing import Any, Callable
 
-from triton._C.libtriton import passes
+from triton._C.libtriton import ir, passes
 
-__all__ = ["add_ttir_passes", "codegen_fns", "module_map"]
+__all__ = ["codegen_fns", "module_map", "run_ttir_passes"]
 
 
 def _min_dot_size(lhs_type: Any, rhs_type: Any) -> tuple[int, int, int]:
@@ -32,9 +32,12 @@ def module_map() -> dict[str, ModuleType]:
     return {"triton.language.extra.libdevice": libdevice}
 
 
-def add_ttir_passes(pm: Any) -> None:
-    # The NVIDIA backend's make_ttir pipeline. Tensor descriptors are always lowered to
-    # plain pointers (CUDA keeps them for TMA on sm_90+; SPIR-V has no TMA).
+def run_ttir_passes(module: Any) -> None:
+    """Triton's TTIR pipeline, as the NVIDIA backend's make_ttir runs it, in place.
+    Tensor descriptors are always lowered to plain pointers (CUDA keeps them for
+    TMA on sm_90+; SPIR-V has no TMA)."""
+    pm = ir.pass_manager(module.context)
+    pm.enable_debug()  # honours Triton's MLIR_ENABLE_DUMP & co. for debugging
     passes.common.add_inliner(pm)
     passes.ttir.add_rewrite_tensor_pointer(pm)
     passes.ttir.add_rewrite_tensor_descriptor_to_pointer(pm)
@@ -44,5 +47,6 @@ def add_ttir_passes(pm: Any) -> None:
     passes.common.add_cse(pm)
     passes.common.add_symbol_dce(pm)
     passes.ttir.add_loop_unroll(pm)
+    pm.run(module, "make_ttir")
 
 

@@ -22,17 +22,13 @@ from triton.backends.compiler import GPUTarget
 from triton.compiler import ASTSource
 from triton.runtime.jit import JITFunction
 
-from .frontend import add_ttir_passes, codegen_fns, module_map
+from .frontend import codegen_fns, module_map, run_ttir_passes
 from .options import SPIRVOptions
 
-__all__ = ["FrontEndOptions", "make_ttir", "ttir_text", "relativize_locations", "TARGET"]
+__all__ = ["make_ttir", "ttir_text", "relativize_locations", "TARGET"]
 
 # The front end ignores the target; it only has to be a well-formed GPUTarget.
 TARGET = GPUTarget("spirv", 0, 32)
-
-
-# The front end reads a handful of option fields; the backend's options have them.
-FrontEndOptions = SPIRVOptions
 
 
 def make_ttir(
@@ -56,15 +52,12 @@ def make_ttir(
     constexprs = dict(constexprs or {})
     attrs = {(fn.arg_names.index(name), ): [["tt.divisibility", 16]] for name in divisible_by_16}
     src = ASTSource(fn, signature=dict(signature), constexprs=constexprs, attrs=attrs)
-    options = FrontEndOptions(num_warps=num_warps, debug=debug)
+    options = SPIRVOptions(num_warps=num_warps, debug=debug)
     if context is None:
         context = ir.context()
     ir.load_dialects(context)
     module = src.make_ir(TARGET, options, codegen_fns(), module_map(), context)
-    pm = ir.pass_manager(module.context)
-    pm.enable_debug()  # honours Triton's MLIR_ENABLE_DUMP & co. for debugging
-    add_ttir_passes(pm)
-    pm.run(module, "make_ttir")
+    run_ttir_passes(module)
     return module
 
 

@@ -44,9 +44,10 @@ void materializeTensorConstants(Operation *root) {
     } else {
       SmallVector<Value> scalars;
       for (Attribute element : elements.getValues<Attribute>())
-        scalars.push_back(arith::ConstantOp::create(
-            rewriter, loc, cast<TypedAttr>(element)));
-      replacement = tensor::FromElementsOp::create(rewriter, loc, type, scalars);
+        scalars.push_back(
+            arith::ConstantOp::create(rewriter, loc, cast<TypedAttr>(element)));
+      replacement =
+          tensor::FromElementsOp::create(rewriter, loc, type, scalars);
     }
     rewriter.replaceOp(constant, replacement);
   });
@@ -105,14 +106,27 @@ void selectTensorsElementwise(Operation *root) {
         SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel),
         [](OpBuilder &b, Location l, ValueRange args) {
           linalg::YieldOp::create(
-              b, l, arith::SelectOp::create(b, l, args[0], args[1], args[2])
-                        .getResult());
+              b, l,
+              arith::SelectOp::create(b, l, args[0], args[1], args[2])
+                  .getResult());
         });
     rewriter.replaceOp(select, generic.getResult(0));
   });
 }
 
-/// Likewise, both branches of an scf.if yielding a tensor write it into one
+/// Makes the terminator operand `yielded` a copy of its value into
+/// `destination`, made just before the terminator.
+void yieldCopyInto(IRRewriter &rewriter, OpOperand &yielded,
+                   Value destination) {
+  Operation *terminator = yielded.getOwner();
+  rewriter.setInsertionPoint(terminator);
+  auto copy = linalg::CopyOp::create(rewriter, terminator->getLoc(),
+                                     ValueRange{yielded.get()},
+                                     ValueRange{destination});
+  yielded.set(copy.getResult(0));
+}
+
+/// Both branches of an scf.if yielding a tensor write it into one
 /// shared destination, so that the result is one buffer.
 void yieldBranchTensorsIntoOneBuffer(Operation *root) {
   IRRewriter rewriter(root->getContext());
@@ -124,14 +138,8 @@ void yieldBranchTensorsIntoOneBuffer(Operation *root) {
       rewriter.setInsertionPoint(ifOp);
       Value destination = tensor::EmptyOp::create(
           rewriter, ifOp.getLoc(), type.getShape(), type.getElementType());
-      for (scf::YieldOp yield : {ifOp.thenYield(), ifOp.elseYield()}) {
-        rewriter.setInsertionPoint(yield);
-        OpOperand &operand = yield->getOpOperand(index);
-        auto copy = linalg::CopyOp::create(rewriter, yield.getLoc(),
-                                           ValueRange{operand.get()},
-                                           ValueRange{destination});
-        operand.set(copy.getResult(0));
-      }
+      for (scf::YieldOp yield : {ifOp.thenYield(), ifOp.elseYield()})
+        yieldCopyInto(rewriter, yield->getOpOperand(index), destination);
     }
   });
 }
@@ -141,9 +149,8 @@ void yieldBranchTensorsIntoOneBuffer(Operation *root) {
 bool isComputedInto(Value value, Value destination) {
   while (value != destination) {
     auto result = dyn_cast<OpResult>(value);
-    auto dps =
-        result ? dyn_cast<DestinationStyleOpInterface>(result.getOwner())
-               : DestinationStyleOpInterface();
+    auto dps = result ? dyn_cast<DestinationStyleOpInterface>(result.getOwner())
+                      : DestinationStyleOpInterface();
     if (!dps)
       return false;
     value = dps.getTiedOpOperand(result)->get();
@@ -161,14 +168,9 @@ void copyYieldedValuesIntoIterArgs(Operation *root) {
     auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
     for (auto [operand, iterArg] :
          llvm::zip(yield->getOpOperands(), loop.getRegionIterArgs())) {
-      if (!isa<RankedTensorType>(iterArg.getType()) ||
-          isComputedInto(operand.get(), iterArg))
-        continue;
-      rewriter.setInsertionPoint(yield);
-      auto copy = linalg::CopyOp::create(rewriter, yield.getLoc(),
-                                         ValueRange{operand.get()},
-                                         ValueRange{iterArg});
-      operand.set(copy.getResult(0));
+      if (isa<RankedTensorType>(iterArg.getType()) &&
+          !isComputedInto(operand.get(), iterArg))
+        yieldCopyInto(rewriter, operand, iterArg);
     }
   });
 }

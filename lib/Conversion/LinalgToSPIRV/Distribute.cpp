@@ -8,6 +8,8 @@
 
 #include "triton-spirv/Conversion/LinalgToSPIRV/Passes.h"
 
+#include "WorkgroupMemory.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -15,6 +17,7 @@
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SPIRV/IR/SPIRVAttributes.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
@@ -25,20 +28,32 @@ namespace mlir::triton_spirv {
 
 using namespace mlir;
 
+bool triton_spirv::isWorkgroupMemory(MemRefType type) {
+  Attribute space = type.getMemorySpace();
+  if (auto gpuSpace = dyn_cast_or_null<gpu::AddressSpaceAttr>(space))
+    return gpuSpace.getValue() == gpu::AddressSpace::Workgroup;
+  auto storageClass = dyn_cast_or_null<spirv::StorageClassAttr>(space);
+  return storageClass &&
+         storageClass.getValue() == spirv::StorageClass::Workgroup;
+}
+
+int64_t triton_spirv::workgroupMemoryBytes(func::FuncOp kernel) {
+  int64_t bytes = 0;
+  kernel.walk([&](memref::AllocOp alloc) {
+    MemRefType type = alloc.getType();
+    if (!isWorkgroupMemory(type) || !type.hasStaticShape())
+      return;
+    Type element = type.getElementType();
+    int64_t elementBytes =
+        isa<IndexType>(element)
+            ? 4
+            : std::max<int64_t>(1, element.getIntOrFloatBitWidth() / 8);
+    bytes += type.getNumElements() * elementBytes;
+  });
+  return bytes;
+}
+
 namespace {
-bool isWorkgroupMemory(MemRefType type) {
-  auto space = dyn_cast_or_null<gpu::AddressSpaceAttr>(type.getMemorySpace());
-  return space && space.getValue() == gpu::AddressSpace::Workgroup;
-}
-
-/// Bytes one element of `type` occupies in workgroup memory (booleans are
-/// stored as bytes, `index` as 32 bits).
-int64_t storageBytes(Type type) {
-  if (isa<IndexType>(type))
-    return 4;
-  return std::max<int64_t>(1, type.getIntOrFloatBitWidth() / 8);
-}
-
 class KernelDistributor {
 public:
   KernelDistributor(func::FuncOp kernel, unsigned workgroupSize)
@@ -170,8 +185,8 @@ LogicalResult KernelDistributor::distributeParallelLoop(scf::ParallelOp loop) {
   rewriter.setInsertionPoint(loop);
   SmallVector<Value> tripCounts;
   Value total = indexConstant(loc, 1);
-  for (auto [lb, ub, step] : llvm::zip(
-           loop.getLowerBound(), loop.getUpperBound(), loop.getStep())) {
+  for (auto [lb, ub, step] :
+       llvm::zip(loop.getLowerBound(), loop.getUpperBound(), loop.getStep())) {
     Value extent = arith::SubIOp::create(rewriter, loc, ub, lb);
     Value trips = arith::CeilDivUIOp::create(rewriter, loc, extent, step);
     tripCounts.push_back(trips);
@@ -255,16 +270,6 @@ void KernelDistributor::removeRedundantBarriers() {
     rewriter.eraseOp(barrier);
 }
 
-int64_t workgroupMemoryBytes(func::FuncOp kernel) {
-  int64_t bytes = 0;
-  kernel.walk([&](memref::AllocOp alloc) {
-    MemRefType type = alloc.getType();
-    if (isWorkgroupMemory(type) && type.hasStaticShape())
-      bytes += type.getNumElements() * storageBytes(type.getElementType());
-  });
-  return bytes;
-}
-
 struct DistributeToWorkgroupPass
     : triton_spirv::impl::DistributeToWorkgroupBase<DistributeToWorkgroupPass> {
   using Base::Base;
@@ -274,9 +279,7 @@ struct DistributeToWorkgroupPass
         continue;
       if (failed(KernelDistributor(kernel, workgroupSize).run()))
         return signalPassFailure();
-      int64_t bytes = workgroupMemoryBytes(kernel);
-      kernel->setAttr("triton_spirv.workgroup_memory",
-                      Builder(kernel).getI64IntegerAttr(bytes));
+      int64_t bytes = triton_spirv::workgroupMemoryBytes(kernel);
       if (bytes > maxWorkgroupMemory) {
         kernel.emitError() << "out of resources: the kernel needs " << bytes
                            << " bytes of workgroup memory, the target has "

@@ -4,6 +4,7 @@
 #include "triton-spirv/Conversion/LinalgToSPIRV/Target.h"
 
 #include "Legalization.h"
+#include "WorkgroupMemory.h"
 
 #include "mlir/Conversion/ArithToSPIRV/ArithToSPIRV.h"
 #include "mlir/Conversion/ControlFlowToSPIRV/ControlFlowToSPIRV.h"
@@ -152,18 +153,18 @@ LogicalResult KernelLowering::lowerArguments() {
       auto variable = spirv::GlobalVariableOp::create(
           moduleBuilder, loc, pointerType, name, /*descriptorSet=*/0, binding);
       Value address = spirv::AddressOfOp::create(builder, loc, variable);
-      Value buffer = UnrealizedConversionCastOp::create(
-                         builder, loc, memrefType, address)
-                         .getResult(0);
+      Value buffer =
+          UnrealizedConversionCastOp::create(builder, loc, memrefType, address)
+              .getResult(0);
       arg.replaceAllUsesWith(buffer);
       bindingRecords.push_back(DictionaryAttr::get(
           context,
           {builder.getNamedAttr("binding", builder.getI64IntegerAttr(binding)),
            builder.getNamedAttr("arg_index",
                                 builder.getI64IntegerAttr(argIndex)),
-           builder.getNamedAttr("element_type",
-                                builder.getStringAttr(typeName(
-                                    memrefType.getElementType())))}));
+           builder.getNamedAttr(
+               "element_type",
+               builder.getStringAttr(typeName(memrefType.getElementType())))}));
       continue;
     }
     if (roleName == "offset" || roleName == "scalar") {
@@ -182,10 +183,10 @@ LogicalResult KernelLowering::lowerArguments() {
            << roleName << "'";
   }
   for (auto [index, arg] : gridArgs)
-    addPushConstant(kernel.getArgAttrOfType<StringAttr>(index,
-                                                        "triton_spirv.abi")
-                        .getValue(),
-                    -1, arg.getType())
+    addPushConstant(
+        kernel.getArgAttrOfType<StringAttr>(index, "triton_spirv.abi")
+            .getValue(),
+        -1, arg.getType())
         .uses.push_back(arg);
   // Program ids: WorkgroupId plus a base, for grids split over dispatches.
   gpu::Dimension dims[] = {gpu::Dimension::x, gpu::Dimension::y,
@@ -209,9 +210,9 @@ LogicalResult KernelLowering::lowerArguments() {
     memberTypes.push_back(member.slotType);
     offsets.push_back(member.offset);
   }
-  auto blockType = spirv::PointerType::get(
-      spirv::StructType::get(memberTypes, offsets),
-      spirv::StorageClass::PushConstant);
+  auto blockType =
+      spirv::PointerType::get(spirv::StructType::get(memberTypes, offsets),
+                              spirv::StorageClass::PushConstant);
   OpBuilder moduleBuilder(spirvModule.getBody(),
                           spirvModule.getBody()->begin());
   auto block = spirv::GlobalVariableOp::create(
@@ -221,9 +222,9 @@ LogicalResult KernelLowering::lowerArguments() {
   SmallVector<Value> loaded;
   SmallVector<Attribute> pushConstantRecords;
   for (auto [position, member] : llvm::enumerate(pushConstants)) {
-    Value memberIndex = spirv::ConstantOp::create(
-        builder, loc, builder.getI32Type(),
-        builder.getI32IntegerAttr(position));
+    Value memberIndex =
+        spirv::ConstantOp::create(builder, loc, builder.getI32Type(),
+                                  builder.getI32IntegerAttr(position));
     Value memberAddress =
         spirv::AccessChainOp::create(builder, loc, blockAddress, memberIndex);
     Value slot = spirv::LoadOp::create(builder, loc, memberAddress);
@@ -232,7 +233,8 @@ LogicalResult KernelLowering::lowerArguments() {
       use.replaceAllUsesWith(narrowFromSlot(builder, loc, slot, member.type));
     SmallVector<NamedAttribute> fields{
         builder.getNamedAttr("role", builder.getStringAttr(member.role)),
-        builder.getNamedAttr("offset", builder.getI64IntegerAttr(member.offset)),
+        builder.getNamedAttr("offset",
+                             builder.getI64IntegerAttr(member.offset)),
         builder.getNamedAttr("type",
                              builder.getStringAttr(typeName(member.slotType)))};
     if (member.argIndex >= 0)
@@ -255,19 +257,15 @@ LogicalResult KernelLowering::lowerArguments() {
   llvm::BitVector all(entry.getNumArguments(), true);
   if (failed(kernel.eraseArguments(all)))
     return failure();
-  int64_t workgroupMemory = 0;
-  if (auto bytes =
-          kernel->getAttrOfType<IntegerAttr>("triton_spirv.workgroup_memory"))
-    workgroupMemory = bytes.getInt();
+  int64_t workgroupMemory = triton_spirv::workgroupMemoryBytes(kernel);
   spirvModule->setAttr(
       "triton_spirv.abi",
       DictionaryAttr::get(
           context,
           {builder.getNamedAttr("entry_point",
                                 builder.getStringAttr(kernel.getName())),
-           builder.getNamedAttr(
-               "workgroup_size",
-               builder.getI64ArrayAttr({workgroupSize, 1, 1})),
+           builder.getNamedAttr("workgroup_size",
+                                builder.getI64ArrayAttr({workgroupSize, 1, 1})),
            builder.getNamedAttr("bindings",
                                 builder.getArrayAttr(bindingRecords)),
            builder.getNamedAttr("push_constants",
@@ -296,8 +294,8 @@ struct KernelToSPIRVPass
         workgroupSize > description->maxWorkgroupInvocations) {
       module.emitError("workgroup size ")
           << workgroupSize << " is outside 1.."
-          << description->maxWorkgroupInvocations << " for target '"
-          << target << "'";
+          << description->maxWorkgroupInvocations << " for target '" << target
+          << "'";
       return signalPassFailure();
     }
     spirv::TargetEnvAttr targetEnv =
@@ -382,7 +380,8 @@ struct KernelToSPIRVPass
     // main conversion then lowers with everything else.
     ConversionTarget atomicsTarget(*context);
     atomicsTarget.addIllegalOp<memref::GenericAtomicRMWOp>();
-    atomicsTarget.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
+    atomicsTarget.markUnknownOpDynamicallyLegal(
+        [](Operation *) { return true; });
     RewritePatternSet atomicPatterns(context);
     triton_spirv::populateAtomicToSPIRVPatterns(typeConverter, atomicPatterns);
     if (failed(applyPartialConversion(spirvModule, atomicsTarget,

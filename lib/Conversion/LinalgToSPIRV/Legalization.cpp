@@ -42,7 +42,7 @@ LogicalResult checkElementTypes(func::FuncOp kernel) {
 /// SPIR-V's atomic instructions are integer-only (float add needs an
 /// extension) and upstream lowers neither exchange nor xor: those become
 /// compare-and-swap updates.
-void floatAtomicsToCompareAndSwap(func::FuncOp kernel) {
+void atomicsToCompareAndSwap(func::FuncOp kernel) {
   IRRewriter rewriter(kernel.getContext());
   kernel.walk([&](memref::AtomicRMWOp atomic) {
     arith::AtomicRMWKind kind = atomic.getKind();
@@ -55,15 +55,14 @@ void floatAtomicsToCompareAndSwap(func::FuncOp kernel) {
         rewriter, atomic.getLoc(), atomic.getMemref(), atomic.getIndices());
     OpBuilder::InsertionGuard guard(rewriter);
     rewriter.setInsertionPointToStart(update.getBody());
-    Value next = kind == arith::AtomicRMWKind::assign
-                     ? atomic.getValue()
-                 : kind == arith::AtomicRMWKind::xori
-                     ? arith::XOrIOp::create(rewriter, atomic.getLoc(),
-                                             atomic.getValue(),
-                                             update.getCurrentValue())
-                     : arith::getReductionOp(kind, rewriter, atomic.getLoc(),
-                                             atomic.getValue(),
-                                             update.getCurrentValue());
+    Value next =
+        kind == arith::AtomicRMWKind::assign ? atomic.getValue()
+        : kind == arith::AtomicRMWKind::xori
+            ? arith::XOrIOp::create(rewriter, atomic.getLoc(),
+                                    atomic.getValue(), update.getCurrentValue())
+            : arith::getReductionOp(kind, rewriter, atomic.getLoc(),
+                                    atomic.getValue(),
+                                    update.getCurrentValue());
     memref::AtomicYieldOp::create(rewriter, atomic.getLoc(), next);
     rewriter.replaceOp(atomic, update.getResult());
   });
@@ -162,8 +161,7 @@ struct GenericAtomicRMWLowering
     Type valueType = typeConverter.convertType(op.getResult().getType());
     if (!valueType)
       return failure();
-    Type bitsType =
-        rewriter.getIntegerType(valueType.getIntOrFloatBitWidth());
+    Type bitsType = rewriter.getIntegerType(valueType.getIntOrFloatBitWidth());
     Value pointer =
         integerElementPointer(rewriter, loc, typeConverter, memrefType,
                               adaptor.getMemref(), adaptor.getIndices());
@@ -183,7 +181,8 @@ struct GenericAtomicRMWLowering
     auto semantics = spirv::MemorySemantics::AcquireRelease |
                      spirv::MemorySemantics::UniformMemory;
     auto loop = scf::WhileOp::create(
-        rewriter, loc, TypeRange{valueType}, ValueRange{fromBits(rewriter, initial)},
+        rewriter, loc, TypeRange{valueType},
+        ValueRange{fromBits(rewriter, initial)},
         [&](OpBuilder &b, Location l, ValueRange args) {
           Value current = args[0];
           IRMapping mapping;
@@ -229,7 +228,7 @@ struct ToGLInstruction : OpConversionPattern<SourceOp> {
 LogicalResult triton_spirv::prepareKernelForSPIRV(func::FuncOp kernel) {
   if (failed(checkElementTypes(kernel)))
     return failure();
-  floatAtomicsToCompareAndSwap(kernel);
+  atomicsToCompareAndSwap(kernel);
   if (failed(indexTemporariesToI32(kernel)))
     return failure();
   RewritePatternSet patterns(kernel.getContext());

@@ -25,9 +25,8 @@ struct SetTargetVersionPass
       return;
     SmallVector<spirv::Capability> capabilities(declared->getCapabilities());
     SmallVector<spirv::Extension> extensions(declared->getExtensions());
-    module.setVceTripleAttr(
-        spirv::VerCapExtAttr::get(target.getVersion(), capabilities,
-                                  extensions, module.getContext()));
+    module.setVceTripleAttr(spirv::VerCapExtAttr::get(
+        target.getVersion(), capabilities, extensions, module.getContext()));
   }
 };
 } // namespace

@@ -4,6 +4,7 @@
 
 #include "mlir/AsmParser/AsmParser.h"
 #include "mlir/Dialect/SPIRV/IR/SPIRVAttributes.h"
+#include "llvm/Support/FormatVariadic.h"
 
 using namespace mlir;
 
@@ -12,36 +13,28 @@ namespace {
 // arithmetic, 64-bit integers and subgroup operations.
 #define COMMON_CAPABILITIES                                                    \
   "Shader, Int8, Int16, Int64, Float16, StorageBuffer8BitAccess, "             \
-  "StorageBuffer16BitAccess, "                    \
-  "GroupNonUniform, "                     \
+  "StorageBuffer16BitAccess, "                                                 \
+  "GroupNonUniform, "                                                          \
   "GroupNonUniformArithmetic, GroupNonUniformBallot, GroupNonUniformShuffle, " \
   "GroupNonUniformVote"
 #define COMMON_EXTENSIONS                                                      \
   "SPV_KHR_storage_buffer_storage_class, SPV_KHR_8bit_storage, "               \
   "SPV_KHR_16bit_storage"
 
+// Desktop drivers (lavapipe, NVIDIA): 64-bit floats and atomics, float atomic
+// add.
+#define DESKTOP_VCE                                                            \
+  "#spirv.vce<v1.5, [" COMMON_CAPABILITIES                                     \
+  ", Float64, Int64Atomics, AtomicFloat32AddEXT, AtomicFloat64AddEXT], "       \
+  "[" COMMON_EXTENSIONS ", SPV_EXT_shader_atomic_float_add]>"
+
 // Numbers measured on the machines (DESIGN.md): lavapipe on Debian 12 and the
 // NVIDIA H200 driver; generic uses Vulkan 1.2's required minimums.
 const triton_spirv::TargetDescription kTargets[] = {
-    {"lavapipe",
-     "#spirv.target_env<#spirv.vce<v1.5, [" COMMON_CAPABILITIES
-     ", Float64, Int64Atomics, AtomicFloat32AddEXT, AtomicFloat64AddEXT], [" COMMON_EXTENSIONS
-     ", SPV_EXT_shader_atomic_float_add]>, api=Vulkan, "
-     "#spirv.resource_limits<max_compute_shared_memory_size = 32768, "
-     "max_compute_workgroup_invocations = 1024, subgroup_size = 8>>",
-     32768, 1024, 128, 8},
-    {"nvidia",
-     "#spirv.target_env<#spirv.vce<v1.5, [" COMMON_CAPABILITIES
-     ", Float64, Int64Atomics, AtomicFloat32AddEXT, AtomicFloat64AddEXT], [" COMMON_EXTENSIONS
-     ", SPV_EXT_shader_atomic_float_add]>, api=Vulkan, NVIDIA:DiscreteGPU, "
-     "#spirv.resource_limits<max_compute_shared_memory_size = 49152, "
-     "max_compute_workgroup_invocations = 1024, subgroup_size = 32>>",
-     49152, 1024, 256, 32},
+    {"lavapipe", DESKTOP_VCE, "", 32768, 1024, 128, 8},
+    {"nvidia", DESKTOP_VCE, "NVIDIA:DiscreteGPU", 49152, 1024, 256, 32},
     {"generic",
-     "#spirv.target_env<#spirv.vce<v1.5, [" COMMON_CAPABILITIES
-     "], [" COMMON_EXTENSIONS "]>, api=Vulkan, "
-     "#spirv.resource_limits<max_compute_shared_memory_size = 16384, "
-     "max_compute_workgroup_invocations = 128, subgroup_size = 32>>",
+     "#spirv.vce<v1.5, [" COMMON_CAPABILITIES "], [" COMMON_EXTENSIONS "]>", "",
      16384, 128, 128, 32},
 };
 } // namespace
@@ -59,6 +52,12 @@ StringRef triton_spirv::targetNames() { return "lavapipe, nvidia, generic"; }
 spirv::TargetEnvAttr
 triton_spirv::getTargetEnv(MLIRContext *context,
                            const TargetDescription &target) {
-  return dyn_cast_or_null<spirv::TargetEnvAttr>(
-      parseAttribute(target.targetEnv, context));
+  std::string device = target.device.empty() ? "" : target.device.str() + ", ";
+  std::string text = llvm::formatv(
+      "#spirv.target_env<{0}, api=Vulkan, {1}#spirv.resource_limits<"
+      "max_compute_shared_memory_size = {2}, "
+      "max_compute_workgroup_invocations = {3}, subgroup_size = {4}>>",
+      target.vce, device, target.maxWorkgroupMemoryBytes,
+      target.maxWorkgroupInvocations, target.subgroupSize);
+  return dyn_cast_or_null<spirv::TargetEnvAttr>(parseAttribute(text, context));
 }

@@ -73,9 +73,9 @@ struct WriteBinaryPass : triton_spirv::impl::WriteBinaryBase<WriteBinaryPass> {
     }
     if (failed(writeFile(spirvModule, output,
                          [&](llvm::raw_ostream &os) {
-                           os.write(reinterpret_cast<const char *>(
-                                        binary.data()),
-                                    binary.size() * sizeof(uint32_t));
+                           os.write(
+                               reinterpret_cast<const char *>(binary.data()),
+                               binary.size() * sizeof(uint32_t));
                          })) ||
         failed(writeFile(spirvModule, output + ".json",
                          [&](llvm::raw_ostream &os) {

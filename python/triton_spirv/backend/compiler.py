@@ -13,12 +13,11 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from triton._C.libtriton import ir
 from triton.backends.compiler import BaseBackend, GPUTarget, Language
 
 from .._paths import tool_path
+from ..frontend import codegen_fns, module_map, run_ttir_passes
 from ..options import SPIRVOptions
-from ..frontend import add_ttir_passes, codegen_fns, module_map
 
 __all__ = ["SPIRVBackend", "SPIRVCompilationError"]
 
@@ -44,10 +43,6 @@ class SPIRVBackend(BaseBackend):
     @staticmethod
     def supports_target(target: GPUTarget) -> bool:
         return target.backend == "spirv"
-
-    def __init__(self, target: GPUTarget) -> None:
-        super().__init__(target)
-        self.binary_ext = "spv"
 
     def hash(self) -> str:
         return f"spirv-{self.target.arch}-{_tool_hash()}"
@@ -80,10 +75,7 @@ class SPIRVBackend(BaseBackend):
 
     @staticmethod
     def make_ttir(mod: Any, metadata: dict, options: SPIRVOptions) -> Any:
-        pm = ir.pass_manager(mod.context)
-        pm.enable_debug()
-        add_ttir_passes(pm)
-        pm.run(mod, "make_ttir")
+        run_ttir_passes(mod)
         return mod
 
     @staticmethod

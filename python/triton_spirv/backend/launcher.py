@@ -11,10 +11,6 @@ from .. import vulkan
 
 __all__ = ["KernelBinary", "SPIRVLauncher", "device_time_ns"]
 
-# Pointee sizes of Triton's pointer types ("*fp32" -> 4), for element offsets.
-_ELEMENT_BYTES = {"i1": 1, "u1": 1, "i8": 1, "u8": 1, "fp8e4nv": 1, "fp8e5": 1, "fp8e4b15": 1,
-                  "fp8e4b8": 1, "fp8e5b16": 1, "i16": 2, "u16": 2, "fp16": 2, "bf16": 2,
-                  "i32": 4, "u32": 4, "fp32": 4, "i64": 8, "u64": 8, "fp64": 8}
 _SLOT_FORMATS = {"i32": "<I", "i64": "<Q", "f32": "<f", "f64": "<d"}
 
 # Device time of all launches so far (for timing a Python callable).
@@ -56,11 +52,11 @@ class SPIRVLauncher:
         signature = dict(src.signature)
         # The TTIR function keeps the non-constexpr arguments, in order.
         self.runtime_positions = [i for i, ty in enumerate(signature.values()) if ty != "constexpr"]
-        self.types = [ty for ty in signature.values() if ty != "constexpr"]
         self.abi = metadata.spirv_abi
         self.name = metadata.name
         bases = [r["offset"] for r in self.abi["push_constants"] if r["role"] == "program_id_base_x"]
         self.program_id_base_offset = bases[0] if bases else 0xFFFFFFFF
+        self.alignment = vulkan.device().properties.host_import_alignment
 
     def _buffer(self, value: Any, position: int) -> tuple[int, int, int]:
         """(aligned host address, aligned size, element offset) of a tensor argument."""
@@ -71,7 +67,7 @@ class SPIRVLauncher:
         if device is not None and getattr(device, "type", "cpu") != "cpu":
             raise TypeError(f"argument {position} of {self.name} is on {device}; the SPIR-V "
                             f"backend takes CPU tensors (the GPU reads them in place)")
-        alignment = vulkan.device().properties.host_import_alignment
+        alignment = self.alignment
         if alignment == 0:
             raise vulkan.VulkanError("the Vulkan device cannot import host memory "
                                      "(VK_EXT_external_memory_host is missing)")
@@ -79,7 +75,9 @@ class SPIRVLauncher:
         start, size = storage.data_ptr(), storage.nbytes()
         base = start & ~(alignment - 1)
         end = (start + max(size, 1) + alignment - 1) & ~(alignment - 1)
-        element_bytes = _ELEMENT_BYTES[self.types[position].lstrip("*")]
+        # Triton types a pointer argument by its tensor's dtype, so the offset
+        # counts elements of that size.
+        element_bytes = value.element_size()
         offset_bytes = value.data_ptr() - base
         if offset_bytes % element_bytes:
             raise ValueError(f"argument {position} of {self.name} is not aligned to its element size")

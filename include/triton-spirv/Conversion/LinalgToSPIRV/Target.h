@@ -13,9 +13,10 @@ namespace mlir::triton_spirv {
 /// What the pipeline needs to know about a Vulkan device.
 struct TargetDescription {
   llvm::StringRef name;
-  /// `#spirv.target_env<...>`: SPIR-V version, capabilities, extensions and
-  /// resource limits.
-  llvm::StringRef targetEnv;
+  /// `#spirv.vce<...>`: SPIR-V version, capabilities and extensions.
+  llvm::StringRef vce;
+  /// `vendor:device-type` of the target environment, or empty.
+  llvm::StringRef device;
   unsigned maxWorkgroupMemoryBytes;
   unsigned maxWorkgroupInvocations;
   unsigned maxPushConstantBytes;
@@ -29,7 +30,7 @@ std::optional<TargetDescription> lookupTarget(llvm::StringRef name);
 /// The names accepted by lookupTarget, for diagnostics.
 llvm::StringRef targetNames();
 
-/// Parses the preset's target environment attribute.
+/// The preset's `#spirv.target_env` (its VCE triple and limits).
 spirv::TargetEnvAttr getTargetEnv(MLIRContext *context,
                                   const TargetDescription &target);
 

@@ -1,0 +1,25 @@
+//===- WorkgroupMemory.h - Workgroup memory a kernel uses -------*- C++ -*-===//
+
+#ifndef TRITON_SPIRV_LIB_CONVERSION_LINALGTOSPIRV_WORKGROUPMEMORY_H
+#define TRITON_SPIRV_LIB_CONVERSION_LINALGTOSPIRV_WORKGROUPMEMORY_H
+
+#include <cstdint>
+
+namespace mlir {
+class MemRefType;
+namespace func {
+class FuncOp;
+}
+
+namespace triton_spirv {
+/// Whether `type` is in workgroup memory, named by the GPU address space
+/// (after bufferization) or the SPIR-V storage class (once mapped).
+bool isWorkgroupMemory(MemRefType type);
+
+/// Bytes of workgroup memory the kernel's allocations take (booleans are
+/// stored as bytes, `index` as 32 bits).
+int64_t workgroupMemoryBytes(func::FuncOp kernel);
+} // namespace triton_spirv
+} // namespace mlir
+
+#endif // TRITON_SPIRV_LIB_CONVERSION_LINALGTOSPIRV_WORKGROUPMEMORY_H
