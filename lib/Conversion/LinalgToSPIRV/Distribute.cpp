@@ -279,14 +279,6 @@ struct DistributeToWorkgroupPass
         continue;
       if (failed(KernelDistributor(kernel, workgroupSize).run()))
         return signalPassFailure();
-      int64_t bytes = triton_spirv::workgroupMemoryBytes(kernel);
-      if (bytes > maxWorkgroupMemory) {
-        kernel.emitError() << "out of resources: the kernel needs " << bytes
-                           << " bytes of workgroup memory, the target has "
-                           << static_cast<unsigned>(maxWorkgroupMemory)
-                           << "; use smaller blocks or fewer live tensors";
-        return signalPassFailure();
-      }
     }
   }
 };

@@ -6,7 +6,9 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace mlir::triton_spirv {
@@ -35,6 +37,156 @@ bool isCheapToRecompute(linalg::GenericOp producer) {
   return true;
 }
 
+/// `tensor + scalar`, element-wise.
+Value addScalar(OpBuilder &builder, Location loc, Value tensor, Value scalar) {
+  auto type = cast<RankedTensorType>(tensor.getType());
+  Value init = tensor::EmptyOp::create(builder, loc, type.getShape(),
+                                       type.getElementType());
+  AffineMap identity = builder.getMultiDimIdentityMap(type.getRank());
+  SmallVector<utils::IteratorType> iterators(type.getRank(),
+                                             utils::IteratorType::parallel);
+  return linalg::GenericOp::create(
+             builder, loc, type, tensor, init,
+             ArrayRef<AffineMap>{identity, identity}, iterators,
+             [&](OpBuilder &b, Location bodyLoc, ValueRange args) {
+               Value sum = arith::AddIOp::create(b, bodyLoc, args[0], scalar);
+               linalg::YieldOp::create(b, bodyLoc, sum);
+             })
+      .getResult(0);
+}
+
+/// An `scf.for` iter-arg tensor that each iteration advances by one value for
+/// all elements, as Triton's pointer blocks `ptrs += BLOCK_K * stride` are:
+///   %next = linalg.generic ins(%iter, %s...) { addi %in, f(%s...) }
+/// where `f` only reads scalar operands. Carrying the tensor forces it into
+/// workgroup memory; carrying the accumulated scalar instead leaves the loop
+/// an invariant tensor plus a scalar, which fuses into the tensor's users.
+struct UniformIncrement {
+  unsigned position;
+  linalg::GenericOp step;
+  arith::AddIOp add;
+  Value increment; // The value added, in the step's body.
+};
+
+std::optional<UniformIncrement> matchUniformIncrement(scf::ForOp loop,
+                                                      unsigned position) {
+  BlockArgument iterArg = loop.getRegionIterArgs()[position];
+  auto type = dyn_cast<RankedTensorType>(iterArg.getType());
+  if (!type || !type.hasStaticShape() ||
+      !isa<IndexType, IntegerType>(type.getElementType()))
+    return std::nullopt;
+  auto step =
+      loop.getYieldedValues()[position].getDefiningOp<linalg::GenericOp>();
+  if (!step || step->getParentOp() != loop || step.getNumResults() != 1 ||
+      step.getNumDpsInits() != 1 ||
+      step.getNumParallelLoops() != step.getNumLoops() ||
+      !step.getIndexingMapsArray().back().isIdentity())
+    return std::nullopt;
+  Block *body = step.getBody();
+  auto add = dyn_cast_or_null<arith::AddIOp>(
+      body->getTerminator()->getOperand(0).getDefiningOp());
+  if (!add || add->getBlock() != body)
+    return std::nullopt;
+  // One operand is the iter-arg's element, the other depends only on scalar
+  // inputs of the step.
+  for (unsigned side = 0; side < 2; ++side) {
+    auto element = dyn_cast<BlockArgument>(add->getOperand(side));
+    Value increment = add->getOperand(1 - side);
+    if (!element || element.getOwner() != body ||
+        element.getArgNumber() >= step.getNumDpsInputs())
+      continue;
+    OpOperand *input = step.getDpsInputOperand(element.getArgNumber());
+    if (input->get() != iterArg ||
+        !step.getMatchingIndexingMap(input).isIdentity())
+      continue;
+    bool uniform = true;
+    for (Operation &op : body->without_terminator()) {
+      if (&op == add)
+        continue;
+      if (!isPure(&op) || op.getNumRegions() != 0 || isa<linalg::IndexOp>(op))
+        uniform = false;
+      for (Value operand : op.getOperands())
+        if (auto arg = dyn_cast<BlockArgument>(operand))
+          if (arg.getOwner() == body &&
+              (arg == element || arg.getArgNumber() >= step.getNumDpsInputs() ||
+               isa<ShapedType>(step.getDpsInputOperand(arg.getArgNumber())
+                                   ->get()
+                                   .getType())))
+            uniform = false;
+    }
+    if (auto arg = dyn_cast<BlockArgument>(increment))
+      if (arg.getOwner() == body &&
+          (arg.getArgNumber() >= step.getNumDpsInputs() ||
+           isa<ShapedType>(
+               step.getDpsInputOperand(arg.getArgNumber())->get().getType())))
+        uniform = false;
+    if (uniform)
+      return UniformIncrement{position, step, add, increment};
+  }
+  return std::nullopt;
+}
+
+/// Computes the step's increment as a scalar at `builder`'s insertion point.
+Value cloneIncrement(OpBuilder &builder, UniformIncrement match) {
+  IRMapping mapping;
+  Block *body = match.step.getBody();
+  for (OpOperand *input : match.step.getDpsInputOperands())
+    mapping.map(body->getArgument(input->getOperandNumber()), input->get());
+  for (Operation &op : body->without_terminator())
+    if (&op != match.add.getOperation())
+      builder.clone(op, mapping);
+  return mapping.lookupOrDefault(match.increment);
+}
+
+struct CarryUniformIncrementAsScalar : OpRewritePattern<scf::ForOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(scf::ForOp loop,
+                                PatternRewriter &rewriter) const override {
+    std::optional<UniformIncrement> match;
+    for (unsigned position = 0;
+         position < loop.getNumRegionIterArgs() && !match; ++position)
+      match = matchUniformIncrement(loop, position);
+    if (!match)
+      return rewriter.notifyMatchFailure(loop, "no uniformly advanced tensor");
+    unsigned position = match->position;
+    Location loc = match->step.getLoc();
+    Type elementType =
+        cast<RankedTensorType>(loop.getRegionIterArgs()[position].getType())
+            .getElementType();
+    rewriter.setInsertionPoint(loop);
+    Value zero = arith::ConstantOp::create(rewriter, loc, elementType,
+                                           rewriter.getZeroAttr(elementType));
+    FailureOr<LoopLikeOpInterface> replaced =
+        cast<LoopLikeOpInterface>(loop.getOperation())
+            .replaceWithAdditionalYields(
+                rewriter, zero, /*replaceInitOperandUsesInLoop=*/false,
+                [&](OpBuilder &builder, Location,
+                    ArrayRef<BlockArgument> args) {
+                  Value increment = cloneIncrement(builder, *match);
+                  return SmallVector<Value>{
+                      arith::AddIOp::create(builder, loc, args[0], increment)};
+                });
+    if (failed(replaced))
+      return failure();
+    auto newLoop = cast<scf::ForOp>(replaced->getOperation());
+    BlockArgument tensorArg = newLoop.getRegionIterArgs()[position];
+    BlockArgument offsetArg = newLoop.getRegionIterArgs().back();
+    // The tensor is now loop-invariant: yield it unchanged and rebase its
+    // users, inside the loop and after it, on the carried offset.
+    rewriter.setInsertionPointToStart(newLoop.getBody());
+    Value inside = addScalar(rewriter, loc, tensorArg, offsetArg);
+    rewriter.replaceAllUsesExcept(tensorArg, inside, inside.getDefiningOp());
+    auto yield = cast<scf::YieldOp>(newLoop.getBody()->getTerminator());
+    rewriter.modifyOpInPlace(yield,
+                             [&] { yield->setOperand(position, tensorArg); });
+    rewriter.setInsertionPointAfter(newLoop);
+    Value result = newLoop.getResult(position);
+    Value after = addScalar(rewriter, loc, result, newLoop.getResults().back());
+    rewriter.replaceAllUsesExcept(result, after, after.getDefiningOp());
+    return success();
+  }
+};
+
 struct FuseElementwisePass
     : triton_spirv::impl::FuseElementwiseBase<FuseElementwisePass> {
   void runOnOperation() override {
@@ -59,6 +211,8 @@ struct FuseElementwisePass
       return generic && isCheapToRecompute(generic);
     };
     linalg::populateElementwiseOpsFusionPatterns(patterns, control);
+    patterns.add<CarryUniformIncrementAsScalar>(context);
+    scf::ForOp::getCanonicalizationPatterns(patterns, context);
     linalg::populateEraseUnusedOperandsAndResultsPatterns(patterns);
     affine::AffineApplyOp::getCanonicalizationPatterns(patterns, context);
     linalg::GenericOp::getCanonicalizationPatterns(patterns, context);

@@ -328,9 +328,18 @@ struct KernelToSPIRVPass
     for (auto func : module.getOps<func::FuncOp>())
       if (func->hasAttr("triton_spirv.kernel"))
         kernels.push_back(func);
-    for (func::FuncOp kernel : kernels)
+    for (func::FuncOp kernel : kernels) {
+      int64_t bytes = triton_spirv::workgroupMemoryBytes(kernel);
+      if (bytes > description->maxWorkgroupMemoryBytes) {
+        kernel.emitError() << "out of resources: the kernel needs " << bytes
+                           << " bytes of workgroup memory, the target has "
+                           << description->maxWorkgroupMemoryBytes
+                           << "; use smaller blocks or fewer live tensors";
+        return signalPassFailure();
+      }
       if (failed(triton_spirv::prepareKernelForSPIRV(kernel)))
         return signalPassFailure();
+    }
     for (func::FuncOp kernel : kernels) {
       OpBuilder builder(module.getBody(), module.getBody()->end());
       auto spirvModule = spirv::ModuleOp::create(

@@ -29,8 +29,7 @@ LogicalResult mlir::triton_spirv::buildLinalgToSPIRVPipeline(
   pm.addPass(createCSEPass());
   pm.addPass(createBufferizeToWorkgroup());
   pm.addPass(createCanonicalizerPass());
-  pm.addPass(createDistributeToWorkgroup(
-      {workgroupSize, target->maxWorkgroupMemoryBytes}));
+  pm.addPass(createDistributeToWorkgroup({workgroupSize}));
   pm.addPass(memref::createFoldMemRefAliasOpsPass());
   pm.addPass(createLowerAffinePass());
   pm.addPass(createCanonicalizerPass());

@@ -12,7 +12,11 @@ def FuseElementwise : Pass<"triton-spirv-fuse-elementwise", "ModuleOp"> {
     also fused (recomputed) when its body is cheap: index and integer
     arithmetic, comparisons, casts and selects. Producers that read memory or
     do floating-point math are only fused into a single consumer, so a global
-    load is never duplicated.
+    load is never duplicated. A tensor carried by an `scf.for` that every
+    iteration advances by one scalar for all elements (Triton's
+    `ptrs += BLOCK_K * stride`) is carried as that accumulated scalar
+    instead, so the loop-invariant tensor fuses into its users rather than
+    living in workgroup memory.
   }];
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }
@@ -43,13 +47,12 @@ def DistributeToWorkgroup : Pass<"triton-spirv-distribute", "ModuleOp"> {
     sequential. A linalg op without parallel dimensions, and every memory
     write outside such loops, is executed by invocation 0, with results
     broadcast through workgroup memory. Workgroup barriers separate the
-    steps. Workgroup memory beyond `max-workgroup-memory` bytes is an error.
+    steps. The workgroup memory used is checked against the target later, by
+    `triton-spirv-kernel-to-spirv`, once clean-up has removed dead buffers.
   }];
   let options = [
     Option<"workgroupSize", "workgroup-size", "unsigned", "128",
            "Invocations per workgroup (num_warps * 32)">,
-    Option<"maxWorkgroupMemory", "max-workgroup-memory", "unsigned", "32768",
-           "Workgroup memory available to one workgroup, in bytes">,
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::gpu::GPUDialect",
@@ -67,6 +70,7 @@ def KernelToSPIRV : Pass<"triton-spirv-kernel-to-spirv", "ModuleOp"> {
     program ids are `WorkgroupId` plus a base pushed by the runtime for grids
     split across several dispatches. Then converts arith, math, scf, cf,
     memref, gpu and func ops to SPIR-V for the module's `spirv.target_env`.
+    A kernel whose workgroup memory exceeds the target's is an error.
     The argument layout is recorded in the `triton_spirv.abi` attribute of
     the `spirv.module`; --triton-spirv-write-binary writes it as JSON.
   }];
