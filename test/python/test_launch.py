@@ -25,9 +25,6 @@ from run_corpus import EXPECTED_FAILURES, run_case  # noqa: E402
 
 # Wrong answers or limits not fixed yet; strict, so a fix shows up as a failure here.
 KNOWN_BUGS = {
-    "join_split_interleave_cat": "tl.join/interleave result is wrong in half the elements",
-    "atomic_rmw": "compare-and-swap loops give wrong results",
-    "atomic_cas": "compare-and-swap loops give wrong results",
     "tensor_descriptor_args": "host TensorDescriptor arguments are not expanded by the "
                               "launcher, and need more push constants than lavapipe has",
 }

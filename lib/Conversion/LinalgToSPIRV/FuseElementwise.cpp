@@ -37,6 +37,21 @@ bool isCheapToRecompute(linalg::GenericOp producer) {
   return true;
 }
 
+/// Whether `op` or an op in its regions writes memory (a store or an atomic
+/// in a generic's body). Element-wise fusion clones the producer into the
+/// consumer but keeps the original, which is not dead because of the write:
+/// the store or atomic would then run twice (an atomic's second run returns
+/// the value its first run wrote).
+bool writesMemory(Operation *op) {
+  std::optional<SmallVector<MemoryEffects::EffectInstance>> effects =
+      getEffectsRecursively(op);
+  if (!effects)
+    return true;
+  return llvm::any_of(*effects, [](const MemoryEffects::EffectInstance &e) {
+    return !isa<MemoryEffects::Read>(e.getEffect());
+  });
+}
+
 /// `tensor + scalar`, element-wise.
 Value addScalar(OpBuilder &builder, Location loc, Value tensor, Value scalar) {
   auto type = cast<RankedTensorType>(tensor.getType());
@@ -203,7 +218,7 @@ struct FuseElementwisePass
     RewritePatternSet patterns(context);
     linalg::ControlFusionFn control = [](OpOperand *fused) {
       Operation *producer = fused->get().getDefiningOp();
-      if (!producer)
+      if (!producer || writesMemory(producer))
         return false;
       if (producer->hasOneUse())
         return true;

@@ -277,6 +277,27 @@ LogicalResult KernelLowering::lowerArguments() {
   return success();
 }
 
+/// lavapipe (Mesa 22.3, LLVM 15) drops the effects of atomics that carry
+/// acquire/release ordering inside a loop whose trip count differs between
+/// invocations, as distributed loops over fewer elements than invocations
+/// have: the last such loops of a kernel do nothing, or their results read 0.
+/// Relaxed atomics are unaffected. Upstream's atomics are `AcquireRelease`
+/// with no storage-class bit, which orders no memory anyway; only the
+/// compare-and-swap loops (Legalization.cpp) also name UniformMemory.
+void dropAtomicOrdering(spirv::ModuleOp module) {
+  constexpr spirv::MemorySemantics ordering =
+      spirv::MemorySemantics::Acquire | spirv::MemorySemantics::Release |
+      spirv::MemorySemantics::AcquireRelease |
+      spirv::MemorySemantics::SequentiallyConsistent;
+  module.walk([&](Operation *op) {
+    for (StringRef name : {"semantics", "equal_semantics", "unequal_semantics"})
+      if (auto semantics = op->getAttrOfType<spirv::MemorySemanticsAttr>(name))
+        op->setAttr(name,
+                    spirv::MemorySemanticsAttr::get(
+                        op->getContext(), semantics.getValue() & ~ordering));
+  });
+}
+
 struct KernelToSPIRVPass
     : triton_spirv::impl::KernelToSPIRVBase<KernelToSPIRVPass> {
   using Base::Base;
@@ -353,6 +374,8 @@ struct KernelToSPIRVPass
       StringRef name = kernel.getName();
       if (failed(convertToSPIRV(spirvModule, targetEnv, typeConverter)))
         return signalPassFailure();
+      if (description->relaxedAtomicsOnly)
+        dropAtomicOrdering(spirvModule);
       auto entry = spirvModule.lookupSymbol<spirv::FuncOp>(name);
       if (!entry) {
         spirvModule.emitError("kernel '") << name << "' was not converted";

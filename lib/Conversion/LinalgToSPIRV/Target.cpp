@@ -31,11 +31,11 @@ namespace {
 // Numbers measured on the machines (DESIGN.md): lavapipe on Debian 12 and the
 // NVIDIA H200 driver; generic uses Vulkan 1.2's required minimums.
 const triton_spirv::TargetDescription kTargets[] = {
-    {"lavapipe", DESKTOP_VCE, "", 32768, 1024, 128, 8},
-    {"nvidia", DESKTOP_VCE, "NVIDIA:DiscreteGPU", 49152, 1024, 256, 32},
+    {"lavapipe", DESKTOP_VCE, "", 32768, 1024, 128, 8, true},
+    {"nvidia", DESKTOP_VCE, "NVIDIA:DiscreteGPU", 49152, 1024, 256, 32, false},
     {"generic",
      "#spirv.vce<v1.5, [" COMMON_CAPABILITIES "], [" COMMON_EXTENSIONS "]>", "",
-     16384, 128, 128, 32},
+     16384, 128, 128, 32, false},
 };
 } // namespace
 

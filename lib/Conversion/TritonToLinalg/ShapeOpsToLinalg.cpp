@@ -184,8 +184,10 @@ struct JoinLowering : OpConversionPattern<JoinOp> {
     unsigned last = dstType.getRank() - 1;
     Location loc = op.getLoc();
     Value result = emptyLike(rewriter, loc, dstType);
-    for (auto [position, part] :
-         llvm::enumerate(ValueRange{adaptor.getLhs(), adaptor.getRhs()}))
+    // A named array: a ValueRange over a braced list would point at the
+    // initializer_list's array, which dies before the loop body runs (C++17).
+    Value parts[] = {adaptor.getLhs(), adaptor.getRhs()};
+    for (auto [position, part] : llvm::enumerate(parts))
       result = triton_spirv::insertAlong(rewriter, loc, part, result, last,
                                          rewriter.getIndexAttr(position));
     rewriter.replaceOp(op, result);

@@ -94,6 +94,16 @@ class _DeviceInterface:
         return 1
 
 
+def _add_cpu_stream_api() -> None:
+    """Kernels take CPU tensors, so programs written for GPUs call
+    `getattr(torch, device.type).set_stream(...)` on `torch.cpu`, which has
+    `Stream` and `current_stream` but no `set_stream`. The CPU has one stream,
+    so setting it is a no-op."""
+    import torch
+    if not hasattr(torch.cpu, "set_stream"):
+        torch.cpu.set_stream = lambda stream: None  # type: ignore[attr-defined]
+
+
 class SPIRVDriver(DriverBase):
     """Active on machines without CUDA/HIP; elsewhere select it explicitly with
     `python -m triton_spirv.run` or `triton_spirv.activate()`."""
@@ -102,6 +112,7 @@ class SPIRVDriver(DriverBase):
         super().__init__()
         self.utils = _Utils()
         self.launcher_cls = SPIRVLauncher
+        _add_cpu_stream_api()
 
     @classmethod
     def is_active(cls) -> bool:

@@ -142,3 +142,29 @@ func.func @keep_varying_increment(%offs: tensor<64xindex>, %n: index) -> tensor<
   }
   return %r : tensor<64xindex>
 }
+
+// -----
+
+#id = affine_map<(d0) -> (d0)>
+
+// A producer that writes memory (an atomic) is never cloned into its user:
+// the original stays for its effect, so the atomic would run twice.
+// CHECK-LABEL: func.func @keep_atomic_producer
+// CHECK-COUNT-1: memref.atomic_rmw
+// CHECK-NOT: memref.atomic_rmw
+func.func @keep_atomic_producer(%a: memref<?xi32>, %idx: tensor<64xindex>, %v: tensor<64xi32>) -> tensor<64xi32> {
+  %init = tensor.empty() : tensor<64xi32>
+  %old = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel"]}
+      ins(%idx, %v : tensor<64xindex>, tensor<64xi32>) outs(%init : tensor<64xi32>) {
+  ^bb0(%i: index, %x: i32, %out: i32):
+    %r = memref.atomic_rmw addi %x, %a[%i] : (i32, memref<?xi32>) -> i32
+    linalg.yield %r : i32
+  } -> tensor<64xi32>
+  %twice = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]}
+      ins(%old : tensor<64xi32>) outs(%init : tensor<64xi32>) {
+  ^bb0(%x: i32, %out: i32):
+    %y = arith.addi %x, %x : i32
+    linalg.yield %y : i32
+  } -> tensor<64xi32>
+  return %twice : tensor<64xi32>
+}

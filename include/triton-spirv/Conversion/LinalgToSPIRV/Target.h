@@ -21,6 +21,10 @@ struct TargetDescription {
   unsigned maxWorkgroupInvocations;
   unsigned maxPushConstantBytes;
   unsigned subgroupSize;
+  /// The driver mishandles atomics with acquire/release semantics in loops
+  /// whose trip count differs between invocations (Mesa 22.3 lavapipe): emit
+  /// them relaxed.
+  bool relaxedAtomicsOnly;
 };
 
 /// The presets: "lavapipe" (Mesa's CPU driver), "nvidia" (Hopper-class
