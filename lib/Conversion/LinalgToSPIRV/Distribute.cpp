@@ -68,6 +68,12 @@ private:
   }
   void barrier(Location loc) { gpu::BarrierOp::create(rewriter, loc); }
   LogicalResult distributeLinalgOp(linalg::LinalgOp op);
+  bool distributeReduction(linalg::ReduceOp op);
+  SmallVector<Value> combine(linalg::ReduceOp op, ValueRange elements,
+                             ValueRange accumulators);
+  SmallVector<Value> delinearize(Location loc, Value linear,
+                                 ArrayRef<int64_t> shape);
+  Value partialsBuffer(Location loc, Type type, unsigned position);
   LogicalResult distributeParallelLoop(scf::ParallelOp loop);
   void runOnInvocationZero(Operation *op);
   void removeRedundantBarriers();
@@ -77,6 +83,9 @@ private:
   IRRewriter rewriter;
   Value invocationId;
   Value isInvocationZero;
+  /// Workgroup buffers of one slot per invocation for reduction partials,
+  /// shared by all reductions: keyed by element type and operand position.
+  DenseMap<std::pair<Type, unsigned>, Value> partials;
 };
 
 LogicalResult KernelDistributor::run() {
@@ -111,6 +120,9 @@ LogicalResult KernelDistributor::run() {
                                   copy.getTarget());
       rewriter.eraseOp(copy);
     }
+    if (auto reduce = dyn_cast<linalg::ReduceOp>(op))
+      if (distributeReduction(reduce))
+        continue;
     if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op)) {
       if (failed(distributeLinalgOp(linalgOp)))
         return failure();
@@ -173,6 +185,181 @@ LogicalResult KernelDistributor::distributeLinalgOp(linalg::LinalgOp op) {
   if (!parallel)
     return op->emitError("expected the parallel dimensions outermost");
   return distributeParallelLoop(parallel);
+}
+
+SmallVector<Value> KernelDistributor::delinearize(Location loc, Value linear,
+                                                  ArrayRef<int64_t> shape) {
+  SmallVector<Value> indices(shape.size());
+  for (int64_t dim = shape.size() - 1; dim >= 0; --dim) {
+    Value extent = indexConstant(loc, shape[dim]);
+    indices[dim] = dim == 0
+                       ? linear
+                       : arith::RemUIOp::create(rewriter, loc, linear, extent);
+    if (dim > 0)
+      linear = arith::DivUIOp::create(rewriter, loc, linear, extent);
+  }
+  return indices;
+}
+
+/// The reduction's combiner applied to (element, accumulator), at the
+/// rewriter's insertion point.
+SmallVector<Value> KernelDistributor::combine(linalg::ReduceOp op,
+                                              ValueRange elements,
+                                              ValueRange accumulators) {
+  Block &body = op.getCombiner().front();
+  IRMapping mapping;
+  mapping.map(body.getArguments().take_front(elements.size()), elements);
+  mapping.map(body.getArguments().drop_front(elements.size()), accumulators);
+  for (Operation &nested : body.without_terminator())
+    rewriter.clone(nested, mapping);
+  return llvm::map_to_vector(body.getTerminator()->getOperands(),
+                             [&](Value v) { return mapping.lookup(v); });
+}
+
+Value KernelDistributor::partialsBuffer(Location loc, Type type,
+                                        unsigned position) {
+  Value &buffer = partials[{type, position}];
+  if (!buffer) {
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPointToStart(&kernel.getBody().front());
+    auto workgroup = gpu::AddressSpaceAttr::get(rewriter.getContext(),
+                                                gpu::AddressSpace::Workgroup);
+    buffer = memref::AllocOp::create(
+        rewriter, loc,
+        MemRefType::get({workgroupSize}, type, nullptr, workgroup));
+  }
+  return buffer;
+}
+
+/// A reduction with fewer outputs than invocations: G invocations (a power
+/// of two) share each output. Each folds every G-th element into a partial
+/// result, the partials meet in workgroup memory, and halving steps combine
+/// them; the first of the G folds in the output's initial value. Triton
+/// combiners are associative and commutative (its GPU backends reorder them
+/// the same way). Returns false, changing nothing, when there is nothing to
+/// share, and the op is distributed over its outputs instead.
+bool KernelDistributor::distributeReduction(linalg::ReduceOp op) {
+  auto inputType = dyn_cast<MemRefType>(op.getInputs()[0].getType());
+  if (!inputType || !inputType.hasStaticShape() || !op.hasPureBufferSemantics())
+    return false;
+  ArrayRef<int64_t> shape = inputType.getShape();
+  SmallVector<int64_t> outputShape, reducedShape;
+  llvm::SmallDenseSet<int64_t> reducedDims(op.getDimensions().begin(),
+                                           op.getDimensions().end());
+  for (auto [dim, size] : llvm::enumerate(shape))
+    (reducedDims.contains(dim) ? reducedShape : outputShape).push_back(size);
+  int64_t outputs = 1, reduced = 1;
+  for (int64_t size : outputShape)
+    outputs *= size;
+  for (int64_t size : reducedShape)
+    reduced *= size;
+  int64_t group = 1;
+  while (group * 2 <= reduced && outputs * group * 2 <= workgroupSize)
+    group *= 2;
+  if (group < 2)
+    return false;
+
+  Location loc = op.getLoc();
+  rewriter.setInsertionPoint(op);
+  SmallVector<Value> buffers;
+  for (auto [position, init] : llvm::enumerate(op.getInits()))
+    buffers.push_back(partialsBuffer(
+        loc, cast<MemRefType>(init.getType()).getElementType(), position));
+  // With the innermost dimension reduced, the G invocations of an output
+  // are neighbours and read neighbouring elements; otherwise neighbouring
+  // invocations take neighbouring outputs.
+  bool innermostReduced = reducedDims.contains(shape.size() - 1);
+  Value outputsValue = indexConstant(loc, outputs);
+  Value groupValue = indexConstant(loc, group);
+  Value output, member;
+  if (outputs * group == workgroupSize && outputs == 1) {
+    output = indexConstant(loc, 0);
+    member = invocationId;
+  } else if (innermostReduced) {
+    output = arith::DivUIOp::create(rewriter, loc, invocationId, groupValue);
+    member = arith::RemUIOp::create(rewriter, loc, invocationId, groupValue);
+  } else {
+    output = arith::RemUIOp::create(rewriter, loc, invocationId, outputsValue);
+    member = arith::DivUIOp::create(rewriter, loc, invocationId, outputsValue);
+  }
+  Value active =
+      outputs * group == workgroupSize
+          ? arith::ConstantIntOp::create(rewriter, loc, 1, 1).getResult()
+          : arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ult,
+                                  invocationId,
+                                  indexConstant(loc, outputs * group))
+                .getResult();
+  SmallVector<Value> outputIndices = delinearize(loc, output, outputShape);
+  auto elementIndices = [&](Value position) {
+    SmallVector<Value> reducedIndices =
+        delinearize(loc, position, reducedShape);
+    SmallVector<Value> indices;
+    unsigned nextOutput = 0, nextReduced = 0;
+    for (int64_t dim = 0, e = shape.size(); dim < e; ++dim)
+      indices.push_back(reducedDims.contains(dim)
+                            ? reducedIndices[nextReduced++]
+                            : outputIndices[nextOutput++]);
+    return indices;
+  };
+  auto loadAll = [&](ValueRange memrefs, ValueRange indices) {
+    return llvm::map_to_vector(memrefs, [&](Value memref) -> Value {
+      return memref::LoadOp::create(rewriter, loc, memref, indices);
+    });
+  };
+  auto storeAll = [&](ValueRange values, ValueRange memrefs,
+                      ValueRange indices) {
+    for (auto [value, memref] : llvm::zip(values, memrefs))
+      memref::StoreOp::create(rewriter, loc, value, memref, indices);
+  };
+
+  barrier(loc);
+  // Each invocation's partial result, seeded with its first element.
+  auto fold =
+      scf::IfOp::create(rewriter, loc, active, /*withElseRegion=*/false);
+  rewriter.setInsertionPoint(fold.thenBlock()->getTerminator());
+  SmallVector<Value> first = loadAll(op.getInputs(), elementIndices(member));
+  auto loop = scf::ForOp::create(
+      rewriter, loc, arith::AddIOp::create(rewriter, loc, member, groupValue),
+      indexConstant(loc, reduced), groupValue, first);
+  rewriter.setInsertionPointToStart(loop.getBody());
+  SmallVector<Value> elements =
+      loadAll(op.getInputs(), elementIndices(loop.getInductionVar()));
+  scf::YieldOp::create(rewriter, loc,
+                       combine(op, elements, loop.getRegionIterArgs()));
+  rewriter.setInsertionPointAfter(loop);
+  storeAll(loop.getResults(), buffers, invocationId);
+  rewriter.setInsertionPointAfter(fold);
+  barrier(loc);
+  // Halving steps: member m < s folds in member m + s.
+  for (int64_t step = group / 2; step >= 1; step /= 2) {
+    Value inHalf =
+        arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ult, member,
+                              indexConstant(loc, step));
+    Value folds = arith::AndIOp::create(rewriter, loc, active, inHalf);
+    auto guard =
+        scf::IfOp::create(rewriter, loc, folds, /*withElseRegion=*/false);
+    rewriter.setInsertionPoint(guard.thenBlock()->getTerminator());
+    Value partner = arith::AddIOp::create(
+        rewriter, loc, invocationId,
+        innermostReduced ? indexConstant(loc, step)
+                         : arith::MulIOp::create(rewriter, loc, outputsValue,
+                                                 indexConstant(loc, step))
+                               .getResult());
+    SmallVector<Value> mine = loadAll(buffers, invocationId);
+    SmallVector<Value> theirs = loadAll(buffers, partner);
+    SmallVector<Value> folded = combine(op, theirs, mine);
+    if (step > 1) {
+      storeAll(folded, buffers, invocationId);
+    } else {
+      // The last step also folds the result into the output's initial value.
+      SmallVector<Value> initial = loadAll(op.getInits(), outputIndices);
+      storeAll(combine(op, folded, initial), op.getInits(), outputIndices);
+    }
+    rewriter.setInsertionPointAfter(guard);
+    barrier(loc);
+  }
+  rewriter.eraseOp(op);
+  return true;
 }
 
 /// `scf.parallel` over an N-d space becomes `for (l = id; l < total; l += W)`

@@ -223,12 +223,44 @@ struct ToGLInstruction : OpConversionPattern<SourceOp> {
     return success();
   }
 };
+/// Upstream's scf.for -> SPIR-V lowering writes a loop's results only from
+/// its body, so a loop that runs zero times returns undefined values. Loops
+/// with results that may run zero times are put under `lb < ub`, with the
+/// initial values as the other branch's results.
+void guardPossiblyEmptyLoops(func::FuncOp kernel) {
+  SmallVector<scf::ForOp> loops;
+  kernel.walk([&](scf::ForOp loop) {
+    std::optional<APInt> trips = loop.getStaticTripCount();
+    if (loop.getNumResults() != 0 && (!trips || trips->isZero()))
+      loops.push_back(loop);
+  });
+  IRRewriter rewriter(kernel.getContext());
+  for (scf::ForOp loop : loops) {
+    Location loc = loop.getLoc();
+    rewriter.setInsertionPoint(loop);
+    Value runs =
+        arith::CmpIOp::create(rewriter, loc,
+                              loop.getUnsignedCmp() ? arith::CmpIPredicate::ult
+                                                    : arith::CmpIPredicate::slt,
+                              loop.getLowerBound(), loop.getUpperBound());
+    auto guard = scf::IfOp::create(rewriter, loc, loop.getResultTypes(), runs,
+                                   /*withElseRegion=*/true);
+    rewriter.replaceAllUsesWith(loop.getResults(), guard.getResults());
+    rewriter.setInsertionPointToStart(guard.thenBlock());
+    rewriter.moveOpBefore(loop, guard.thenBlock(), guard.thenBlock()->end());
+    rewriter.setInsertionPointAfter(loop);
+    scf::YieldOp::create(rewriter, loc, loop.getResults());
+    rewriter.setInsertionPointToStart(guard.elseBlock());
+    scf::YieldOp::create(rewriter, loc, loop.getInitArgs());
+  }
+}
 } // namespace
 
 LogicalResult triton_spirv::prepareKernelForSPIRV(func::FuncOp kernel) {
   if (failed(checkElementTypes(kernel)))
     return failure();
   atomicsToCompareAndSwap(kernel);
+  guardPossiblyEmptyLoops(kernel);
   if (failed(indexTemporariesToI32(kernel)))
     return failure();
   RewritePatternSet patterns(kernel.getContext());

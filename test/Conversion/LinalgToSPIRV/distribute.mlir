@@ -26,16 +26,76 @@ func.func @elementwise(%a: memref<8x16xf32, #gpu.address_space<workgroup>>,
 
 // -----
 
-// A full reduction has no parallel dimension: invocation 0 runs it.
+// A full reduction over 100 elements on 64 invocations: each folds every
+// 64th element into a partial seeded with its first, the partials meet in
+// workgroup memory and are halved 6 times; the last step also folds in the
+// output's initial value.
 // CHECK-LABEL: func.func @full_reduction
-// CHECK: %[[IS0:.*]] = arith.cmpi eq, %{{.*}}, %c0
-// CHECK: scf.if %[[IS0]] {
-// CHECK:   scf.for
+// CHECK: %[[PARTIALS:.*]] = memref.alloc() : memref<64xf32, #gpu.address_space<workgroup>>
+// CHECK: %[[ID:.*]] = gpu.thread_id x
 // CHECK: gpu.barrier
-func.func @full_reduction(%a: memref<64xf32, #gpu.address_space<workgroup>>,
+// CHECK: %[[FIRST:.*]] = memref.load %{{.*}}[%[[ID]]]
+// CHECK: %[[NEXT:.*]] = arith.addi %[[ID]], %c64
+// CHECK: %[[PARTIAL:.*]] = scf.for %[[I:.*]] = %[[NEXT]] to %c100 step %c64 iter_args(%[[ACC:.*]] = %[[FIRST]])
+// CHECK:   %[[E:.*]] = memref.load %{{.*}}[%[[I]]]
+// CHECK:   %[[SUM:.*]] = arith.addf %[[ACC]], %[[E]]
+// CHECK:   scf.yield %[[SUM]]
+// CHECK: memref.store %[[PARTIAL]], %[[PARTIALS]][%[[ID]]]
+// CHECK: gpu.barrier
+// CHECK: arith.cmpi ult, %[[ID]], %c32
+// CHECK: scf.if
+// CHECK:   %[[PARTNER:.*]] = arith.addi %[[ID]], %c32
+// CHECK:   %[[MINE:.*]] = memref.load %[[PARTIALS]][%[[ID]]]
+// CHECK:   %[[THEIRS:.*]] = memref.load %[[PARTIALS]][%[[PARTNER]]]
+// CHECK:   %[[BOTH:.*]] = arith.addf %[[MINE]], %[[THEIRS]]
+// CHECK:   memref.store %[[BOTH]], %[[PARTIALS]][%[[ID]]]
+// CHECK: gpu.barrier
+// CHECK-COUNT-4: gpu.barrier
+// CHECK: arith.cmpi ult, %[[ID]], %c1
+// CHECK: scf.if
+// CHECK:   %[[LAST:.*]] = arith.addf
+// CHECK:   %[[INIT:.*]] = memref.load %{{.*}}[]
+// CHECK:   %[[RESULT:.*]] = arith.addf %[[INIT]], %[[LAST]]
+// CHECK:   memref.store %[[RESULT]], %{{.*}}[]
+// CHECK: gpu.barrier
+func.func @full_reduction(%a: memref<100xf32, #gpu.address_space<workgroup>>,
                           %r: memref<f32, #gpu.address_space<workgroup>>) {
-  linalg.reduce { arith.addf } ins(%a : memref<64xf32, #gpu.address_space<workgroup>>)
+  linalg.reduce { arith.addf } ins(%a : memref<100xf32, #gpu.address_space<workgroup>>)
       outs(%r : memref<f32, #gpu.address_space<workgroup>>) dimensions = [0]
+  return
+}
+
+// -----
+
+// Reducing the outer dimension of 128x8: neighbouring invocations take
+// neighbouring columns (outputs), 8 invocations share each column.
+// CHECK-LABEL: func.func @column_reduction
+// CHECK: %[[ID:.*]] = gpu.thread_id x
+// CHECK: %[[COLUMN:.*]] = arith.remui %[[ID]], %c8
+// CHECK: %[[MEMBER:.*]] = arith.divui %[[ID]], %c8
+// CHECK: memref.load %{{.*}}[%[[MEMBER]], %[[COLUMN]]]
+// CHECK: scf.for %[[ROW:.*]] = %{{.*}} to %c128 step %c8
+// CHECK:   memref.load %{{.*}}[%[[ROW]], %[[COLUMN]]]
+// CHECK:   arith.maxnumf
+func.func @column_reduction(%a: memref<128x8xf32, #gpu.address_space<workgroup>>,
+                            %r: memref<8xf32, #gpu.address_space<workgroup>>) {
+  linalg.reduce { arith.maxnumf } ins(%a : memref<128x8xf32, #gpu.address_space<workgroup>>)
+      outs(%r : memref<8xf32, #gpu.address_space<workgroup>>) dimensions = [0]
+  return
+}
+
+// -----
+
+// With as many outputs as invocations there is nothing to share: each
+// invocation reduces its own rows.
+// CHECK-LABEL: func.func @row_reduction
+// CHECK-NOT: memref.alloc
+// CHECK: scf.for %{{.*}} = %{{.*}} to %c64 step %c64
+// CHECK:   scf.for %{{.*}} = %c0 to %c4 step %c1
+func.func @row_reduction(%a: memref<64x4xf32, #gpu.address_space<workgroup>>,
+                         %r: memref<64xf32, #gpu.address_space<workgroup>>) {
+  linalg.reduce { arith.addf } ins(%a : memref<64x4xf32, #gpu.address_space<workgroup>>)
+      outs(%r : memref<64xf32, #gpu.address_space<workgroup>>) dimensions = [1]
   return
 }
 
