@@ -10,6 +10,7 @@
 
 #include "WorkgroupMemory.h"
 
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -74,6 +75,9 @@ private:
   SmallVector<Value> delinearize(Location loc, Value linear,
                                  ArrayRef<int64_t> shape);
   Value partialsBuffer(Location loc, Type type, unsigned position);
+  void findPrivateBuffers();
+  bool isOwnerAligned(Operation *user, Value buffer, int64_t elements);
+  void rewritePrivateAccesses();
   LogicalResult distributeParallelLoop(scf::ParallelOp loop);
   void runOnInvocationZero(Operation *op);
   void removeRedundantBarriers();
@@ -86,6 +90,10 @@ private:
   /// Workgroup buffers of one slot per invocation for reduction partials,
   /// shared by all reductions: keyed by element type and operand position.
   DenseMap<std::pair<Type, unsigned>, Value> partials;
+  /// Workgroup buffers whose element q is only ever touched by invocation
+  /// q mod W, mapped to the private buffer of ceil(N / W) elements that
+  /// replaces them (element q is private element q / W of its owner).
+  DenseMap<Value, Value> privateBuffers;
 };
 
 LogicalResult KernelDistributor::run() {
@@ -113,6 +121,7 @@ LogicalResult KernelDistributor::run() {
     return WalkResult::advance();
   });
 
+  findPrivateBuffers();
   for (Operation *op : work) {
     if (auto copy = dyn_cast<memref::CopyOp>(op)) {
       rewriter.setInsertionPoint(copy);
@@ -130,8 +139,146 @@ LogicalResult KernelDistributor::run() {
     }
     runOnInvocationZero(op);
   }
+  rewritePrivateAccesses();
   removeRedundantBarriers();
   return success();
+}
+
+/// `v`, or the dimension `affine.apply` returns unchanged (linalg's loop
+/// lowering writes indices with identity maps that way).
+static Value lookThroughDimApply(Value v) {
+  auto apply = v.getDefiningOp<affine::AffineApplyOp>();
+  if (!apply)
+    return v;
+  auto dim = dyn_cast<AffineDimExpr>(apply.getAffineMap().getResult(0));
+  return dim ? apply.getMapOperands()[dim.getPosition()] : v;
+}
+
+/// Static offset of a unit-stride view of a 1-D buffer, if it is one.
+static std::optional<int64_t> unitStrideOffset(memref::SubViewOp view) {
+  if (view.getSourceType().getRank() != 1 || !view.hasUnitStride())
+    return std::nullopt;
+  std::optional<int64_t> offset =
+      getConstantIntValue(view.getMixedOffsets().front());
+  if (!offset || !view.getType().hasStaticShape())
+    return std::nullopt;
+  return offset;
+}
+
+/// Whether `user` of `buffer` (N elements) only touches element q from
+/// invocation q mod W once distributed: element-wise ops reading or writing
+/// it whole (cyclic loops), reductions of all of a 1-D buffer of at least W
+/// elements (each invocation folds its own elements), and single elements
+/// at multiples of W read by invocation 0.
+bool KernelDistributor::isOwnerAligned(Operation *user, Value buffer,
+                                       int64_t elements) {
+  if (auto reduce = dyn_cast<linalg::ReduceOp>(user)) {
+    auto type = cast<MemRefType>(buffer.getType());
+    return llvm::is_contained(reduce.getInputs(), buffer) &&
+           !llvm::is_contained(reduce.getInits(), buffer) &&
+           type.getRank() == 1 && reduce.getDimensions().size() == 1 &&
+           type.getNumElements() >= workgroupSize;
+  }
+  if (auto linalgOp = dyn_cast<linalg::LinalgOp>(user)) {
+    if (linalgOp.getNumParallelLoops() != linalgOp.getNumLoops() ||
+        linalgOp.getNumLoops() == 0)
+      return false;
+    for (OpOperand &operand : user->getOpOperands())
+      if (operand.get() == buffer &&
+          !linalgOp.getMatchingIndexingMap(&operand).isIdentity())
+        return false;
+    return true;
+  }
+  auto view = dyn_cast<memref::SubViewOp>(user);
+  if (!view)
+    return false;
+  std::optional<int64_t> offset = unitStrideOffset(view);
+  if (!offset)
+    return false;
+  for (Operation *viewUser : view->getUsers()) {
+    if (view.getType().getRank() == 0) {
+      auto linalgOp = dyn_cast<linalg::LinalgOp>(viewUser);
+      if (!linalgOp || linalgOp.getNumLoops() != 0 || *offset % workgroupSize)
+        return false;
+      continue;
+    }
+    if (!isa<linalg::ReduceOp>(viewUser) ||
+        !isOwnerAligned(viewUser, view.getResult(), elements))
+      return false;
+  }
+  return true;
+}
+
+void KernelDistributor::findPrivateBuffers() {
+  auto privateSpace = gpu::AddressSpaceAttr::get(rewriter.getContext(),
+                                                 gpu::AddressSpace::Private);
+  kernel.walk([&](memref::AllocOp alloc) {
+    MemRefType type = alloc.getType();
+    if (!triton_spirv::isWorkgroupMemory(type) || !type.hasStaticShape() ||
+        !type.getLayout().isIdentity() || type.getNumElements() == 0)
+      return;
+    int64_t elements = type.getNumElements();
+    for (Operation *user : alloc->getUsers())
+      if (!isOwnerAligned(user, alloc, elements))
+        return;
+    rewriter.setInsertionPoint(alloc);
+    int64_t perInvocation = llvm::divideCeil(elements, workgroupSize);
+    privateBuffers[alloc] = memref::AllocaOp::create(
+        rewriter, alloc.getLoc(),
+        MemRefType::get({perInvocation}, type.getElementType(), nullptr,
+                        privateSpace));
+  });
+}
+
+/// Accesses left to private buffers (reductions, single elements) are
+/// rewritten from their element's linear position q to q / W.
+void KernelDistributor::rewritePrivateAccesses() {
+  for (auto [buffer, replacement] : privateBuffers) {
+    SmallVector<std::pair<Operation *, int64_t>> accesses; // (op, offset)
+    SmallVector<Operation *> views;
+    for (Operation *user : buffer.getUsers()) {
+      if (auto view = dyn_cast<memref::SubViewOp>(user)) {
+        views.push_back(view);
+        for (Operation *viewUser : view->getUsers())
+          accesses.push_back({viewUser, *unitStrideOffset(view)});
+      } else {
+        accesses.push_back({user, 0});
+      }
+    }
+    for (auto [access, offset] : accesses) {
+      auto load = dyn_cast<memref::LoadOp>(access);
+      auto store = dyn_cast<memref::StoreOp>(access);
+      if (!load && !store)
+        continue;
+      Location loc = access->getLoc();
+      rewriter.setInsertionPoint(access);
+      ValueRange indices = load ? load.getIndices() : store.getIndices();
+      MemRefType accessed = cast<MemRefType>(
+          (load ? load.getMemRef() : store.getMemRef()).getType());
+      // Row-major position in the accessed buffer (the view is unit-stride
+      // 1-D or 0-d, the buffer itself has the identity layout).
+      Value position = indexConstant(loc, offset);
+      int64_t stride = 1;
+      for (int64_t dim = accessed.getRank() - 1; dim >= 0; --dim) {
+        Value scaled = arith::MulIOp::create(rewriter, loc, indices[dim],
+                                             indexConstant(loc, stride));
+        position = arith::AddIOp::create(rewriter, loc, position, scaled);
+        stride *= accessed.getDimSize(dim);
+      }
+      Value slot = arith::DivUIOp::create(rewriter, loc, position,
+                                          indexConstant(loc, workgroupSize));
+      if (load)
+        rewriter.replaceOpWithNewOp<memref::LoadOp>(load, replacement, slot);
+      else
+        rewriter.replaceOpWithNewOp<memref::StoreOp>(
+            store, store.getValueToStore(), replacement, slot);
+    }
+    for (Operation *view : views)
+      if (view->use_empty())
+        rewriter.eraseOp(view);
+    if (buffer.use_empty())
+      rewriter.eraseOp(buffer.getDefiningOp());
+  }
 }
 
 LogicalResult KernelDistributor::distributeLinalgOp(linalg::LinalgOp op) {
@@ -272,9 +419,21 @@ bool KernelDistributor::distributeReduction(linalg::ReduceOp op) {
   Value outputsValue = indexConstant(loc, outputs);
   Value groupValue = indexConstant(loc, group);
   Value output, member;
+  auto view = op.getInputs()[0].getDefiningOp<memref::SubViewOp>();
+  std::optional<int64_t> viewOffset =
+      view ? unitStrideOffset(view) : std::nullopt;
   if (outputs * group == workgroupSize && outputs == 1) {
     output = indexConstant(loc, 0);
     member = invocationId;
+    // Of a view at offset o, invocation t takes the positions that are its
+    // own elements of the viewed buffer: member (t - o) mod W.
+    if (viewOffset && *viewOffset % workgroupSize)
+      member = arith::RemUIOp::create(
+          rewriter, loc,
+          arith::AddIOp::create(
+              rewriter, loc, invocationId,
+              indexConstant(loc, workgroupSize - *viewOffset % workgroupSize)),
+          indexConstant(loc, workgroupSize));
   } else if (innermostReduced) {
     output = arith::DivUIOp::create(rewriter, loc, invocationId, groupValue);
     member = arith::RemUIOp::create(rewriter, loc, invocationId, groupValue);
@@ -345,6 +504,9 @@ bool KernelDistributor::distributeReduction(linalg::ReduceOp op) {
                          : arith::MulIOp::create(rewriter, loc, outputsValue,
                                                  indexConstant(loc, step))
                                .getResult());
+    if (member != invocationId && outputs == 1 && group == workgroupSize)
+      partner = arith::RemUIOp::create(rewriter, loc, partner,
+                                       indexConstant(loc, workgroupSize));
     SmallVector<Value> mine = loadAll(buffers, invocationId);
     SmallVector<Value> theirs = loadAll(buffers, partner);
     SmallVector<Value> folded = combine(op, theirs, mine);
@@ -372,17 +534,55 @@ LogicalResult KernelDistributor::distributeParallelLoop(scf::ParallelOp loop) {
   rewriter.setInsertionPoint(loop);
   SmallVector<Value> tripCounts;
   Value total = indexConstant(loc, 1);
+  std::optional<int64_t> staticTotal = 1;
   for (auto [lb, ub, step] :
        llvm::zip(loop.getLowerBound(), loop.getUpperBound(), loop.getStep())) {
     Value extent = arith::SubIOp::create(rewriter, loc, ub, lb);
     Value trips = arith::CeilDivUIOp::create(rewriter, loc, extent, step);
     tripCounts.push_back(trips);
     total = arith::MulIOp::create(rewriter, loc, total, trips);
+    std::optional<int64_t> lower = getConstantIntValue(lb),
+                           upper = getConstantIntValue(ub),
+                           stride = getConstantIntValue(step);
+    if (staticTotal && lower && upper && stride)
+      *staticTotal *= llvm::divideCeil(*upper - *lower, *stride);
+    else
+      staticTotal.reset();
   }
-  auto forOp = scf::ForOp::create(rewriter, loc, invocationId, total,
-                                  indexConstant(loc, workgroupSize));
-  rewriter.setInsertionPointToStart(forOp.getBody());
-  Value remaining = forOp.getInductionVar();
+  // With a static size, invocation t runs a fixed count of iterations k and
+  // takes linear index t + k * W (guarded when W does not divide the size),
+  // so drivers can unroll the loop and keep private elements in registers.
+  Value linear, iteration;
+  Operation *insertBefore;
+  scf::ForOp forOp;
+  if (staticTotal) {
+    int64_t perInvocation = llvm::divideCeil(*staticTotal, workgroupSize);
+    forOp = scf::ForOp::create(rewriter, loc, indexConstant(loc, 0),
+                               indexConstant(loc, perInvocation),
+                               indexConstant(loc, 1));
+    rewriter.setInsertionPointToStart(forOp.getBody());
+    iteration = forOp.getInductionVar();
+    Value scaled = arith::MulIOp::create(rewriter, loc, iteration,
+                                         indexConstant(loc, workgroupSize));
+    linear = arith::AddIOp::create(rewriter, loc, invocationId, scaled);
+    insertBefore = forOp.getBody()->getTerminator();
+    if (*staticTotal % workgroupSize) {
+      Value inside =
+          arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ult,
+                                linear, indexConstant(loc, *staticTotal));
+      auto guard = scf::IfOp::create(rewriter, loc, inside,
+                                     /*withElseRegion=*/false);
+      insertBefore = guard.thenBlock()->getTerminator();
+      rewriter.setInsertionPoint(insertBefore);
+    }
+  } else {
+    forOp = scf::ForOp::create(rewriter, loc, invocationId, total,
+                               indexConstant(loc, workgroupSize));
+    rewriter.setInsertionPointToStart(forOp.getBody());
+    linear = forOp.getInductionVar();
+    insertBefore = forOp.getBody()->getTerminator();
+  }
+  Value remaining = linear;
   SmallVector<Value> ivs(tripCounts.size());
   for (int64_t dim = tripCounts.size() - 1; dim >= 0; --dim) {
     Value position = remaining;
@@ -399,8 +599,31 @@ LogicalResult KernelDistributor::distributeParallelLoop(scf::ParallelOp loop) {
   }
   Block *body = loop.getBody();
   rewriter.eraseOp(body->getTerminator());
-  rewriter.inlineBlockBefore(body, forOp.getBody()->getTerminator(), ivs);
+  rewriter.inlineBlockBefore(body, insertBefore, ivs);
   rewriter.eraseOp(loop);
+  // Whole-buffer accesses to private buffers use the iteration number.
+  if (iteration)
+    forOp.walk([&](Operation *access) {
+      auto load = dyn_cast<memref::LoadOp>(access);
+      auto store = dyn_cast<memref::StoreOp>(access);
+      if (!load && !store)
+        return;
+      Value buffer = load ? load.getMemRef() : store.getMemRef();
+      auto replacement = privateBuffers.find(buffer);
+      ValueRange indices = load ? load.getIndices() : store.getIndices();
+      if (replacement == privateBuffers.end() ||
+          !llvm::equal(indices, ivs, [](Value index, Value iv) {
+            return lookThroughDimApply(index) == iv;
+          }))
+        return;
+      rewriter.setInsertionPoint(access);
+      if (load)
+        rewriter.replaceOpWithNewOp<memref::LoadOp>(load, replacement->second,
+                                                    iteration);
+      else
+        rewriter.replaceOpWithNewOp<memref::StoreOp>(
+            store, store.getValueToStore(), replacement->second, iteration);
+    });
   rewriter.setInsertionPointAfter(forOp);
   barrier(loc);
   return success();

@@ -72,18 +72,24 @@ void atomicsToCompareAndSwap(func::FuncOp kernel) {
 /// width of `index` on this target).
 LogicalResult indexTemporariesToI32(func::FuncOp kernel) {
   IRRewriter rewriter(kernel.getContext());
-  SmallVector<memref::AllocOp> allocs;
-  kernel.walk([&](memref::AllocOp alloc) {
-    if (isa<IndexType>(alloc.getType().getElementType()))
-      allocs.push_back(alloc);
+  SmallVector<Operation *> allocs;
+  kernel.walk([&](Operation *op) {
+    if (isa<memref::AllocOp, memref::AllocaOp>(op) &&
+        isa<IndexType>(
+            cast<MemRefType>(op->getResult(0).getType()).getElementType()))
+      allocs.push_back(op);
   });
-  for (memref::AllocOp alloc : allocs) {
-    MemRefType type = alloc.getType();
+  for (Operation *alloc : allocs) {
+    auto type = cast<MemRefType>(alloc->getResult(0).getType());
     rewriter.setInsertionPoint(alloc);
-    auto i32Alloc = memref::AllocOp::create(
-        rewriter, alloc.getLoc(),
-        MemRefType::get(type.getShape(), rewriter.getI32Type(),
-                        type.getLayout(), type.getMemorySpace()));
+    auto i32Type = MemRefType::get(type.getShape(), rewriter.getI32Type(),
+                                   type.getLayout(), type.getMemorySpace());
+    Value i32Alloc =
+        isa<memref::AllocaOp>(alloc)
+            ? memref::AllocaOp::create(rewriter, alloc->getLoc(), i32Type)
+                  .getResult()
+            : memref::AllocOp::create(rewriter, alloc->getLoc(), i32Type)
+                  .getResult();
     for (Operation *user : llvm::make_early_inc_range(alloc->getUsers())) {
       rewriter.setInsertionPoint(user);
       if (auto load = dyn_cast<memref::LoadOp>(user)) {

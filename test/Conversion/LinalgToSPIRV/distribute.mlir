@@ -1,11 +1,13 @@
 // RUN: triton-spirv-opt %s --triton-spirv-distribute="workgroup-size=64" --canonicalize -split-input-file | FileCheck %s
 
-// An element-wise op over a 2-D block: invocation t takes linear indices
-// t, t + 64, ... and recovers (row, column) from them; barriers follow.
+// An element-wise op over a 2-D block: in iteration k, invocation t takes
+// linear index t + 64 k and recovers (row, column) from it; barriers follow.
 // CHECK-LABEL: func.func @elementwise
 // CHECK: %[[ID:.*]] = gpu.thread_id x
 // CHECK: gpu.barrier
-// CHECK: scf.for %[[L:.*]] = %[[ID]] to %c128 step %c64 {
+// CHECK: scf.for %[[K:.*]] = %c0 to %c2 step %c1 {
+// CHECK:   %[[OFF:.*]] = arith.muli %[[K]], %c64
+// CHECK:   %[[L:.*]] = arith.addi %[[ID]], %[[OFF]]
 // CHECK:   %[[COL:.*]] = arith.remui %[[L]], %c16
 // CHECK:   %[[ROW:.*]] = arith.divui %[[L]], %c16
 // CHECK:   memref.load %{{.*}}[%[[ROW]], %[[COL]]]
@@ -90,8 +92,9 @@ func.func @column_reduction(%a: memref<128x8xf32, #gpu.address_space<workgroup>>
 // invocation reduces its own rows.
 // CHECK-LABEL: func.func @row_reduction
 // CHECK-NOT: memref.alloc
-// CHECK: scf.for %{{.*}} = %{{.*}} to %c64 step %c64
-// CHECK:   scf.for %{{.*}} = %c0 to %c4 step %c1
+// CHECK: %[[ID:.*]] = gpu.thread_id x
+// CHECK: scf.for %{{.*}} = %c0 to %c4 step %c1
+// CHECK:   memref.load %{{.*}}[%[[ID]], %{{.*}}]
 func.func @row_reduction(%a: memref<64x4xf32, #gpu.address_space<workgroup>>,
                          %r: memref<64xf32, #gpu.address_space<workgroup>>) {
   linalg.reduce { arith.addf } ins(%a : memref<64x4xf32, #gpu.address_space<workgroup>>)
@@ -114,4 +117,45 @@ func.func @row_reduction(%a: memref<64x4xf32, #gpu.address_space<workgroup>>,
 func.func @scalar_atomic(%buf: memref<?xi32>, %i: index, %v: i32) -> i32 {
   %old = memref.atomic_rmw addi %v, %buf[%i] : (i32, memref<?xi32>) -> i32
   return %old : i32
+}
+
+// -----
+
+// A block that is only touched element-wise and by a full reduction (each
+// element by the invocation that owns it, t mod 64) needs no workgroup
+// memory: each invocation keeps its 2 elements in a private array, indexed
+// by the iteration number. Its first element, read by invocation 0 to seed
+// the reduction, is private element 0 of invocation 0; the reduction of the
+// rest (a view at offset 1) rotates members so each reads its own elements.
+// Elements that do not fill the last round (100 of 128) are guarded.
+// CHECK-LABEL: func.func @private_block
+// CHECK-DAG: %[[ROW:.*]] = memref.alloca() : memref<2xf32, #gpu.address_space<private>>
+// CHECK-DAG: %[[ID:.*]] = gpu.thread_id x
+// CHECK: scf.for %[[K:.*]] = %c0 to %c2 step %c1 {
+// CHECK:   %[[L:.*]] = arith.addi %[[ID]], %{{.*}}
+// CHECK:   %[[IN:.*]] = arith.cmpi ult, %[[L]], %c100
+// CHECK:   scf.if %[[IN]] {
+// CHECK:     memref.store %{{.*}}, %[[ROW]][%[[K]]]
+// CHECK: scf.if
+// CHECK:   memref.load %[[ROW]][%c0]
+// CHECK: %[[SHIFTED:.*]] = arith.addi %[[ID]], %c63
+// CHECK: %[[MEMBER:.*]] = arith.remui %[[SHIFTED]], %c64
+// CHECK: memref.load %[[ROW]]
+// CHECK: scf.for
+// CHECK:   memref.load %[[ROW]]
+// CHECK: return
+#map = affine_map<(d0) -> (d0)>
+func.func @private_block(%src: memref<100xf32>, %r: memref<f32, #gpu.address_space<workgroup>>) {
+  %row = memref.alloc() : memref<100xf32, #gpu.address_space<workgroup>>
+  linalg.generic {indexing_maps = [#map, #map], iterator_types = ["parallel"]}
+      ins(%src : memref<100xf32>) outs(%row : memref<100xf32, #gpu.address_space<workgroup>>) {
+  ^bb0(%x: f32, %y: f32):
+    linalg.yield %x : f32
+  }
+  %first = memref.subview %row[0] [1] [1] : memref<100xf32, #gpu.address_space<workgroup>> to memref<f32, strided<[]>, #gpu.address_space<workgroup>>
+  linalg.copy ins(%first : memref<f32, strided<[]>, #gpu.address_space<workgroup>>) outs(%r : memref<f32, #gpu.address_space<workgroup>>)
+  %rest = memref.subview %row[1] [99] [1] : memref<100xf32, #gpu.address_space<workgroup>> to memref<99xf32, strided<[1], offset: 1>, #gpu.address_space<workgroup>>
+  linalg.reduce { arith.maxnumf } ins(%rest : memref<99xf32, strided<[1], offset: 1>, #gpu.address_space<workgroup>>)
+      outs(%r : memref<f32, #gpu.address_space<workgroup>>) dimensions = [0]
+  return
 }
