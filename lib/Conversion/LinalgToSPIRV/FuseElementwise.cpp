@@ -83,6 +83,17 @@ struct UniformIncrement {
   Value increment; // The value added, in the step's body.
 };
 
+/// `value` if it is a scalar, the constant that defines it if it is a splat
+/// tensor constant, else null.
+Value splatOrScalar(Value value) {
+  if (!isa<ShapedType>(value.getType()))
+    return value;
+  auto constant = value.getDefiningOp<arith::ConstantOp>();
+  if (constant && isa<SplatElementsAttr>(constant.getValue()))
+    return constant;
+  return {};
+}
+
 std::optional<UniformIncrement> matchUniformIncrement(scf::ForOp loop,
                                                       unsigned position) {
   BlockArgument iterArg = loop.getRegionIterArgs()[position];
@@ -114,27 +125,22 @@ std::optional<UniformIncrement> matchUniformIncrement(scf::ForOp loop,
     if (input->get() != iterArg ||
         !step.getMatchingIndexingMap(input).isIdentity())
       continue;
-    bool uniform = true;
+    // Values of the body that are the same for all elements.
+    auto isUniform = [&](Value value) {
+      auto arg = dyn_cast<BlockArgument>(value);
+      if (!arg || arg.getOwner() != body)
+        return true;
+      return arg != element && arg.getArgNumber() < step.getNumDpsInputs() &&
+             splatOrScalar(step.getDpsInputOperand(arg.getArgNumber())->get());
+    };
+    bool uniform = isUniform(increment);
     for (Operation &op : body->without_terminator()) {
       if (&op == add)
         continue;
       if (!isPure(&op) || op.getNumRegions() != 0 || isa<linalg::IndexOp>(op))
         uniform = false;
-      for (Value operand : op.getOperands())
-        if (auto arg = dyn_cast<BlockArgument>(operand))
-          if (arg.getOwner() == body &&
-              (arg == element || arg.getArgNumber() >= step.getNumDpsInputs() ||
-               isa<ShapedType>(step.getDpsInputOperand(arg.getArgNumber())
-                                   ->get()
-                                   .getType())))
-            uniform = false;
+      uniform &= llvm::all_of(op.getOperands(), isUniform);
     }
-    if (auto arg = dyn_cast<BlockArgument>(increment))
-      if (arg.getOwner() == body &&
-          (arg.getArgNumber() >= step.getNumDpsInputs() ||
-           isa<ShapedType>(
-               step.getDpsInputOperand(arg.getArgNumber())->get().getType())))
-        uniform = false;
     if (uniform)
       return UniformIncrement{position, step, add, increment};
   }
@@ -145,8 +151,17 @@ std::optional<UniformIncrement> matchUniformIncrement(scf::ForOp loop,
 Value cloneIncrement(OpBuilder &builder, UniformIncrement match) {
   IRMapping mapping;
   Block *body = match.step.getBody();
-  for (OpOperand *input : match.step.getDpsInputOperands())
-    mapping.map(body->getArgument(input->getOperandNumber()), input->get());
+  for (OpOperand *input : match.step.getDpsInputOperands()) {
+    Value scalar = splatOrScalar(input->get());
+    if (scalar && isa<ShapedType>(scalar.getType()))
+      scalar = arith::ConstantOp::create(
+          builder, input->get().getLoc(),
+          cast<SplatElementsAttr>(
+              cast<arith::ConstantOp>(scalar.getDefiningOp()).getValue())
+              .getSplatValue<TypedAttr>());
+    if (scalar)
+      mapping.map(body->getArgument(input->getOperandNumber()), scalar);
+  }
   for (Operation &op : body->without_terminator())
     if (&op != match.add.getOperation())
       builder.clone(op, mapping);

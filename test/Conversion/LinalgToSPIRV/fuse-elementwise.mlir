@@ -168,3 +168,30 @@ func.func @keep_atomic_producer(%a: memref<?xi32>, %idx: tensor<64xindex>, %v: t
   } -> tensor<64xi32>
   return %twice : tensor<64xi32>
 }
+
+// -----
+
+#id = affine_map<(d0) -> (d0)>
+
+// The same when the step is a splat constant (a stride specialized to 1).
+// CHECK-LABEL: func.func @carry_splat_increment
+// CHECK: %[[C64:.*]] = arith.constant 64 : index
+// CHECK: scf.for {{.*}} iter_args(%[[SUM:.*]] = %c0) -> (index)
+// CHECK:   %[[NEXT:.*]] = arith.addi %[[SUM]], %[[C64]] : index
+// CHECK:   scf.yield %[[NEXT]] : index
+func.func @carry_splat_increment(%offs: tensor<64xindex>, %n: index) -> tensor<64xindex> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %step = arith.constant dense<64> : tensor<64xindex>
+  %idx_init = tensor.empty() : tensor<64xindex>
+  %r = scf.for %k = %c0 to %n step %c1 iter_args(%ptrs = %offs) -> (tensor<64xindex>) {
+    %next = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel"]}
+        ins(%ptrs, %step : tensor<64xindex>, tensor<64xindex>) outs(%idx_init : tensor<64xindex>) {
+    ^bb0(%p: index, %s: index, %out: index):
+      %q = arith.addi %p, %s : index
+      linalg.yield %q : index
+    } -> tensor<64xindex>
+    scf.yield %next : tensor<64xindex>
+  }
+  return %r : tensor<64xindex>
+}
