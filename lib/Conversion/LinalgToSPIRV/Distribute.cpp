@@ -76,7 +76,7 @@ private:
                                  ArrayRef<int64_t> shape);
   Value partialsBuffer(Location loc, Type type, unsigned position);
   void findPrivateBuffers();
-  bool isOwnerAligned(Operation *user, Value buffer, int64_t elements);
+  bool isOwnerAligned(Operation *user, Value buffer);
   void rewritePrivateAccesses();
   LogicalResult distributeParallelLoop(scf::ParallelOp loop);
   void runOnInvocationZero(Operation *op);
@@ -154,30 +154,59 @@ static Value lookThroughDimApply(Value v) {
   return dim ? apply.getMapOperands()[dim.getPosition()] : v;
 }
 
-/// Static offset of a unit-stride view of a 1-D buffer, if it is one.
-static std::optional<int64_t> unitStrideOffset(memref::SubViewOp view) {
-  if (view.getSourceType().getRank() != 1 || !view.hasUnitStride())
+/// Where a unit-stride view with static offsets and sizes of an
+/// identity-layout buffer puts its elements: view element v is at buffer
+/// position `offset + sum(v[i] * strides[i])`.
+struct ViewPlacement {
+  int64_t offset = 0;
+  SmallVector<int64_t> strides;
+};
+
+static std::optional<ViewPlacement> placeView(memref::SubViewOp view) {
+  MemRefType source = view.getSourceType();
+  if (!view.hasUnitStride() || !source.hasStaticShape() ||
+      !source.getLayout().isIdentity() || !view.getType().hasStaticShape())
     return std::nullopt;
-  std::optional<int64_t> offset =
-      getConstantIntValue(view.getMixedOffsets().front());
-  if (!offset || !view.getType().hasStaticShape())
-    return std::nullopt;
-  return offset;
+  SmallVector<int64_t> sourceStrides(source.getRank(), 1);
+  for (int64_t dim = source.getRank() - 2; dim >= 0; --dim)
+    sourceStrides[dim] = sourceStrides[dim + 1] * source.getDimSize(dim + 1);
+  llvm::SmallBitVector dropped = view.getDroppedDims();
+  ViewPlacement placement;
+  for (auto [dim, offset] : llvm::enumerate(view.getMixedOffsets())) {
+    std::optional<int64_t> value = getConstantIntValue(offset);
+    if (!value)
+      return std::nullopt;
+    placement.offset += *value * sourceStrides[dim];
+    if (!dropped.test(dim))
+      placement.strides.push_back(sourceStrides[dim]);
+  }
+  return placement;
 }
 
-/// Whether `user` of `buffer` (N elements) only touches element q from
-/// invocation q mod W once distributed: element-wise ops reading or writing
-/// it whole (cyclic loops), reductions of all of a 1-D buffer of at least W
-/// elements (each invocation folds its own elements), and single elements
-/// at multiples of W read by invocation 0.
-bool KernelDistributor::isOwnerAligned(Operation *user, Value buffer,
-                                       int64_t elements) {
+/// Whether `user` of `buffer` only touches element q from invocation
+/// q mod W once distributed: element-wise ops reading or writing it whole
+/// (cyclic loops), reductions shared by all invocations of a 1-D buffer of at
+/// least W elements, reductions of outer dimensions with W dividing the
+/// outputs, and single elements at multiples of W read by invocation 0. Views
+/// qualify when they keep positions congruent modulo W.
+bool KernelDistributor::isOwnerAligned(Operation *user, Value buffer) {
   if (auto reduce = dyn_cast<linalg::ReduceOp>(user)) {
     auto type = cast<MemRefType>(buffer.getType());
-    return llvm::is_contained(reduce.getInputs(), buffer) &&
-           !llvm::is_contained(reduce.getInits(), buffer) &&
-           type.getRank() == 1 && reduce.getDimensions().size() == 1 &&
-           type.getNumElements() >= workgroupSize;
+    if (!llvm::is_contained(reduce.getInputs(), buffer) ||
+        llvm::is_contained(reduce.getInits(), buffer))
+      return false;
+    // A full reduction shared by all W invocations: each folds its own.
+    if (type.getRank() == 1)
+      return reduce.getDimensions().size() == 1 &&
+             type.getNumElements() >= workgroupSize;
+    // Outer dimensions reduced, W dividing the outputs: invocation t folds
+    // the elements of output p = t mod W, at positions r * P + p.
+    ArrayRef<int64_t> dims = reduce.getDimensions();
+    int64_t outputs = 1;
+    for (int64_t dim = dims.size(), e = type.getRank(); dim < e; ++dim)
+      outputs *= type.getDimSize(dim);
+    return llvm::equal(dims, llvm::seq<int64_t>(0, dims.size())) &&
+           outputs % workgroupSize == 0;
   }
   if (auto linalgOp = dyn_cast<linalg::LinalgOp>(user)) {
     if (linalgOp.getNumParallelLoops() != linalgOp.getNumLoops() ||
@@ -190,21 +219,34 @@ bool KernelDistributor::isOwnerAligned(Operation *user, Value buffer,
     return true;
   }
   auto view = dyn_cast<memref::SubViewOp>(user);
-  if (!view)
+  if (!view || view.getSource() != buffer)
     return false;
-  std::optional<int64_t> offset = unitStrideOffset(view);
-  if (!offset)
+  std::optional<ViewPlacement> placement = placeView(view);
+  if (!placement)
     return false;
+  MemRefType viewType = view.getType();
+  bool congruent = placement->offset % workgroupSize == 0;
+  for (int64_t dim = 0, e = viewType.getRank(); dim < e; ++dim) {
+    int64_t rowMajor = 1;
+    for (int64_t inner = dim + 1; inner < e; ++inner)
+      rowMajor *= viewType.getDimSize(inner);
+    congruent &= (placement->strides[dim] - rowMajor) % workgroupSize == 0;
+  }
   for (Operation *viewUser : view->getUsers()) {
-    if (view.getType().getRank() == 0) {
+    if (viewType.getRank() == 0) {
       auto linalgOp = dyn_cast<linalg::LinalgOp>(viewUser);
-      if (!linalgOp || linalgOp.getNumLoops() != 0 || *offset % workgroupSize)
+      if (!linalgOp || linalgOp.getNumLoops() != 0 || !congruent)
         return false;
       continue;
     }
-    if (!isa<linalg::ReduceOp>(viewUser) ||
-        !isOwnerAligned(viewUser, view.getResult(), elements))
-      return false;
+    if (congruent && isOwnerAligned(viewUser, view.getResult()))
+      continue;
+    // A 1-D view at any offset: full reductions rotate their members.
+    if (viewType.getRank() == 1 && view.getSourceType().getRank() == 1 &&
+        isa<linalg::ReduceOp>(viewUser) &&
+        isOwnerAligned(viewUser, view.getResult()))
+      continue;
+    return false;
   }
   return true;
 }
@@ -217,12 +259,12 @@ void KernelDistributor::findPrivateBuffers() {
     if (!triton_spirv::isWorkgroupMemory(type) || !type.hasStaticShape() ||
         !type.getLayout().isIdentity() || type.getNumElements() == 0)
       return;
-    int64_t elements = type.getNumElements();
     for (Operation *user : alloc->getUsers())
-      if (!isOwnerAligned(user, alloc, elements))
+      if (!isOwnerAligned(user, alloc))
         return;
     rewriter.setInsertionPoint(alloc);
-    int64_t perInvocation = llvm::divideCeil(elements, workgroupSize);
+    int64_t perInvocation =
+        llvm::divideCeil(type.getNumElements(), workgroupSize);
     privateBuffers[alloc] = memref::AllocaOp::create(
         rewriter, alloc.getLoc(),
         MemRefType::get({perInvocation}, type.getElementType(), nullptr,
@@ -234,18 +276,24 @@ void KernelDistributor::findPrivateBuffers() {
 /// rewritten from their element's linear position q to q / W.
 void KernelDistributor::rewritePrivateAccesses() {
   for (auto [buffer, replacement] : privateBuffers) {
-    SmallVector<std::pair<Operation *, int64_t>> accesses; // (op, offset)
+    auto type = cast<MemRefType>(buffer.getType());
+    ViewPlacement whole;
+    for (int64_t dim = type.getRank() - 1, stride = 1; dim >= 0; --dim) {
+      whole.strides.insert(whole.strides.begin(), stride);
+      stride *= type.getDimSize(dim);
+    }
+    SmallVector<std::pair<Operation *, ViewPlacement>> accesses;
     SmallVector<Operation *> views;
     for (Operation *user : buffer.getUsers()) {
       if (auto view = dyn_cast<memref::SubViewOp>(user)) {
         views.push_back(view);
         for (Operation *viewUser : view->getUsers())
-          accesses.push_back({viewUser, *unitStrideOffset(view)});
+          accesses.push_back({viewUser, *placeView(view)});
       } else {
-        accesses.push_back({user, 0});
+        accesses.push_back({user, whole});
       }
     }
-    for (auto [access, offset] : accesses) {
+    for (auto &[access, placement] : accesses) {
       auto load = dyn_cast<memref::LoadOp>(access);
       auto store = dyn_cast<memref::StoreOp>(access);
       if (!load && !store)
@@ -253,17 +301,11 @@ void KernelDistributor::rewritePrivateAccesses() {
       Location loc = access->getLoc();
       rewriter.setInsertionPoint(access);
       ValueRange indices = load ? load.getIndices() : store.getIndices();
-      MemRefType accessed = cast<MemRefType>(
-          (load ? load.getMemRef() : store.getMemRef()).getType());
-      // Row-major position in the accessed buffer (the view is unit-stride
-      // 1-D or 0-d, the buffer itself has the identity layout).
-      Value position = indexConstant(loc, offset);
-      int64_t stride = 1;
-      for (int64_t dim = accessed.getRank() - 1; dim >= 0; --dim) {
-        Value scaled = arith::MulIOp::create(rewriter, loc, indices[dim],
+      Value position = indexConstant(loc, placement.offset);
+      for (auto [index, stride] : llvm::zip(indices, placement.strides)) {
+        Value scaled = arith::MulIOp::create(rewriter, loc, index,
                                              indexConstant(loc, stride));
         position = arith::AddIOp::create(rewriter, loc, position, scaled);
-        stride *= accessed.getDimSize(dim);
       }
       Value slot = arith::DivUIOp::create(rewriter, loc, position,
                                           indexConstant(loc, workgroupSize));
@@ -420,8 +462,12 @@ bool KernelDistributor::distributeReduction(linalg::ReduceOp op) {
   Value groupValue = indexConstant(loc, group);
   Value output, member;
   auto view = op.getInputs()[0].getDefiningOp<memref::SubViewOp>();
-  std::optional<int64_t> viewOffset =
-      view ? unitStrideOffset(view) : std::nullopt;
+  std::optional<ViewPlacement> placement =
+      view && view.getSourceType().getRank() == 1 ? placeView(view)
+                                                  : std::nullopt;
+  std::optional<int64_t> viewOffset;
+  if (placement)
+    viewOffset = placement->offset;
   if (outputs * group == workgroupSize && outputs == 1) {
     output = indexConstant(loc, 0);
     member = invocationId;

@@ -159,3 +159,28 @@ func.func @private_block(%src: memref<100xf32>, %r: memref<f32, #gpu.address_spa
       outs(%r : memref<f32, #gpu.address_space<workgroup>>) dimensions = [0]
   return
 }
+
+// -----
+
+// Column accumulators (4x64 on 64 invocations), reduced over rows 1..3 into
+// row 0's copy: every access is by the owning invocation, so the block is
+// private, 4 elements per invocation.
+// CHECK-LABEL: func.func @private_columns
+// CHECK-NOT: memref.alloc() : memref<4x64xf32
+// CHECK: memref.alloca() : memref<4xf32, #gpu.address_space<private>>
+// CHECK: return
+#map = affine_map<(d0, d1) -> (d0, d1)>
+func.func @private_columns(%src: memref<4x64xf32>, %r: memref<64xf32, #gpu.address_space<workgroup>>) {
+  %acc = memref.alloc() : memref<4x64xf32, #gpu.address_space<workgroup>>
+  linalg.generic {indexing_maps = [#map, #map], iterator_types = ["parallel", "parallel"]}
+      ins(%src : memref<4x64xf32>) outs(%acc : memref<4x64xf32, #gpu.address_space<workgroup>>) {
+  ^bb0(%x: f32, %y: f32):
+    linalg.yield %x : f32
+  }
+  %first = memref.subview %acc[0, 0] [1, 64] [1, 1] : memref<4x64xf32, #gpu.address_space<workgroup>> to memref<64xf32, strided<[1]>, #gpu.address_space<workgroup>>
+  linalg.copy ins(%first : memref<64xf32, strided<[1]>, #gpu.address_space<workgroup>>) outs(%r : memref<64xf32, #gpu.address_space<workgroup>>)
+  %rest = memref.subview %acc[1, 0] [3, 64] [1, 1] : memref<4x64xf32, #gpu.address_space<workgroup>> to memref<3x64xf32, strided<[64, 1], offset: 64>, #gpu.address_space<workgroup>>
+  linalg.reduce { arith.addf } ins(%rest : memref<3x64xf32, strided<[64, 1], offset: 64>, #gpu.address_space<workgroup>>)
+      outs(%r : memref<64xf32, #gpu.address_space<workgroup>>) dimensions = [0]
+  return
+}
