@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
-# Run the corpus through SPIR-V on a GPU machine that has Triton and torch but
+# Run a command through SPIR-V on a GPU machine that has Triton and torch but
 # no MLIR or package access (the H200 of this project). Expects, in the repo
 # root: .gl/ (the libvulkan1 .deb) and .device/ (made by scripts/pack_device.sh:
 # the static tool, the runtime library and the package's entry point).
-#   bash scripts/gpu_machine.sh [utils/run_corpus.py args...]
+#   bash scripts/gpu_machine.sh [command...]
+# Without a command, runs the corpus. CUDA is present there too, so Python
+# programs select the SPIR-V driver with `python3 -m triton_spirv.run`, e.g.
+#   bash scripts/gpu_machine.sh bash scripts/run_tutorials.sh DIR python3 -m triton_spirv.run
 set -euo pipefail
 cd "$(dirname "$0")/.."
 for deb in .gl/*.deb; do dpkg -x "$deb" /; done
@@ -19,5 +22,7 @@ fi
 export PYTHONPATH=$PWD/python:$PWD/.device/site${PYTHONPATH:+:$PYTHONPATH}
 export TRITON_SPIRV_OPT=$PWD/.device/bin/triton-spirv-opt
 export TRITON_SPIRV_RUNTIME=$PWD/.device/bin/libtriton_spirv_runtime.so
-# CUDA is present too: select the SPIR-V driver explicitly.
-python3 -m triton_spirv.run utils/run_corpus.py "$@"
+if [ $# -eq 0 ]; then
+  set -- python3 -m triton_spirv.run utils/run_corpus.py
+fi
+exec "$@"

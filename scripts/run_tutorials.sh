@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Run the official Triton tutorials, unmodified, through the SPIR-V backend
+# and summarize their correctness checks. The files are not part of this
+# repository: pass the python/tutorials folder of a Triton checkout.
+#   bash scripts/run_tutorials.sh TUTORIALS_DIR [command prefix...]
+# e.g. `... python3` where the SPIR-V driver is the active one (no CUDA), or
+# `... python3 -m triton_spirv.run` to select it next to CUDA.
+# Each file runs in a scratch folder (the tutorials write plots and CSVs)
+# under a time limit, TUTORIAL_TIMEOUT_S (default 1800 s): their benchmark
+# sections come after the checks and are long on CPU devices.
+set -uo pipefail
+dir=$(cd "$1" && pwd)
+shift
+runner=("$@")
+[ ${#runner[@]} -eq 0 ] && runner=(python3)
+limit=${TUTORIAL_TIMEOUT_S:-1800}
+scratch=$(mktemp -d)
+status=0
+for name in 01-vector-add 02-fused-softmax 03-matrix-multiplication 05-layer-norm; do
+  log=$scratch/$name.log
+  start=$SECONDS
+  (cd "$scratch" && timeout "$limit" "${runner[@]}" "$dir/$name.py" >"$log" 2>&1)
+  rc=$?
+  # Each tutorial's correctness check, by what it prints or raises.
+  case $name in
+    01-vector-add) grep -q "maximum difference between torch and triton is 0.0$" "$log" && check=ok || check=FAILED ;;
+    03-matrix-multiplication) grep -q "✅ Triton and Torch match" "$log" && check=ok || check=FAILED ;;
+    *) # an assertion: passed if no traceback came before the time limit
+       if [ $rc -eq 0 ] || { [ $rc -eq 124 ] && ! grep -q Traceback "$log"; }; then check=ok; else check=FAILED; fi ;;
+  esac
+  [ $rc -eq 124 ] && ending="stopped at the ${limit}s limit" || ending="exit $rc"
+  printf '%-26s check %-6s (%s, %ds)\n' "$name" "$check" "$ending" $((SECONDS - start))
+  grep -E "maximum difference|Triton and Torch|Error" "$log" | head -3 | sed 's/^/    /'
+  [ "$check" = ok ] || status=1
+done
+echo "logs: $scratch"
+exit $status

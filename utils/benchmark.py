@@ -1,0 +1,77 @@
+"""Time the tutorial kernels through the active backend with Triton's own
+`do_bench` (device timestamps on the SPIR-V backend) and write the results
+as JSON. Sizes are DESIGN.md's reference points for the H200.
+
+    python3 utils/benchmark.py OUT.json [--small]
+    python3 -m triton_spirv.run utils/benchmark.py OUT.json   # next to CUDA
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Callable
+
+import torch
+import triton
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "test"))
+from corpus.kernels.matmul import matmul_kernel  # noqa: E402
+from corpus.kernels.softmax import softmax_kernel  # noqa: E402
+from corpus.kernels.vector_add import vector_add_kernel  # noqa: E402
+
+
+def vector_add(n: int) -> tuple[Callable[[], None], float]:
+    x, y = torch.rand(n), torch.rand(n)
+    out = torch.empty(n)
+    grid = (triton.cdiv(n, 1024),)
+    return (lambda: vector_add_kernel[grid](x, y, out, n, BLOCK_SIZE=1024)), 3 * 4 * n
+
+
+def softmax(rows: int, cols: int) -> tuple[Callable[[], None], float]:
+    x = torch.randn(rows, cols)
+    out = torch.empty_like(x)
+    block = triton.next_power_of_2(cols)
+    warps = 8 if block >= 2048 else 4
+    return (lambda: softmax_kernel[(rows,)](out, x, x.stride(0), out.stride(0), rows, cols,
+                                            BLOCK_SIZE=block, num_warps=warps)), 2 * 4 * rows * cols
+
+
+def matmul(size: int, dtype: torch.dtype) -> tuple[Callable[[], None], float]:
+    a, b = torch.randn(size, size, dtype=dtype), torch.randn(size, size, dtype=dtype)
+    c = torch.empty(size, size, dtype=dtype)
+    block = 64 if dtype == torch.float16 else 32
+    grid = (triton.cdiv(size, block) ** 2,)
+    precision = "ieee" if dtype == torch.float32 else "tf32"
+    return (lambda: matmul_kernel[grid](a, b, c, size, size, size, a.stride(0), a.stride(1), b.stride(0),
+                                        b.stride(1), c.stride(0), c.stride(1), BLOCK_SIZE_M=block,
+                                        BLOCK_SIZE_N=block, BLOCK_SIZE_K=32, GROUP_SIZE_M=8, ACTIVATION="",
+                                        INPUT_PRECISION=precision)), 2 * size ** 3
+
+
+def main() -> None:
+    out_path = Path(sys.argv[1])
+    small = "--small" in sys.argv
+    cases = [
+        ("vector add fp32", "2^24" if not small else "2^20", "GB/s", lambda: vector_add(2 ** (20 if small else 24))),
+        ("fused softmax fp32", "4096x1024" if not small else "256x1024", "GB/s",
+         lambda: softmax(256 if small else 4096, 1024)),
+        ("matmul fp32 ieee", "1024^3" if not small else "256^3", "TFLOP/s",
+         lambda: matmul(256 if small else 1024, torch.float32)),
+        ("matmul fp16", "1024^3" if not small else "256^3", "TFLOP/s",
+         lambda: matmul(256 if small else 1024, torch.float16)),
+    ]
+    device = triton.runtime.driver.active.utils.get_device_properties()["name"]
+    results = []
+    for name, size, unit, make in cases:
+        run, amount = make()
+        ms = triton.testing.do_bench(run, warmup=5, rep=50)
+        rate = amount / (ms * 1e-3) / (1e9 if unit == "GB/s" else 1e12)
+        results.append({"kernel": name, "size": size, "ms": ms, unit: rate})
+        print(f"{name:20s} {size:10s} {ms:9.3f} ms {rate:9.2f} {unit}", flush=True)
+    out_path.write_text(json.dumps({"device": device, "results": results}, indent=2) + "\n")
+
+
+if __name__ == "__main__":
+    main()
