@@ -51,6 +51,15 @@ int tsr_open_device(const char *selector, const char *pipeline_cache_path,
 void tsr_close_device(tsr_device *device);
 int tsr_get_properties(tsr_device *device, tsr_properties *properties);
 
+/* Device memory the host can map (device-local where the device has such a
+ * host-visible type, as GPUs with resizable BAR do): kernels bind it
+ * directly, without importing, when a binding's range lies inside it.
+ * `host_pointer` receives the mapping, aligned to host_import_alignment. */
+typedef struct tsr_allocation tsr_allocation;
+int tsr_allocate(tsr_device *device, uint64_t size, void **host_pointer,
+                 tsr_allocation **allocation);
+void tsr_free(tsr_allocation *allocation);
+
 int tsr_create_kernel(tsr_device *device, const uint32_t *code, size_t bytes,
                       const char *entry_point, uint32_t num_bindings,
                       uint32_t push_constant_bytes, tsr_kernel **kernel);

@@ -16,6 +16,7 @@
 #include <cstring>
 #include <fstream>
 #include <iterator>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -103,9 +104,19 @@ struct tsr_device {
   bool timestamps = false;
   PFN_vkGetMemoryHostPointerPropertiesEXT getHostPointerProperties = nullptr;
   std::mutex mutex;
+  // Mapped device allocations, which launches bind without importing.
+  std::vector<tsr_allocation *> allocations;
   // Messages of the validation layer since the last check.
   std::mutex validationMutex;
   std::string validationErrors;
+};
+
+struct tsr_allocation {
+  tsr_device *device = nullptr;
+  VkBuffer buffer = VK_NULL_HANDLE;
+  VkDeviceMemory memory = VK_NULL_HANDLE;
+  uint8_t *mapped = nullptr;
+  uint64_t size = 0;
 };
 
 struct tsr_kernel {
@@ -521,6 +532,86 @@ int tsr_get_properties(tsr_device *device, tsr_properties *out) {
   return 0;
 }
 
+int tsr_allocate(tsr_device *device, uint64_t size, void **hostPointer,
+                 tsr_allocation **out) {
+  auto allocation = std::make_unique<tsr_allocation>();
+  allocation->device = device;
+  allocation->size = std::max<uint64_t>(size, 1);
+  VkBufferCreateInfo bufferInfo{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
+  bufferInfo.size = allocation->size;
+  bufferInfo.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
+  bufferInfo.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
+  TSR_CHECK(
+      vkCreateBuffer(device->device, &bufferInfo, nullptr, &allocation->buffer),
+      "vkCreateBuffer");
+  VkMemoryRequirements requirements;
+  vkGetBufferMemoryRequirements(device->device, allocation->buffer,
+                                &requirements);
+  VkPhysicalDeviceMemoryProperties memory;
+  vkGetPhysicalDeviceMemoryProperties(device->physical, &memory);
+  // Prefer device-local memory the host sees coherently; else any coherent
+  // host-visible memory.
+  const VkMemoryPropertyFlags visible = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
+                                        VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+  int chosen = -1;
+  for (VkMemoryPropertyFlags wanted :
+       {visible | VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, visible})
+    for (uint32_t type = 0; type < memory.memoryTypeCount && chosen < 0; ++type)
+      if ((requirements.memoryTypeBits & (1u << type)) &&
+          (memory.memoryTypes[type].propertyFlags & wanted) == wanted &&
+          memory.memoryHeaps[memory.memoryTypes[type].heapIndex].size >=
+              requirements.size)
+        chosen = type;
+  auto cleanUp = [&] {
+    if (allocation->memory)
+      vkFreeMemory(device->device, allocation->memory, nullptr);
+    vkDestroyBuffer(device->device, allocation->buffer, nullptr);
+  };
+  if (chosen < 0) {
+    cleanUp();
+    return fail("no host-visible Vulkan memory type can hold " +
+                std::to_string(size) + " bytes");
+  }
+  VkMemoryAllocateInfo allocateInfo{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
+  allocateInfo.allocationSize = requirements.size;
+  allocateInfo.memoryTypeIndex = chosen;
+  VkResult result = vkAllocateMemory(device->device, &allocateInfo, nullptr,
+                                     &allocation->memory);
+  if (result == VK_SUCCESS)
+    result = vkBindBufferMemory(device->device, allocation->buffer,
+                                allocation->memory, 0);
+  void *mapped = nullptr;
+  if (result == VK_SUCCESS)
+    result = vkMapMemory(device->device, allocation->memory, 0, VK_WHOLE_SIZE,
+                         0, &mapped);
+  if (result != VK_SUCCESS) {
+    cleanUp();
+    return fail("allocating " + std::to_string(size) +
+                " bytes of device memory: " + resultName(result));
+  }
+  allocation->mapped = static_cast<uint8_t *>(mapped);
+  *hostPointer = mapped;
+  std::lock_guard<std::mutex> lock(device->mutex);
+  device->allocations.push_back(allocation.get());
+  *out = allocation.release();
+  return 0;
+}
+
+void tsr_free(tsr_allocation *allocation) {
+  if (!allocation)
+    return;
+  tsr_device *device = allocation->device;
+  {
+    std::lock_guard<std::mutex> lock(device->mutex);
+    auto &all = device->allocations;
+    all.erase(std::remove(all.begin(), all.end(), allocation), all.end());
+  }
+  vkUnmapMemory(device->device, allocation->memory);
+  vkDestroyBuffer(device->device, allocation->buffer, nullptr);
+  vkFreeMemory(device->device, allocation->memory, nullptr);
+  delete allocation;
+}
+
 int tsr_create_kernel(tsr_device *device, const uint32_t *code, size_t bytes,
                       const char *entryPoint, uint32_t numBindings,
                       uint32_t pushConstantBytes, tsr_kernel **out) {
@@ -638,8 +729,22 @@ int tsr_launch(tsr_kernel *kernel, const uint32_t grid[3],
   // Identical ranges (one tensor passed twice, or two views of one storage)
   // share one import.
   std::vector<VkBuffer> bound(numBindings, VK_NULL_HANDLE);
+  std::vector<VkDeviceSize> offsets(numBindings, 0),
+      ranges(numBindings, VK_WHOLE_SIZE);
   for (uint32_t i = 0; i < numBindings; ++i) {
     if (!bindings[i].size)
+      continue;
+    // Memory from tsr_allocate is bound as it is.
+    auto *start = static_cast<uint8_t *>(bindings[i].host_pointer);
+    for (tsr_allocation *allocation : device->allocations)
+      if (start >= allocation->mapped &&
+          start < allocation->mapped + allocation->size) {
+        bound[i] = allocation->buffer;
+        offsets[i] = start - allocation->mapped;
+        ranges[i] = std::min<VkDeviceSize>(bindings[i].size,
+                                           allocation->size - offsets[i]);
+      }
+    if (bound[i])
       continue;
     for (uint32_t j = 0; j < i && !bound[i]; ++j)
       if (bindings[j].host_pointer == bindings[i].host_pointer &&
@@ -669,7 +774,7 @@ int tsr_launch(tsr_kernel *kernel, const uint32_t grid[3],
     if (!bound[i])
       return fail("buffer binding " + std::to_string(i) +
                   " has no memory (empty tensor)");
-    infos.push_back({bound[i], 0, VK_WHOLE_SIZE});
+    infos.push_back({bound[i], offsets[i], ranges[i]});
     VkWriteDescriptorSet write{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
     write.dstSet = set;
     write.dstBinding = i;

@@ -2,8 +2,11 @@
 `do_bench` (device timestamps on the SPIR-V backend) and write the results
 as JSON. Sizes are DESIGN.md's reference points for the H200.
 
-    python3 utils/benchmark.py OUT.json [--small]
+    python3 utils/benchmark.py OUT.json [--small] [--device-memory]
     python3 -m triton_spirv.run utils/benchmark.py OUT.json   # next to CUDA
+
+--device-memory puts the tensors in device memory the host maps
+(`triton_spirv.memory`) instead of host memory the device imports.
 """
 
 from __future__ import annotations
@@ -22,16 +25,18 @@ from corpus.kernels.softmax import softmax_kernel  # noqa: E402
 from corpus.kernels.vector_add import vector_add_kernel  # noqa: E402
 
 
+_placed: Callable[[torch.Tensor], torch.Tensor] = lambda tensor: tensor
+
+
 def vector_add(n: int) -> tuple[Callable[[], None], float]:
-    x, y = torch.rand(n), torch.rand(n)
-    out = torch.empty(n)
+    x, y, out = _placed(torch.rand(n)), _placed(torch.rand(n)), _placed(torch.empty(n))
     grid = (triton.cdiv(n, 1024),)
     return (lambda: vector_add_kernel[grid](x, y, out, n, BLOCK_SIZE=1024)), 3 * 4 * n
 
 
 def softmax(rows: int, cols: int) -> tuple[Callable[[], None], float]:
-    x = torch.randn(rows, cols)
-    out = torch.empty_like(x)
+    x = _placed(torch.randn(rows, cols))
+    out = _placed(torch.empty_like(x))
     block = triton.next_power_of_2(cols)
     warps = 8 if block >= 2048 else 4
     return (lambda: softmax_kernel[(rows,)](out, x, x.stride(0), out.stride(0), rows, cols,
@@ -39,8 +44,8 @@ def softmax(rows: int, cols: int) -> tuple[Callable[[], None], float]:
 
 
 def matmul(size: int, dtype: torch.dtype) -> tuple[Callable[[], None], float]:
-    a, b = torch.randn(size, size, dtype=dtype), torch.randn(size, size, dtype=dtype)
-    c = torch.empty(size, size, dtype=dtype)
+    a, b = _placed(torch.randn(size, size, dtype=dtype)), _placed(torch.randn(size, size, dtype=dtype))
+    c = _placed(torch.empty(size, size, dtype=dtype))
     block = 64 if dtype == torch.float16 else 32
     grid = (triton.cdiv(size, block) ** 2,)
     precision = "ieee" if dtype == torch.float32 else "tf32"
@@ -53,6 +58,10 @@ def matmul(size: int, dtype: torch.dtype) -> tuple[Callable[[], None], float]:
 def main() -> None:
     out_path = Path(sys.argv[1])
     small = "--small" in sys.argv
+    if "--device-memory" in sys.argv:
+        from triton_spirv.memory import to_device
+        global _placed
+        _placed = to_device
     cases = [
         ("vector add fp32", "2^24" if not small else "2^20", "GB/s", lambda: vector_add(2 ** (20 if small else 24))),
         ("fused softmax fp32", "4096x1024" if not small else "256x1024", "GB/s",
@@ -70,7 +79,9 @@ def main() -> None:
         rate = amount / (ms * 1e-3) / (1e9 if unit == "GB/s" else 1e12)
         results.append({"kernel": name, "size": size, "ms": ms, unit: rate})
         print(f"{name:20s} {size:10s} {ms:9.3f} ms {rate:9.2f} {unit}", flush=True)
-    out_path.write_text(json.dumps({"device": device, "results": results}, indent=2) + "\n")
+    memory = "device" if "--device-memory" in sys.argv else "host"
+    out_path.write_text(json.dumps({"device": device, "tensors_in": memory, "results": results},
+                                   indent=2) + "\n")
 
 
 if __name__ == "__main__":

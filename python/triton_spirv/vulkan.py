@@ -83,6 +83,10 @@ def _lib() -> ctypes.CDLL:
                                               ctypes.c_char_p, ctypes.c_uint32, ctypes.c_uint32,
                                               ctypes.POINTER(ctypes.c_void_p)]
             lib.tsr_destroy_kernel.argtypes = [ctypes.c_void_p]
+            lib.tsr_allocate.argtypes = [ctypes.c_void_p, ctypes.c_uint64,
+                                         ctypes.POINTER(ctypes.c_void_p),
+                                         ctypes.POINTER(ctypes.c_void_p)]
+            lib.tsr_free.argtypes = [ctypes.c_void_p]
             lib.tsr_launch.argtypes = [ctypes.c_void_p, ctypes.POINTER(ctypes.c_uint32),
                                        ctypes.POINTER(_Binding), ctypes.c_uint32, ctypes.c_char_p,
                                        ctypes.c_uint32, ctypes.POINTER(ctypes.c_uint64)]
@@ -144,6 +148,16 @@ class Device:
             max_workgroup_count=tuple(raw.max_workgroup_count),
             max_shared_memory=raw.max_shared_memory, max_push_constants=raw.max_push_constants,
             host_import_alignment=raw.host_import_alignment, timestamps=bool(raw.timestamps))
+
+    def allocate(self, size: int) -> tuple[int, ctypes.c_void_p]:
+        """Maps `size` bytes of device memory: (host address, allocation handle)."""
+        address, handle = ctypes.c_void_p(), ctypes.c_void_p()
+        _check(_lib().tsr_allocate(self.handle, size, ctypes.byref(address), ctypes.byref(handle)))
+        return address.value or 0, handle
+
+    def free(self, handle: ctypes.c_void_p) -> None:
+        if self.handle:
+            _lib().tsr_free(handle)
 
     def close(self) -> None:
         if self.handle:

@@ -125,3 +125,14 @@ def test_relaunch_from_cache_in_a_fresh_process(tmp_path) -> None:
     for _ in range(2):  # the second run loads the kernel from the cache
         subprocess.run([sys.executable, "-c", script], check=True, env=env, cwd=REPO)
     assert any(p.suffix == ".spv" for p in tmp_path.rglob("*"))
+
+
+def test_device_memory_tensors_are_bound_in_place() -> None:
+    from triton_spirv import memory
+    x = memory.to_device(torch.rand(5000))
+    out = memory.zeros(5000)
+    # A view at an element offset inside the allocation, and a whole one.
+    _add[(triton.cdiv(4993, 128),)](x[7:], x[7:], out[3:], 4993, BLOCK=128)
+    assert torch.equal(out[3:4996], x[7:] + x[7:])
+    assert torch.equal(out[:3], torch.zeros(3))
+    assert memory.device_allocation(out.data_ptr()) is not None

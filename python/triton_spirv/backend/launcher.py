@@ -8,6 +8,7 @@ import struct
 from typing import Any, Sequence
 
 from .. import vulkan
+from ..memory import device_allocation
 
 __all__ = ["KernelBinary", "SPIRVLauncher", "device_time_ns"]
 
@@ -67,17 +68,22 @@ class SPIRVLauncher:
         if device is not None and getattr(device, "type", "cpu") != "cpu":
             raise TypeError(f"argument {position} of {self.name} is on {device}; the SPIR-V "
                             f"backend takes CPU tensors (the GPU reads them in place)")
+        storage = value.untyped_storage()
+        start, size = storage.data_ptr(), storage.nbytes()
+        element_bytes = value.element_size()
+        allocation = device_allocation(start)
+        if allocation is not None:  # device memory: bound as it is
+            base, whole = allocation
+            offset_bytes = value.data_ptr() - base
+            return base, whole, offset_bytes // element_bytes
         alignment = self.alignment
         if alignment == 0:
             raise vulkan.VulkanError("the Vulkan device cannot import host memory "
                                      "(VK_EXT_external_memory_host is missing)")
-        storage = value.untyped_storage()
-        start, size = storage.data_ptr(), storage.nbytes()
         base = start & ~(alignment - 1)
         end = (start + max(size, 1) + alignment - 1) & ~(alignment - 1)
         # Triton types a pointer argument by its tensor's dtype, so the offset
         # counts elements of that size.
-        element_bytes = value.element_size()
         offset_bytes = value.data_ptr() - base
         if offset_bytes % element_bytes:
             raise ValueError(f"argument {position} of {self.name} is not aligned to its element size")
