@@ -401,13 +401,17 @@ struct ImportedBuffer {
   VkDeviceMemory memory = VK_NULL_HANDLE;
 };
 
+/// Destroys a buffer and frees (and so unmaps) its memory; either may be null.
+void destroyBuffer(VkDevice device, VkBuffer buffer, VkDeviceMemory memory) {
+  if (buffer)
+    vkDestroyBuffer(device, buffer, nullptr);
+  if (memory)
+    vkFreeMemory(device, memory, nullptr);
+}
+
 void release(tsr_device *device, std::vector<ImportedBuffer> &buffers) {
-  for (ImportedBuffer &imported : buffers) {
-    if (imported.buffer)
-      vkDestroyBuffer(device->device, imported.buffer, nullptr);
-    if (imported.memory)
-      vkFreeMemory(device->device, imported.memory, nullptr);
-  }
+  for (ImportedBuffer &imported : buffers)
+    destroyBuffer(device->device, imported.buffer, imported.memory);
   buffers.clear();
 }
 
@@ -489,6 +493,12 @@ void tsr_close_device(tsr_device *device) {
     return;
   if (device->device) {
     vkDeviceWaitIdle(device->device);
+    // Allocations still alive (their tensors outlive the device) go with it.
+    for (tsr_allocation *allocation : device->allocations) {
+      destroyBuffer(device->device, allocation->buffer, allocation->memory);
+      delete allocation;
+    }
+    device->allocations.clear();
     savePipelineCache(device);
     if (device->pipelineCache)
       vkDestroyPipelineCache(device->device, device->pipelineCache, nullptr);
@@ -563,9 +573,7 @@ int tsr_allocate(tsr_device *device, uint64_t size, void **hostPointer,
               requirements.size)
         chosen = type;
   auto cleanUp = [&] {
-    if (allocation->memory)
-      vkFreeMemory(device->device, allocation->memory, nullptr);
-    vkDestroyBuffer(device->device, allocation->buffer, nullptr);
+    destroyBuffer(device->device, allocation->buffer, allocation->memory);
   };
   if (chosen < 0) {
     cleanUp();
@@ -606,9 +614,7 @@ void tsr_free(tsr_allocation *allocation) {
     auto &all = device->allocations;
     all.erase(std::remove(all.begin(), all.end(), allocation), all.end());
   }
-  vkUnmapMemory(device->device, allocation->memory);
-  vkDestroyBuffer(device->device, allocation->buffer, nullptr);
-  vkFreeMemory(device->device, allocation->memory, nullptr);
+  destroyBuffer(device->device, allocation->buffer, allocation->memory);
   delete allocation;
 }
 
@@ -743,6 +749,7 @@ int tsr_launch(tsr_kernel *kernel, const uint32_t grid[3],
         offsets[i] = start - allocation->mapped;
         ranges[i] = std::min<VkDeviceSize>(bindings[i].size,
                                            allocation->size - offsets[i]);
+        break;
       }
     if (bound[i])
       continue;

@@ -6,5 +6,4 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
-export XDG_RUNTIME_DIR=${XDG_RUNTIME_DIR:-/tmp}
 python3 utils/demo.py "$@"

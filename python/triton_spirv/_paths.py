@@ -7,7 +7,9 @@ import os
 from pathlib import Path
 
 _PACKAGE = Path(__file__).resolve().parent
-_BUILD = _PACKAGE.parent.parent / "build"
+# The checkout's build tree: scripts/setup.sh builds in TRITON_SPIRV_BUILD_DIR
+# (relative to the checkout) or build/.
+_BUILD = _PACKAGE.parent.parent / os.environ.get("TRITON_SPIRV_BUILD_DIR", "build")
 
 
 def _find(env: str, installed: Path, built: Path) -> Path:

@@ -14,28 +14,20 @@ import torch
 
 from . import vulkan
 
-__all__ = ["empty", "zeros", "to_device", "device_allocation"]
-
-# Mapped address -> size of the live allocations, for the launcher.
-_allocations: dict[int, int] = {}
-
-
-def _release(address: int, handle: ctypes.c_void_p) -> None:
-    _allocations.pop(address, None)
-    vulkan.device().free(handle)
+__all__ = ["empty", "zeros", "to_device"]
 
 
 def empty(shape: Sequence[int] | int, dtype: torch.dtype = torch.float32) -> torch.Tensor:
     """An uninitialized tensor in device memory."""
     shape = (shape,) if isinstance(shape, int) else tuple(shape)
-    size = math.prod(shape) * torch.empty((), dtype=dtype).element_size()
+    size = math.prod(shape) * dtype.itemsize
     if size == 0:
         return torch.empty(shape, dtype=dtype)
-    address, handle = vulkan.device().allocate(size)
+    device = vulkan.device()
+    address, handle = device.allocate(size)
     memory = (ctypes.c_uint8 * size).from_address(address)
     # The tensor keeps `memory` alive; the allocation goes with it.
-    weakref.finalize(memory, _release, address, handle)
-    _allocations[address] = size
+    weakref.finalize(memory, device.free, address, handle)
     return torch.frombuffer(memory, dtype=torch.uint8).view(dtype).reshape(shape)
 
 
@@ -46,11 +38,3 @@ def zeros(shape: Sequence[int] | int, dtype: torch.dtype = torch.float32) -> tor
 def to_device(tensor: torch.Tensor) -> torch.Tensor:
     """A copy of `tensor` in device memory."""
     return empty(tensor.shape, tensor.dtype).copy_(tensor)
-
-
-def device_allocation(address: int) -> tuple[int, int] | None:
-    """(start, size) of the device allocation holding `address`, if any."""
-    for start, size in _allocations.items():
-        if start <= address < start + size:
-            return start, size
-    return None

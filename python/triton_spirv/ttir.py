@@ -39,7 +39,6 @@ def make_ttir(
     num_warps: int = 4,
     debug: bool = False,
     divisible_by_16: Collection[str] = (),
-    context: Any | None = None,
 ) -> Any:
     """Return the TTIR module (a `triton._C.libtriton.ir.module`) for `fn`.
 
@@ -47,14 +46,13 @@ def make_ttir(
     constexprs: values of the "constexpr" arguments.
     divisible_by_16: arguments to mark `tt.divisibility = 16`, as Triton's JIT does for
     16-byte aligned tensors and integers that are multiples of 16.
-    The module owns `context`; keep the module alive while using it.
+    The module owns its MLIR context; keep the module alive while using it.
     """
     constexprs = dict(constexprs or {})
     attrs = {(fn.arg_names.index(name), ): [["tt.divisibility", 16]] for name in divisible_by_16}
     src = ASTSource(fn, signature=dict(signature), constexprs=constexprs, attrs=attrs)
     options = SPIRVOptions(num_warps=num_warps, debug=debug)
-    if context is None:
-        context = ir.context()
+    context = ir.context()
     ir.load_dialects(context)
     module = src.make_ir(TARGET, options, codegen_fns(), module_map(), context)
     run_ttir_passes(module)

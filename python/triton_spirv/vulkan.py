@@ -71,6 +71,8 @@ _library_lock = threading.Lock()
 
 def _lib() -> ctypes.CDLL:
     global _library
+    if _library is not None:  # every launch comes here: no lock once loaded
+        return _library
     with _library_lock:
         if _library is None:
             lib = ctypes.CDLL(str(runtime_library_path()))
@@ -105,8 +107,6 @@ class Kernel:
     def __init__(self, device: "Device", code: bytes, entry_point: str, num_bindings: int,
                  push_constant_bytes: int) -> None:
         self.device = device
-        self.num_bindings = num_bindings
-        self.push_constant_bytes = push_constant_bytes
         handle = ctypes.c_void_p()
         _check(_lib().tsr_create_kernel(device.handle, code, len(code), entry_point.encode(),
                                         num_bindings, push_constant_bytes, ctypes.byref(handle)))
@@ -138,6 +138,8 @@ class Device:
         _check(_lib().tsr_open_device((selector or "").encode(), cache, int(validation),
                                       ctypes.byref(handle)))
         self.handle = handle
+        # Mapped address -> size of the live allocate()d memory.
+        self.allocations: dict[int, int] = {}
         raw = _Properties()
         _check(_lib().tsr_get_properties(handle, ctypes.byref(raw)))
         self.properties = DeviceProperties(
@@ -153,11 +155,23 @@ class Device:
         """Maps `size` bytes of device memory: (host address, allocation handle)."""
         address, handle = ctypes.c_void_p(), ctypes.c_void_p()
         _check(_lib().tsr_allocate(self.handle, size, ctypes.byref(address), ctypes.byref(handle)))
+        self.allocations[address.value or 0] = size
         return address.value or 0, handle
 
-    def free(self, handle: ctypes.c_void_p) -> None:
+    def free(self, address: int, handle: ctypes.c_void_p) -> None:
+        self.allocations.pop(address, None)
         if self.handle:
             _lib().tsr_free(handle)
+
+    def allocation_holding(self, address: int) -> tuple[int, int] | None:
+        """(start, size) of the live allocation that holds `address`, if any."""
+        size = self.allocations.get(address)  # tensors usually start their allocation
+        if size is not None:
+            return address, size
+        for start, size in self.allocations.items():
+            if start <= address < start + size:
+                return start, size
+        return None
 
     def close(self) -> None:
         if self.handle:

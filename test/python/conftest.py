@@ -21,8 +21,8 @@ def repo_root() -> Path:
 
 @pytest.fixture(scope="session")
 def tool() -> Path:
-    build_dir = Path(os.environ.get("TRITON_SPIRV_BUILD_DIR", REPO / "build"))
-    path = build_dir / "bin" / "triton-spirv-opt"
-    if not path.exists():
-        pytest.fail(f"{path} is missing: run scripts/setup.sh first")
-    return path
+    from triton_spirv._paths import tool_path
+    try:
+        return tool_path()
+    except FileNotFoundError as error:
+        pytest.fail(str(error))

@@ -12,6 +12,7 @@
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -19,6 +20,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SPIRV/IR/SPIRVAttributes.h"
+#include "mlir/Dialect/Utils/IndexingUtils.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
@@ -73,10 +75,11 @@ private:
   SmallVector<Value> combine(linalg::ReduceOp op, ValueRange elements,
                              ValueRange accumulators);
   SmallVector<Value> delinearize(Location loc, Value linear,
-                                 ArrayRef<int64_t> shape);
+                                 ArrayRef<OpFoldResult> extents);
   Value partialsBuffer(Location loc, Type type, unsigned position);
   void findPrivateBuffers();
   bool isOwnerAligned(Operation *user, Value buffer);
+  int64_t rotation(Value input);
   void rewritePrivateAccesses();
   LogicalResult distributeParallelLoop(scf::ParallelOp loop);
   void runOnInvocationZero(Operation *op);
@@ -109,16 +112,11 @@ LogicalResult KernelDistributor::run() {
   // by the scalar code, in program order.
   SmallVector<Operation *> work;
   kernel.walk<WalkOrder::PreOrder>([&](Operation *op) {
-    if (isa<linalg::LinalgOp, memref::CopyOp>(op)) {
-      work.push_back(op);
-      return WalkResult::skip();
-    }
-    if (isa<memref::StoreOp, memref::AtomicRMWOp, memref::GenericAtomicRMWOp>(
-            op)) {
-      work.push_back(op);
-      return WalkResult::skip();
-    }
-    return WalkResult::advance();
+    if (!isa<linalg::LinalgOp, memref::CopyOp, memref::StoreOp,
+             memref::AtomicRMWOp, memref::GenericAtomicRMWOp>(op))
+      return WalkResult::advance();
+    work.push_back(op);
+    return WalkResult::skip();
   });
 
   findPrivateBuffers();
@@ -158,29 +156,31 @@ static Value lookThroughDimApply(Value v) {
 /// identity-layout buffer puts its elements: view element v is at buffer
 /// position `offset + sum(v[i] * strides[i])`.
 struct ViewPlacement {
-  int64_t offset = 0;
   SmallVector<int64_t> strides;
+  int64_t offset = 0;
 };
 
 static std::optional<ViewPlacement> placeView(memref::SubViewOp view) {
   MemRefType source = view.getSourceType();
-  if (!view.hasUnitStride() || !source.hasStaticShape() ||
-      !source.getLayout().isIdentity() || !view.getType().hasStaticShape())
-    return std::nullopt;
-  SmallVector<int64_t> sourceStrides(source.getRank(), 1);
-  for (int64_t dim = source.getRank() - 2; dim >= 0; --dim)
-    sourceStrides[dim] = sourceStrides[dim + 1] * source.getDimSize(dim + 1);
-  llvm::SmallBitVector dropped = view.getDroppedDims();
   ViewPlacement placement;
-  for (auto [dim, offset] : llvm::enumerate(view.getMixedOffsets())) {
-    std::optional<int64_t> value = getConstantIntValue(offset);
-    if (!value)
-      return std::nullopt;
-    placement.offset += *value * sourceStrides[dim];
-    if (!dropped.test(dim))
-      placement.strides.push_back(sourceStrides[dim]);
-  }
+  if (!view.hasUnitStride() || !source.hasStaticShape() ||
+      !source.getLayout().isIdentity() || !view.getType().hasStaticShape() ||
+      failed(view.getType().getStridesAndOffset(placement.strides,
+                                                placement.offset)) ||
+      ShapedType::isDynamic(placement.offset))
+    return std::nullopt;
   return placement;
+}
+
+/// For a full reduction of a 1-D view at offset o: o mod W, the shift by
+/// which invocation t takes the view's positions that are its own elements
+/// of the viewed buffer (member (t - o) mod W). 0 for anything else.
+int64_t KernelDistributor::rotation(Value input) {
+  auto view = input.getDefiningOp<memref::SubViewOp>();
+  if (!view || view.getSourceType().getRank() != 1)
+    return 0;
+  std::optional<ViewPlacement> placement = placeView(view);
+  return placement ? placement->offset % workgroupSize : 0;
 }
 
 /// Whether `user` of `buffer` only touches element q from invocation
@@ -195,10 +195,14 @@ bool KernelDistributor::isOwnerAligned(Operation *user, Value buffer) {
     if (!llvm::is_contained(reduce.getInputs(), buffer) ||
         llvm::is_contained(reduce.getInits(), buffer))
       return false;
-    // A full reduction shared by all W invocations: each folds its own.
+    // A full reduction shared by all W invocations: each folds its own,
+    // provided all its inputs are rotated alike.
     if (type.getRank() == 1)
       return reduce.getDimensions().size() == 1 &&
-             type.getNumElements() >= workgroupSize;
+             type.getNumElements() >= workgroupSize &&
+             llvm::all_of(reduce.getInputs(), [&](Value input) {
+               return rotation(input) == rotation(buffer);
+             });
     // Outer dimensions reduced, W dividing the outputs: invocation t folds
     // the elements of output p = t mod W, at positions r * P + p.
     ArrayRef<int64_t> dims = reduce.getDimensions();
@@ -226,12 +230,9 @@ bool KernelDistributor::isOwnerAligned(Operation *user, Value buffer) {
     return false;
   MemRefType viewType = view.getType();
   bool congruent = placement->offset % workgroupSize == 0;
-  for (int64_t dim = 0, e = viewType.getRank(); dim < e; ++dim) {
-    int64_t rowMajor = 1;
-    for (int64_t inner = dim + 1; inner < e; ++inner)
-      rowMajor *= viewType.getDimSize(inner);
-    congruent &= (placement->strides[dim] - rowMajor) % workgroupSize == 0;
-  }
+  for (auto [stride, rowMajor] :
+       llvm::zip(placement->strides, computeStrides(viewType.getShape())))
+    congruent &= (stride - rowMajor) % workgroupSize == 0;
   for (Operation *viewUser : view->getUsers()) {
     if (viewType.getRank() == 0) {
       auto linalgOp = dyn_cast<linalg::LinalgOp>(viewUser);
@@ -276,12 +277,8 @@ void KernelDistributor::findPrivateBuffers() {
 /// rewritten from their element's linear position q to q / W.
 void KernelDistributor::rewritePrivateAccesses() {
   for (auto [buffer, replacement] : privateBuffers) {
-    auto type = cast<MemRefType>(buffer.getType());
-    ViewPlacement whole;
-    for (int64_t dim = type.getRank() - 1, stride = 1; dim >= 0; --dim) {
-      whole.strides.insert(whole.strides.begin(), stride);
-      stride *= type.getDimSize(dim);
-    }
+    ViewPlacement whole{
+        computeStrides(cast<MemRefType>(buffer.getType()).getShape())};
     SmallVector<std::pair<Operation *, ViewPlacement>> accesses;
     SmallVector<Operation *> views;
     for (Operation *user : buffer.getUsers()) {
@@ -376,17 +373,19 @@ LogicalResult KernelDistributor::distributeLinalgOp(linalg::LinalgOp op) {
   return distributeParallelLoop(parallel);
 }
 
-SmallVector<Value> KernelDistributor::delinearize(Location loc, Value linear,
-                                                  ArrayRef<int64_t> shape) {
-  SmallVector<Value> indices(shape.size());
-  for (int64_t dim = shape.size() - 1; dim >= 0; --dim) {
-    Value extent = indexConstant(loc, shape[dim]);
-    indices[dim] = dim == 0
-                       ? linear
-                       : arith::RemUIOp::create(rewriter, loc, linear, extent);
-    if (dim > 0)
-      linear = arith::DivUIOp::create(rewriter, loc, linear, extent);
+/// The row-major indices of linear position `linear` in `extents` (last
+/// dimension fastest).
+SmallVector<Value>
+KernelDistributor::delinearize(Location loc, Value linear,
+                               ArrayRef<OpFoldResult> extents) {
+  SmallVector<Value> indices(extents.size());
+  for (int64_t dim = extents.size() - 1; dim > 0; --dim) {
+    Value extent = getValueOrCreateConstantIndexOp(rewriter, loc, extents[dim]);
+    indices[dim] = arith::RemUIOp::create(rewriter, loc, linear, extent);
+    linear = arith::DivUIOp::create(rewriter, loc, linear, extent);
   }
+  if (!extents.empty())
+    indices[0] = linear;
   return indices;
 }
 
@@ -461,24 +460,16 @@ bool KernelDistributor::distributeReduction(linalg::ReduceOp op) {
   Value outputsValue = indexConstant(loc, outputs);
   Value groupValue = indexConstant(loc, group);
   Value output, member;
-  auto view = op.getInputs()[0].getDefiningOp<memref::SubViewOp>();
-  std::optional<ViewPlacement> placement =
-      view && view.getSourceType().getRank() == 1 ? placeView(view)
-                                                  : std::nullopt;
-  std::optional<int64_t> viewOffset;
-  if (placement)
-    viewOffset = placement->offset;
-  if (outputs * group == workgroupSize && outputs == 1) {
+  bool allShare = outputs * group == workgroupSize && outputs == 1;
+  int64_t shift = allShare ? rotation(op.getInputs()[0]) : 0;
+  if (allShare) {
     output = indexConstant(loc, 0);
     member = invocationId;
-    // Of a view at offset o, invocation t takes the positions that are its
-    // own elements of the viewed buffer: member (t - o) mod W.
-    if (viewOffset && *viewOffset % workgroupSize)
+    if (shift)
       member = arith::RemUIOp::create(
           rewriter, loc,
-          arith::AddIOp::create(
-              rewriter, loc, invocationId,
-              indexConstant(loc, workgroupSize - *viewOffset % workgroupSize)),
+          arith::AddIOp::create(rewriter, loc, invocationId,
+                                indexConstant(loc, workgroupSize - shift)),
           indexConstant(loc, workgroupSize));
   } else if (innermostReduced) {
     output = arith::DivUIOp::create(rewriter, loc, invocationId, groupValue);
@@ -494,10 +485,12 @@ bool KernelDistributor::distributeReduction(linalg::ReduceOp op) {
                                   invocationId,
                                   indexConstant(loc, outputs * group))
                 .getResult();
-  SmallVector<Value> outputIndices = delinearize(loc, output, outputShape);
+  MLIRContext *context = rewriter.getContext();
+  SmallVector<Value> outputIndices =
+      delinearize(loc, output, getAsIndexOpFoldResult(context, outputShape));
   auto elementIndices = [&](Value position) {
-    SmallVector<Value> reducedIndices =
-        delinearize(loc, position, reducedShape);
+    SmallVector<Value> reducedIndices = delinearize(
+        loc, position, getAsIndexOpFoldResult(context, reducedShape));
     SmallVector<Value> indices;
     unsigned nextOutput = 0, nextReduced = 0;
     for (int64_t dim = 0, e = shape.size(); dim < e; ++dim)
@@ -550,7 +543,7 @@ bool KernelDistributor::distributeReduction(linalg::ReduceOp op) {
                          : arith::MulIOp::create(rewriter, loc, outputsValue,
                                                  indexConstant(loc, step))
                                .getResult());
-    if (member != invocationId && outputs == 1 && group == workgroupSize)
+    if (shift)
       partner = arith::RemUIOp::create(rewriter, loc, partner,
                                        indexConstant(loc, workgroupSize));
     SmallVector<Value> mine = loadAll(buffers, invocationId);
@@ -578,23 +571,16 @@ LogicalResult KernelDistributor::distributeParallelLoop(scf::ParallelOp loop) {
     return loop.emitError("parallel loops with reductions are not expected");
   Location loc = loop.getLoc();
   rewriter.setInsertionPoint(loop);
-  SmallVector<Value> tripCounts;
+  SmallVector<OpFoldResult> tripCounts;
   Value total = indexConstant(loc, 1);
-  std::optional<int64_t> staticTotal = 1;
   for (auto [lb, ub, step] :
        llvm::zip(loop.getLowerBound(), loop.getUpperBound(), loop.getStep())) {
-    Value extent = arith::SubIOp::create(rewriter, loc, ub, lb);
-    Value trips = arith::CeilDivUIOp::create(rewriter, loc, extent, step);
+    Value extent = rewriter.createOrFold<arith::SubIOp>(loc, ub, lb);
+    Value trips = rewriter.createOrFold<arith::CeilDivUIOp>(loc, extent, step);
     tripCounts.push_back(trips);
-    total = arith::MulIOp::create(rewriter, loc, total, trips);
-    std::optional<int64_t> lower = getConstantIntValue(lb),
-                           upper = getConstantIntValue(ub),
-                           stride = getConstantIntValue(step);
-    if (staticTotal && lower && upper && stride)
-      *staticTotal *= llvm::divideCeil(*upper - *lower, *stride);
-    else
-      staticTotal.reset();
+    total = rewriter.createOrFold<arith::MulIOp>(loc, total, trips);
   }
+  std::optional<int64_t> staticTotal = getConstantIntValue(total);
   // With a static size, invocation t runs a fixed count of iterations k and
   // takes linear index t + k * W (guarded when W does not divide the size),
   // so drivers can unroll the loop and keep private elements in registers.
@@ -628,21 +614,11 @@ LogicalResult KernelDistributor::distributeParallelLoop(scf::ParallelOp loop) {
     linear = forOp.getInductionVar();
     insertBefore = forOp.getBody()->getTerminator();
   }
-  Value remaining = linear;
-  SmallVector<Value> ivs(tripCounts.size());
-  for (int64_t dim = tripCounts.size() - 1; dim >= 0; --dim) {
-    Value position = remaining;
-    if (dim > 0) {
-      position =
-          arith::RemUIOp::create(rewriter, loc, remaining, tripCounts[dim]);
-      remaining =
-          arith::DivUIOp::create(rewriter, loc, remaining, tripCounts[dim]);
-    }
-    Value scaled =
-        arith::MulIOp::create(rewriter, loc, position, loop.getStep()[dim]);
-    ivs[dim] =
-        arith::AddIOp::create(rewriter, loc, loop.getLowerBound()[dim], scaled);
-  }
+  SmallVector<Value> ivs = delinearize(loc, linear, tripCounts);
+  for (auto [iv, lb, step] :
+       llvm::zip(ivs, loop.getLowerBound(), loop.getStep()))
+    iv = arith::AddIOp::create(rewriter, loc, lb,
+                               arith::MulIOp::create(rewriter, loc, iv, step));
   Block *body = loop.getBody();
   rewriter.eraseOp(body->getTerminator());
   rewriter.inlineBlockBefore(body, insertBefore, ivs);

@@ -8,6 +8,7 @@
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
@@ -83,15 +84,17 @@ struct UniformIncrement {
   Value increment; // The value added, in the step's body.
 };
 
-/// `value` if it is a scalar, the constant that defines it if it is a splat
-/// tensor constant, else null.
-Value splatOrScalar(Value value) {
-  if (!isa<ShapedType>(value.getType()))
-    return value;
-  auto constant = value.getDefiningOp<arith::ConstantOp>();
-  if (constant && isa<SplatElementsAttr>(constant.getValue()))
-    return constant;
-  return {};
+/// The splat value of a tensor constant, else null.
+TypedAttr splatValue(Value value) {
+  SplatElementsAttr splat;
+  if (!matchPattern(value, m_Constant(&splat)))
+    return {};
+  return splat.getSplatValue<TypedAttr>();
+}
+
+/// Whether an input of a generic has one value for all elements.
+bool isSplatOrScalar(Value value) {
+  return !isa<ShapedType>(value.getType()) || splatValue(value);
 }
 
 std::optional<UniformIncrement> matchUniformIncrement(scf::ForOp loop,
@@ -131,7 +134,8 @@ std::optional<UniformIncrement> matchUniformIncrement(scf::ForOp loop,
       if (!arg || arg.getOwner() != body)
         return true;
       return arg != element && arg.getArgNumber() < step.getNumDpsInputs() &&
-             splatOrScalar(step.getDpsInputOperand(arg.getArgNumber())->get());
+             isSplatOrScalar(
+                 step.getDpsInputOperand(arg.getArgNumber())->get());
     };
     bool uniform = isUniform(increment);
     for (Operation &op : body->without_terminator()) {
@@ -152,14 +156,10 @@ Value cloneIncrement(OpBuilder &builder, UniformIncrement match) {
   IRMapping mapping;
   Block *body = match.step.getBody();
   for (OpOperand *input : match.step.getDpsInputOperands()) {
-    Value scalar = splatOrScalar(input->get());
-    if (scalar && isa<ShapedType>(scalar.getType()))
-      scalar = arith::ConstantOp::create(
-          builder, input->get().getLoc(),
-          cast<SplatElementsAttr>(
-              cast<arith::ConstantOp>(scalar.getDefiningOp()).getValue())
-              .getSplatValue<TypedAttr>());
-    if (scalar)
+    Value scalar = input->get();
+    if (TypedAttr splat = splatValue(scalar))
+      scalar = arith::ConstantOp::create(builder, scalar.getLoc(), splat);
+    if (!isa<ShapedType>(scalar.getType()))
       mapping.map(body->getArgument(input->getOperandNumber()), scalar);
   }
   for (Operation &op : body->without_terminator())

@@ -2,6 +2,7 @@
 
 #include "triton-spirv/Conversion/LinalgToSPIRV/Passes.h"
 #include "triton-spirv/Conversion/LinalgToSPIRV/Target.h"
+#include "triton-spirv/Conversion/TritonToLinalg/Passes.h"
 
 #include "Legalization.h"
 #include "WorkgroupMemory.h"
@@ -72,9 +73,10 @@ public:
   KernelLowering(func::FuncOp kernel, spirv::ModuleOp spirvModule,
                  const SPIRVTypeConverter &typeConverter,
                  const triton_spirv::TargetDescription &target,
-                 unsigned workgroupSize)
+                 unsigned workgroupSize, int64_t workgroupMemoryBytes)
       : kernel(kernel), spirvModule(spirvModule), typeConverter(typeConverter),
         target(target), workgroupSize(workgroupSize),
+        workgroupMemoryBytes(workgroupMemoryBytes),
         builder(kernel.getContext()) {}
 
   /// Replaces the kernel's arguments by interface variables and records the
@@ -98,6 +100,7 @@ private:
   const SPIRVTypeConverter &typeConverter;
   const triton_spirv::TargetDescription &target;
   unsigned workgroupSize;
+  int64_t workgroupMemoryBytes;
   OpBuilder builder;
   SmallVector<PushConstant> pushConstants;
   unsigned pushConstantBytes = 0;
@@ -128,9 +131,10 @@ LogicalResult KernelLowering::lowerArguments() {
   SmallVector<std::pair<unsigned, BlockArgument>> gridArgs;
   for (BlockArgument arg : entry.getArguments()) {
     unsigned index = arg.getArgNumber();
-    auto role = kernel.getArgAttrOfType<StringAttr>(index, "triton_spirv.abi");
-    auto argIndexAttr =
-        kernel.getArgAttrOfType<IntegerAttr>(index, "triton_spirv.arg_index");
+    auto role =
+        kernel.getArgAttrOfType<StringAttr>(index, triton_spirv::kAbiAttrName);
+    auto argIndexAttr = kernel.getArgAttrOfType<IntegerAttr>(
+        index, triton_spirv::kArgIndexAttrName);
     if (!role)
       return kernel.emitError("kernel argument #")
              << index << " has no triton_spirv.abi role";
@@ -184,7 +188,7 @@ LogicalResult KernelLowering::lowerArguments() {
   }
   for (auto [index, arg] : gridArgs)
     addPushConstant(
-        kernel.getArgAttrOfType<StringAttr>(index, "triton_spirv.abi")
+        kernel.getArgAttrOfType<StringAttr>(index, triton_spirv::kAbiAttrName)
             .getValue(),
         -1, arg.getType())
         .uses.push_back(arg);
@@ -257,9 +261,8 @@ LogicalResult KernelLowering::lowerArguments() {
   llvm::BitVector all(entry.getNumArguments(), true);
   if (failed(kernel.eraseArguments(all)))
     return failure();
-  int64_t workgroupMemory = triton_spirv::workgroupMemoryBytes(kernel);
   spirvModule->setAttr(
-      "triton_spirv.abi",
+      triton_spirv::kAbiAttrName,
       DictionaryAttr::get(
           context,
           {builder.getNamedAttr("entry_point",
@@ -272,8 +275,9 @@ LogicalResult KernelLowering::lowerArguments() {
                                 builder.getArrayAttr(pushConstantRecords)),
            builder.getNamedAttr("push_constant_bytes",
                                 builder.getI64IntegerAttr(pushConstantBytes)),
-           builder.getNamedAttr("workgroup_memory_bytes",
-                                builder.getI64IntegerAttr(workgroupMemory))}));
+           builder.getNamedAttr(
+               "workgroup_memory_bytes",
+               builder.getI64IntegerAttr(workgroupMemoryBytes))}));
   return success();
 }
 
@@ -285,16 +289,13 @@ LogicalResult KernelLowering::lowerArguments() {
 /// with no storage-class bit, which orders no memory anyway; only the
 /// compare-and-swap loops (Legalization.cpp) also name UniformMemory.
 void dropAtomicOrdering(spirv::ModuleOp module) {
-  constexpr spirv::MemorySemantics ordering =
-      spirv::MemorySemantics::Acquire | spirv::MemorySemantics::Release |
-      spirv::MemorySemantics::AcquireRelease |
-      spirv::MemorySemantics::SequentiallyConsistent;
+  // Storage-class bits without an ordering bit are invalid: clear them too.
+  auto relaxed = spirv::MemorySemanticsAttr::get(module.getContext(),
+                                                 spirv::MemorySemantics::None);
   module.walk([&](Operation *op) {
     for (StringRef name : {"semantics", "equal_semantics", "unequal_semantics"})
-      if (auto semantics = op->getAttrOfType<spirv::MemorySemanticsAttr>(name))
-        op->setAttr(name,
-                    spirv::MemorySemanticsAttr::get(
-                        op->getContext(), semantics.getValue() & ~ordering));
+      if (op->getAttrOfType<spirv::MemorySemanticsAttr>(name))
+        op->setAttr(name, relaxed);
   });
 }
 
@@ -347,7 +348,7 @@ struct KernelToSPIRVPass
     SPIRVTypeConverter typeConverter(targetEnv, options);
     SmallVector<func::FuncOp> kernels;
     for (auto func : module.getOps<func::FuncOp>())
-      if (func->hasAttr("triton_spirv.kernel"))
+      if (func->hasAttr(triton_spirv::kKernelAttrName))
         kernels.push_back(func);
     for (func::FuncOp kernel : kernels) {
       int64_t bytes = triton_spirv::workgroupMemoryBytes(kernel);
@@ -360,15 +361,13 @@ struct KernelToSPIRVPass
       }
       if (failed(triton_spirv::prepareKernelForSPIRV(kernel)))
         return signalPassFailure();
-    }
-    for (func::FuncOp kernel : kernels) {
       OpBuilder builder(module.getBody(), module.getBody()->end());
       auto spirvModule = spirv::ModuleOp::create(
           builder, kernel.getLoc(), spirv::AddressingModel::Logical,
           spirv::MemoryModel::GLSL450);
       kernel->moveBefore(spirvModule.getBody(), spirvModule.getBody()->end());
       if (failed(KernelLowering(kernel, spirvModule, typeConverter,
-                                *description, workgroupSize)
+                                *description, workgroupSize, bytes)
                      .lowerArguments()))
         return signalPassFailure();
       StringRef name = kernel.getName();

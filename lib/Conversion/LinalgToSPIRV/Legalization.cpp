@@ -201,8 +201,9 @@ struct GenericAtomicRMWLowering
           Value currentBits = toBits(b, current);
           Value old = spirv::AtomicCompareExchangeOp::create(
               b, l, pointer, spirv::Scope::Device, semantics,
-              spirv::MemorySemantics::UniformMemory, toBits(b, next),
-              currentBits);
+              // A failed exchange orders nothing (storage-class bits alone,
+              // without an ordering bit, are invalid).
+              spirv::MemorySemantics::None, toBits(b, next), currentBits);
           Value retry = spirv::INotEqualOp::create(b, l, old, currentBits);
           scf::ConditionOp::create(b, l, retry, fromBits(b, old));
         },

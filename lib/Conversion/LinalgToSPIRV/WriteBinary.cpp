@@ -1,6 +1,7 @@
 //===- WriteBinary.cpp - Write the .spv binary and its metadata -----------===//
 
 #include "triton-spirv/Conversion/LinalgToSPIRV/Passes.h"
+#include "triton-spirv/Conversion/TritonToLinalg/Passes.h"
 
 #include "mlir/Dialect/SPIRV/IR/SPIRVOps.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -66,7 +67,8 @@ struct WriteBinaryPass : triton_spirv::impl::WriteBinaryBase<WriteBinaryPass> {
     SmallVector<uint32_t> binary;
     if (failed(spirv::serialize(spirvModule, binary)))
       return signalPassFailure();
-    auto abi = spirvModule->getAttrOfType<DictionaryAttr>("triton_spirv.abi");
+    auto abi =
+        spirvModule->getAttrOfType<DictionaryAttr>(triton_spirv::kAbiAttrName);
     if (!abi) {
       spirvModule.emitError("missing triton_spirv.abi metadata");
       return signalPassFailure();

@@ -86,17 +86,12 @@ SmallVector<Value> applyRegionElementwise(OpBuilder &b, Location loc,
                                           Region &region, ValueRange inputs,
                                           TypeRange resultTypes) {
   SmallVector<Value> inits;
-  for (Type type : resultTypes) {
-    auto tensorType = cast<RankedTensorType>(type);
-    inits.push_back(tensor::EmptyOp::create(b, loc, tensorType.getShape(),
-                                            tensorType.getElementType()));
-  }
+  for (Type type : resultTypes)
+    inits.push_back(
+        triton_spirv::emptyLike(b, loc, cast<RankedTensorType>(type)));
   unsigned rank = cast<RankedTensorType>(inputs[0].getType()).getRank();
-  SmallVector<AffineMap> maps(inputs.size() + inits.size(),
-                              b.getMultiDimIdentityMap(rank));
-  auto generic = linalg::GenericOp::create(
-      b, loc, resultTypes, inputs, inits, maps,
-      SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel),
+  auto generic = triton_spirv::createParallelGeneric(
+      b, loc, resultTypes, inputs, inits, rank,
       [&](OpBuilder &nested, Location nestedLoc, ValueRange args) {
         linalg::YieldOp::create(
             nested, nestedLoc,
@@ -141,8 +136,7 @@ struct ScanLowering : OpConversionPattern<ScanOp> {
           sliceAt(rewriter, loc, src, axis, rewriter.getIndexAttr(first));
       accumulators.push_back(slice);
       auto type = cast<RankedTensorType>(src.getType());
-      Value empty = tensor::EmptyOp::create(rewriter, loc, type.getShape(),
-                                            type.getElementType());
+      Value empty = triton_spirv::emptyLike(rewriter, loc, type);
       outputs.push_back(triton_spirv::insertAlong(
           rewriter, loc, slice, empty, axis, rewriter.getIndexAttr(first)));
     }
@@ -221,8 +215,7 @@ struct HistogramLowering : OpConversionPattern<HistogramOp> {
       return rewriter.notifyMatchFailure(op, "histogram of a 1-D tensor");
     Value zero = arith::ConstantOp::create(
         rewriter, loc, rewriter.getZeroAttr(type.getElementType()));
-    Value empty = tensor::EmptyOp::create(rewriter, loc, type.getShape(),
-                                          type.getElementType());
+    Value empty = triton_spirv::emptyLike(rewriter, loc, type);
     Value init = linalg::FillOp::create(rewriter, loc, ValueRange{zero},
                                         ValueRange{empty})
                      .getResult(0);
@@ -266,13 +259,9 @@ struct GatherLowering : OpConversionPattern<GatherOp> {
     auto type = cast<RankedTensorType>(op.getType());
     unsigned rank = type.getRank();
     unsigned axis = op.getAxis();
-    SmallVector<AffineMap> maps(2, rewriter.getMultiDimIdentityMap(rank));
-    auto generic = linalg::GenericOp::create(
+    auto generic = triton_spirv::createParallelGeneric(
         rewriter, loc, TypeRange{type}, ValueRange{adaptor.getIndices()},
-        ValueRange{tensor::EmptyOp::create(rewriter, loc, type.getShape(),
-                                           type.getElementType())},
-        maps,
-        SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel),
+        ValueRange{triton_spirv::emptyLike(rewriter, loc, type)}, rank,
         [&](OpBuilder &b, Location nested, ValueRange args) {
           SmallVector<Value> coords;
           for (unsigned dim = 0; dim < rank; ++dim)

@@ -116,11 +116,12 @@ struct ValueBitcastLowering : OpConversionPattern<BitcastOp> {
 };
 
 template <typename OpT>
-Value create(OpBuilder &b, Location loc, Type, ValueRange args) {
+Value create(OpBuilder &b, Location loc, ValueRange args) {
   return OpT::create(b, loc, args);
 }
 
-using Builder = Value (*)(OpBuilder &, Location, Type, ValueRange);
+/// Builds the math op; every one returns its first operand's type.
+using Builder = Value (*)(OpBuilder &, Location, ValueRange);
 
 /// Device-library functions (CUDA libdevice names, as Triton's front end emits
 /// them) that have an equivalent arith/math op, by their double-precision
@@ -189,13 +190,13 @@ struct ExternElementwiseLowering : OpConversionPattern<ExternElementwiseOp> {
     Builder build = lookupLibraryFunction(op.getSymbol());
     if (!build)
       return rewriter.notifyMatchFailure(op, "no math equivalent");
-    Value result =
-        build(rewriter, op.getLoc(), op.getType(), adaptor.getSrcs());
-    if (result.getType() != op.getType())
+    // Checked before building: the conversion runs without rollback.
+    Type mathType = adaptor.getSrcs().front().getType();
+    if (mathType != op.getType())
       return op.emitError("device-library function '")
              << op.getSymbol() << "' returns " << op.getType()
-             << ", its math equivalent " << result.getType();
-    rewriter.replaceOp(op, result);
+             << ", its math equivalent " << mathType;
+    rewriter.replaceOp(op, build(rewriter, op.getLoc(), adaptor.getSrcs()));
     return success();
   }
 };

@@ -127,7 +127,7 @@ LogicalResult convertKernel(triton::FuncOp func) {
   auto kernel = func::FuncOp::create(rewriter, func.getLoc(), func.getName(),
                                      builder.getFunctionType(argTypes, {}));
   kernel.setAllArgAttrs(argAttrs);
-  kernel->setAttr("triton_spirv.kernel", builder.getUnitAttr());
+  kernel->setAttr(triton_spirv::kKernelAttrName, builder.getUnitAttr());
   Block *entry = kernel.addEntryBlock();
   for (auto [arg, loc] : llvm::zip(entry->getArguments(), argLocs))
     arg.setLoc(loc);

@@ -5,10 +5,9 @@
 
 #include "mlir/Transforms/DialectConversion.h"
 
+#include "triton-spirv/Conversion/TritonToLinalg/Passes.h"
+
 namespace mlir::triton_spirv {
-/// Names of the attributes the kernel ABI pass leaves for later passes.
-inline constexpr StringLiteral kAbiAttrName = "triton_spirv.abi";
-inline constexpr StringLiteral kArgIndexAttrName = "triton_spirv.arg_index";
 /// On memory ops and pointer bitcasts: the kernel argument their pointer
 /// derives from.
 inline constexpr StringLiteral kRootArgAttrName = "triton_spirv.root_arg";

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Patterns.h"
+#include "Slices.h"
 #include "triton-spirv/Conversion/TritonToLinalg/Passes.h"
 #include "triton-spirv/Dialect/Triton/IR/Dialect.h"
 
@@ -146,7 +147,7 @@ struct PointerBitcastLowering : OpConversionPattern<BitcastOp> {
 
 /// Builds `scf.if %mask { then } else { otherwise }` yielding one value, or
 /// just `then` when there is no mask.
-Value buildMasked(OpBuilder &b, Location loc, Value mask, Type type,
+Value buildMasked(OpBuilder &b, Location loc, Value mask,
                   function_ref<Value(OpBuilder &, Location)> then,
                   function_ref<Value(OpBuilder &, Location)> otherwise) {
   if (!mask)
@@ -177,14 +178,10 @@ Value mapElements(
     return body(b, loc, offsets, operands);
   SmallVector<Value> inputs{offsets};
   inputs.append(operands.begin(), operands.end());
-  unsigned rank = tensorType.getRank();
-  SmallVector<AffineMap> maps(inputs.size() + 1,
-                              b.getMultiDimIdentityMap(rank));
-  Value init = tensor::EmptyOp::create(b, loc, tensorType.getShape(),
-                                       tensorType.getElementType());
-  auto generic = linalg::GenericOp::create(
-      b, loc, TypeRange{tensorType}, inputs, ValueRange{init}, maps,
-      SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel),
+  auto generic = triton_spirv::createParallelGeneric(
+      b, loc, TypeRange{tensorType}, inputs,
+      ValueRange{triton_spirv::emptyLike(b, loc, tensorType)},
+      tensorType.getRank(),
       [&](OpBuilder &nested, Location l, ValueRange args) {
         Value value = body(nested, l, args[0], args.slice(1, operands.size()));
         linalg::YieldOp::create(nested, l, value);
@@ -213,7 +210,7 @@ struct LoadLowering : OpConversionPattern<LoadOp> {
         [&](OpBuilder &b, Location loc, Value offset, ValueRange args) {
           Value mask = hasMask ? args[0] : Value();
           return buildMasked(
-              b, loc, mask, elementType,
+              b, loc, mask,
               [&](OpBuilder &nested, Location l) -> Value {
                 return memref::LoadOp::create(nested, l, *buffer, offset);
               },
@@ -262,13 +259,9 @@ struct StoreLowering : OpConversionPattern<StoreOp> {
     SmallVector<Value> inputs{adaptor.getPtr(), adaptor.getValue()};
     if (mask)
       inputs.push_back(mask);
-    unsigned rank = tensorType.getRank();
-    SmallVector<AffineMap> maps(inputs.size(),
-                                rewriter.getMultiDimIdentityMap(rank));
-    linalg::GenericOp::create(
-        rewriter, op.getLoc(), TypeRange{}, inputs, ValueRange{}, maps,
-        SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel),
-        [&](OpBuilder &b, Location loc, ValueRange args) {
+    triton_spirv::createParallelGeneric(
+        rewriter, op.getLoc(), TypeRange{}, inputs, ValueRange{},
+        tensorType.getRank(), [&](OpBuilder &b, Location loc, ValueRange args) {
           storeElement(b, loc, args[0], args[1], mask ? args[2] : Value());
           linalg::YieldOp::create(b, loc);
         });
@@ -277,7 +270,7 @@ struct StoreLowering : OpConversionPattern<StoreOp> {
   }
 };
 
-std::optional<arith::AtomicRMWKind> atomicKind(RMWOp op, Type type) {
+arith::AtomicRMWKind atomicKind(RMWOp op, Type type) {
   bool isFloat = isa<FloatType>(type);
   switch (op) {
   case RMWOp::AND:
@@ -301,7 +294,7 @@ std::optional<arith::AtomicRMWKind> atomicKind(RMWOp op, Type type) {
   case RMWOp::XCHG:
     return arith::AtomicRMWKind::assign;
   }
-  return std::nullopt;
+  llvm_unreachable("every RMWOp is handled");
 }
 
 struct AtomicRMWLowering : OpConversionPattern<AtomicRMWOp> {
@@ -310,10 +303,7 @@ struct AtomicRMWLowering : OpConversionPattern<AtomicRMWOp> {
   matchAndRewrite(AtomicRMWOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Type elementType = getElementTypeOrSelf(op.getType());
-    std::optional<arith::AtomicRMWKind> kind =
-        atomicKind(op.getAtomicRmwOp(), elementType);
-    if (!kind)
-      return op.emitError("unsupported atomic kind");
+    arith::AtomicRMWKind kind = atomicKind(op.getAtomicRmwOp(), elementType);
     FailureOr<Value> buffer = lookupBuffer(op, elementType);
     if (failed(buffer))
       return failure();
@@ -325,9 +315,9 @@ struct AtomicRMWLowering : OpConversionPattern<AtomicRMWOp> {
         [&](OpBuilder &b, Location loc, Value offset, ValueRange args) {
           Value mask = args.size() > 1 ? args[1] : Value();
           return buildMasked(
-              b, loc, mask, elementType,
+              b, loc, mask,
               [&](OpBuilder &nested, Location l) -> Value {
-                return memref::AtomicRMWOp::create(nested, l, *kind, args[0],
+                return memref::AtomicRMWOp::create(nested, l, kind, args[0],
                                                    *buffer, offset);
               },
               [&](OpBuilder &nested, Location l) {

@@ -13,10 +13,8 @@ using namespace mlir;
 using namespace mlir::triton;
 
 namespace {
-Value emptyLike(OpBuilder &b, Location loc, RankedTensorType type) {
-  return tensor::EmptyOp::create(b, loc, type.getShape(),
-                                 type.getElementType());
-}
+using triton_spirv::createParallelGeneric;
+using triton_spirv::emptyLike;
 
 struct MakeRangeLowering : OpConversionPattern<MakeRangeOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -26,11 +24,9 @@ struct MakeRangeLowering : OpConversionPattern<MakeRangeOp> {
     auto type = cast<RankedTensorType>(op.getType());
     Location loc = op.getLoc();
     int64_t start = op.getStartAttr().getInt();
-    auto generic = linalg::GenericOp::create(
+    auto generic = createParallelGeneric(
         rewriter, loc, TypeRange{type}, ValueRange{},
-        ValueRange{emptyLike(rewriter, loc, type)},
-        ArrayRef<AffineMap>{rewriter.getMultiDimIdentityMap(1)},
-        ArrayRef<utils::IteratorType>{utils::IteratorType::parallel},
+        ValueRange{emptyLike(rewriter, loc, type)}, /*rank=*/1,
         [&](OpBuilder &b, Location nested, ValueRange) {
           Value index = linalg::IndexOp::create(b, nested, 0);
           if (start != 0)

@@ -1,10 +1,28 @@
-//===- Slices.cpp - Slices of tensors along one dimension -----------------===//
+//===- Slices.cpp - Tensor slices and builders the patterns share ---------===//
 
 #include "Slices.h"
 
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 using namespace mlir;
+
+Value triton_spirv::emptyLike(OpBuilder &b, Location loc,
+                              RankedTensorType type) {
+  return tensor::EmptyOp::create(b, loc, type.getShape(),
+                                 type.getElementType());
+}
+
+linalg::GenericOp triton_spirv::createParallelGeneric(
+    OpBuilder &b, Location loc, TypeRange resultTypes, ValueRange inputs,
+    ValueRange inits, unsigned rank,
+    function_ref<void(OpBuilder &, Location, ValueRange)> body) {
+  SmallVector<AffineMap> maps(inputs.size() + inits.size(),
+                              b.getMultiDimIdentityMap(rank));
+  return linalg::GenericOp::create(
+      b, loc, resultTypes, inputs, inits, maps,
+      SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel),
+      body);
+}
 
 namespace {
 struct SliceBounds {

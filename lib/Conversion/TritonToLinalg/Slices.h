@@ -1,12 +1,24 @@
-//===- Slices.h - Slices of tensors along one dimension ---------*- C++ -*-===//
+//===- Slices.h - Tensor slices and builders the patterns share -*- C++ -*-===//
 
 #ifndef TRITON_SPIRV_LIB_CONVERSION_TRITONTOLINALG_SLICES_H
 #define TRITON_SPIRV_LIB_CONVERSION_TRITONTOLINALG_SLICES_H
 
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Value.h"
 
 namespace mlir::triton_spirv {
+
+/// An uninitialized tensor of `type` (a destination for linalg ops).
+Value emptyLike(OpBuilder &b, Location loc, RankedTensorType type);
+
+/// An element-wise linalg.generic over `rank` parallel dimensions: every
+/// input and init is indexed by the identity map.
+linalg::GenericOp createParallelGeneric(
+    OpBuilder &b, Location loc, TypeRange resultTypes, ValueRange inputs,
+    ValueRange inits, unsigned rank,
+    function_ref<void(OpBuilder &, Location, ValueRange)> body);
+
 /// `size` positions of `src` from `offset` along `dim` (all of every other
 /// dimension). With `dropDim`, `size` must be 1 and the result lacks `dim`.
 Value extractAlong(OpBuilder &b, Location loc, Value src, unsigned dim,

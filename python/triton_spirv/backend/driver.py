@@ -106,7 +106,7 @@ def _add_cpu_stream_api() -> None:
 
 class SPIRVDriver(DriverBase):
     """Active on machines without CUDA/HIP; elsewhere select it explicitly with
-    `python -m triton_spirv.run` or `triton_spirv.activate()`."""
+    `python -m triton_spirv.run` or `triton_spirv.run.activate()`."""
 
     def __init__(self) -> None:
         super().__init__()

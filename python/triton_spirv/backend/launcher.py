@@ -8,7 +8,6 @@ import struct
 from typing import Any, Sequence
 
 from .. import vulkan
-from ..memory import device_allocation
 
 __all__ = ["KernelBinary", "SPIRVLauncher", "device_time_ns"]
 
@@ -55,9 +54,21 @@ class SPIRVLauncher:
         self.runtime_positions = [i for i, ty in enumerate(signature.values()) if ty != "constexpr"]
         self.abi = metadata.spirv_abi
         self.name = metadata.name
+        # What each launch fills in, worked out once from the ABI: the tensor
+        # arguments (in binding order of first use), the argument bound at
+        # each binding, and the push-constant slots the launcher writes
+        # (offset, type, role, argument index or grid axis); the runtime
+        # writes the program id bases.
+        bindings = sorted(self.abi["bindings"], key=lambda record: record["binding"])
+        self.tensor_args = list(dict.fromkeys(record["arg_index"] for record in self.abi["bindings"]))
+        self.binding_args = list({r["binding"]: r["arg_index"] for r in bindings}.values())
+        grid_axes = {"num_programs_x": 0, "num_programs_y": 1, "num_programs_z": 2}
+        self.slots = [(r["offset"], r["type"], r["role"], grid_axes.get(r["role"], r.get("arg_index")))
+                      for r in self.abi["push_constants"] if not r["role"].startswith("program_id_base")]
         bases = [r["offset"] for r in self.abi["push_constants"] if r["role"] == "program_id_base_x"]
         self.program_id_base_offset = bases[0] if bases else 0xFFFFFFFF
-        self.alignment = vulkan.device().properties.host_import_alignment
+        self.device = vulkan.device()
+        self.alignment = self.device.properties.host_import_alignment
 
     def _buffer(self, value: Any, position: int) -> tuple[int, int, int]:
         """(aligned host address, aligned size, element offset) of a tensor argument."""
@@ -71,7 +82,7 @@ class SPIRVLauncher:
         storage = value.untyped_storage()
         start, size = storage.data_ptr(), storage.nbytes()
         element_bytes = value.element_size()
-        allocation = device_allocation(start)
+        allocation = self.device.allocation_holding(start)
         if allocation is not None:  # device memory: bound as it is
             base, whole = allocation
             offset_bytes = value.data_ptr() - base
@@ -96,30 +107,20 @@ class SPIRVLauncher:
         if enter_hook is not None:
             enter_hook(launch_metadata)
         values: Sequence[Any] = [args[i] for i in self.runtime_positions]
-        buffers: dict[int, tuple[int, int, int]] = {}
-        bindings: dict[int, tuple[int, int]] = {}
-        for record in self.abi["bindings"]:
-            position = record["arg_index"]
-            if position not in buffers:
-                buffers[position] = self._buffer(values[position], position)
-            bindings[record["binding"]] = buffers[position][:2]
-        grid = {"num_programs_x": grid_x, "num_programs_y": grid_y, "num_programs_z": grid_z}
+        buffers = {index: self._buffer(values[index], index) for index in self.tensor_args}
+        grid = (grid_x, grid_y, grid_z)
         constants = bytearray(self.abi["push_constant_bytes"])
-        for record in self.abi["push_constants"]:
-            role = record["role"]
+        for offset, slot_type, role, index in self.slots:
             if role == "offset":
-                value = buffers[record["arg_index"]][2]
+                value = buffers[index][2]
             elif role == "scalar":
-                value = values[record["arg_index"]]
-            elif role in grid:
-                value = grid[role]
-            else:  # program_id_base_*: written by the runtime per dispatch
-                value = 0
-            packed = _slot_bytes(record["type"], value)
-            constants[record["offset"]:record["offset"] + len(packed)] = packed
+                value = values[index]
+            else:  # num_programs_*
+                value = grid[index]
+            packed = _slot_bytes(slot_type, value)
+            constants[offset:offset + len(packed)] = packed
         kernel = function.pipeline(self.abi)
-        _device_time_ns += kernel.launch((grid_x, grid_y, grid_z),
-                                         [bindings[b] for b in sorted(bindings)], bytes(constants),
-                                         self.program_id_base_offset)
+        _device_time_ns += kernel.launch(grid, [buffers[index][:2] for index in self.binding_args],
+                                         bytes(constants), self.program_id_base_offset)
         if exit_hook is not None:
             exit_hook(launch_metadata)

@@ -30,6 +30,15 @@ class TensorDialect;
 }
 
 namespace triton_spirv {
+/// The kernel ABI the passes leave for the SPIR-V stage: `kKernelAttrName` on
+/// each kernel; on each argument its role in `kAbiAttrName` ("buffer",
+/// "offset", "scalar", "program_id_x", ...) and, for buffers, offsets and
+/// scalars, the Triton argument position in `kArgIndexAttrName`. The SPIR-V
+/// stage records the lowered layout under `kAbiAttrName` on the spirv.module.
+inline constexpr StringLiteral kKernelAttrName = "triton_spirv.kernel";
+inline constexpr StringLiteral kAbiAttrName = "triton_spirv.abi";
+inline constexpr StringLiteral kArgIndexAttrName = "triton_spirv.arg_index";
+
 #define GEN_PASS_DECL
 #include "triton-spirv/Conversion/TritonToLinalg/Passes.h.inc"
 
