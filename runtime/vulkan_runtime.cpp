@@ -62,6 +62,17 @@ const char *resultName(VkResult result) {
                   std::to_string(result_) + ")");                              \
   } while (0)
 
+// VK_KHR_cooperative_matrix postdates the Vulkan headers of Debian 12; its
+// feature struct and names, from the Vulkan registry.
+constexpr const char *kCooperativeMatrixExtensionName =
+    "VK_KHR_cooperative_matrix";
+struct CooperativeMatrixFeatures {
+  VkStructureType sType = static_cast<VkStructureType>(1000506000);
+  void *pNext = nullptr;
+  VkBool32 cooperativeMatrix = VK_FALSE;
+  VkBool32 cooperativeMatrixRobustBufferAccess = VK_FALSE;
+};
+
 bool hasExtension(const std::vector<VkExtensionProperties> &extensions,
                   const char *name) {
   return std::any_of(extensions.begin(), extensions.end(),
@@ -265,6 +276,10 @@ int createLogicalDevice(tsr_device *device) {
       hasExtension(available, VK_NV_SHADER_SM_BUILTINS_EXTENSION_NAME);
   if (atomicFloat)
     extensions.push_back(VK_EXT_SHADER_ATOMIC_FLOAT_EXTENSION_NAME);
+  bool cooperativeMatrix =
+      hasExtension(available, kCooperativeMatrixExtensionName);
+  if (cooperativeMatrix)
+    extensions.push_back(kCooperativeMatrixExtensionName);
 
   // Enable every feature the device has that shaders may declare.
   VkPhysicalDeviceShaderAtomicFloatFeaturesEXT atomicFloatFeatures{
@@ -277,8 +292,15 @@ int createLogicalDevice(tsr_device *device) {
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
   features.pNext = &features11;
   features11.pNext = &features12;
-  if (atomicFloat)
-    features12.pNext = &atomicFloatFeatures;
+  // Chain the optional feature structs after the Vulkan 1.2 one.
+  void **chainEnd = &features12.pNext;
+  if (atomicFloat) {
+    *chainEnd = &atomicFloatFeatures;
+    chainEnd = &atomicFloatFeatures.pNext;
+  }
+  CooperativeMatrixFeatures cooperativeMatrixFeatures;
+  if (cooperativeMatrix)
+    *chainEnd = &cooperativeMatrixFeatures;
   vkGetPhysicalDeviceFeatures2(device->physical, &features);
 
   float priority = 1.0f;

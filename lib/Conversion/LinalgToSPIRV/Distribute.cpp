@@ -8,6 +8,7 @@
 
 #include "triton-spirv/Conversion/LinalgToSPIRV/Passes.h"
 
+#include "DistributeMatmul.h"
 #include "WorkgroupMemory.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -59,9 +60,10 @@ int64_t triton_spirv::workgroupMemoryBytes(func::FuncOp kernel) {
 namespace {
 class KernelDistributor {
 public:
-  KernelDistributor(func::FuncOp kernel, unsigned workgroupSize)
-      : kernel(kernel), workgroupSize(workgroupSize),
-        rewriter(kernel.getContext()) {}
+  KernelDistributor(func::FuncOp kernel,
+                    const triton_spirv::MatmulOptions &matmulOptions)
+      : kernel(kernel), workgroupSize(matmulOptions.workgroupSize),
+        matmulOptions(matmulOptions), rewriter(kernel.getContext()) {}
 
   LogicalResult run();
 
@@ -87,6 +89,7 @@ private:
 
   func::FuncOp kernel;
   unsigned workgroupSize;
+  triton_spirv::MatmulOptions matmulOptions;
   IRRewriter rewriter;
   Value invocationId;
   Value isInvocationZero;
@@ -323,6 +326,12 @@ void KernelDistributor::rewritePrivateAccesses() {
 LogicalResult KernelDistributor::distributeLinalgOp(linalg::LinalgOp op) {
   Location loc = op.getLoc();
   rewriter.setInsertionPoint(op);
+  barrier(loc);
+  if (succeeded(triton_spirv::distributeMatmul(rewriter, op, invocationId,
+                                               matmulOptions))) {
+    barrier(loc);
+    return success();
+  }
   auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
   if (!generic) {
     FailureOr<linalg::GenericOp> generalized =
@@ -348,7 +357,6 @@ LogicalResult KernelDistributor::distributeLinalgOp(linalg::LinalgOp op) {
     generic = *interchanged;
   }
 
-  barrier(loc);
   if (!hasParallelDims) {
     // A pure reduction (or a 0-d op): one invocation does it.
     auto guard = scf::IfOp::create(rewriter, loc, isInvocationZero,
@@ -709,7 +717,9 @@ struct DistributeToWorkgroupPass
     for (auto kernel : getOperation().getOps<func::FuncOp>()) {
       if (kernel.isExternal())
         continue;
-      if (failed(KernelDistributor(kernel, workgroupSize).run()))
+      triton_spirv::MatmulOptions matmulOptions{workgroupSize, subgroupSize,
+                                                cooperativeMatrix};
+      if (failed(KernelDistributor(kernel, matmulOptions).run()))
         return signalPassFailure();
     }
   }

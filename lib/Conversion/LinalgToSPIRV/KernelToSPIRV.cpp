@@ -346,6 +346,7 @@ struct KernelToSPIRVPass
 
     SPIRVConversionOptions options;
     SPIRVTypeConverter typeConverter(targetEnv, options);
+    populateMMAToSPIRVCoopMatrixTypeConversion(typeConverter);
     SmallVector<func::FuncOp> kernels;
     for (auto func : module.getOps<func::FuncOp>())
       if (func->hasAttr(triton_spirv::kKernelAttrName))
@@ -402,6 +403,8 @@ struct KernelToSPIRVPass
     cf::populateControlFlowToSPIRVPatterns(typeConverter, patterns);
     populateMemRefToSPIRVPatterns(typeConverter, patterns);
     populateGPUToSPIRVPatterns(typeConverter, patterns);
+    populateGpuWMMAToSPIRVCoopMatrixKHRConversionPatterns(typeConverter,
+                                                          patterns);
     populateFuncToSPIRVPatterns(typeConverter, patterns);
     populateBuiltinFuncToSPIRVPatterns(typeConverter, patterns);
     index::populateIndexToSPIRVPatterns(typeConverter, patterns);

@@ -29,7 +29,9 @@ LogicalResult mlir::triton_spirv::buildLinalgToSPIRVPipeline(
   pm.addPass(createCSEPass());
   pm.addPass(createBufferizeToWorkgroup());
   pm.addPass(createCanonicalizerPass());
-  pm.addPass(createDistributeToWorkgroup({workgroupSize}));
+  pm.addPass(createDistributeToWorkgroup(
+      {workgroupSize, target->subgroupSize,
+       options.cooperativeMatrix && target->cooperativeMatrix}));
   pm.addPass(memref::createFoldMemRefAliasOpsPass());
   pm.addPass(createLowerAffinePass());
   pm.addPass(createCanonicalizerPass());

@@ -23,19 +23,25 @@ namespace {
 
 // Desktop drivers (lavapipe, NVIDIA): 64-bit floats and atomics, float atomic
 // add.
-#define DESKTOP_VCE                                                            \
-  "#spirv.vce<v1.5, [" COMMON_CAPABILITIES                                     \
-  ", Float64, Int64Atomics, AtomicFloat32AddEXT, AtomicFloat64AddEXT], "       \
-  "[" COMMON_EXTENSIONS ", SPV_EXT_shader_atomic_float_add]>"
+#define DESKTOP_CAPABILITIES                                                   \
+  COMMON_CAPABILITIES                                                          \
+  ", Float64, Int64Atomics, AtomicFloat32AddEXT, AtomicFloat64AddEXT"
+#define DESKTOP_EXTENSIONS COMMON_EXTENSIONS ", SPV_EXT_shader_atomic_float_add"
 
 // Numbers measured on the machines (DESIGN.md): lavapipe on Debian 12 and the
 // NVIDIA H200 driver; generic uses Vulkan 1.2's required minimums.
 const triton_spirv::TargetDescription kTargets[] = {
-    {"lavapipe", DESKTOP_VCE, "", 32768, 1024, 128, 8, true},
-    {"nvidia", DESKTOP_VCE, "NVIDIA:DiscreteGPU", 49152, 1024, 256, 32, false},
+    {"lavapipe",
+     "#spirv.vce<v1.5, [" DESKTOP_CAPABILITIES "], [" DESKTOP_EXTENSIONS "]>",
+     "", 32768, 1024, 128, 8, true, false},
+    // Cooperative matrices need SPIR-V 1.6 (Vulkan 1.3).
+    {"nvidia",
+     "#spirv.vce<v1.6, [" DESKTOP_CAPABILITIES ", CooperativeMatrixKHR], "
+     "[" DESKTOP_EXTENSIONS ", SPV_KHR_cooperative_matrix]>",
+     "NVIDIA:DiscreteGPU", 49152, 1024, 256, 32, false, true},
     {"generic",
      "#spirv.vce<v1.5, [" COMMON_CAPABILITIES "], [" COMMON_EXTENSIONS "]>", "",
-     16384, 128, 128, 32, false},
+     16384, 128, 128, 32, false, false},
 };
 } // namespace
 

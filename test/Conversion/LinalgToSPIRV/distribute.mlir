@@ -184,3 +184,51 @@ func.func @private_columns(%src: memref<4x64xf32>, %r: memref<64xf32, #gpu.addre
       outs(%r : memref<64xf32, #gpu.address_space<workgroup>>) dimensions = [0]
   return
 }
+
+// -----
+
+// A 16x32 matmul on 64 invocations: a 4x16 grid of invocations, each with a
+// 4x2 tile of accumulators in registers (rows t/16 + 4r, columns t%16 + 16c).
+// Per step of the reduction it loads 4 elements of A and 2 of B.
+// CHECK-LABEL: func.func @matmul
+// CHECK: %[[ID:.*]] = gpu.thread_id x
+// CHECK: gpu.barrier
+// CHECK-DAG: %[[ROW0:.*]] = arith.divui %[[ID]], %c16
+// CHECK-DAG: %[[COL0:.*]] = arith.remui %[[ID]], %c16
+// CHECK-DAG: %[[COL1:.*]] = arith.addi %[[COL0]], %c16
+// CHECK-DAG: %[[ROW3:.*]] = arith.addi %[[ROW0]], %c12
+// CHECK-COUNT-8: memref.load %{{.*}} : memref<16x32xf32
+// CHECK: %[[SUMS:.*]]:8 = scf.for %[[K:.*]] = %c0 to %c8 step %c1 iter_args(
+// CHECK-COUNT-4: memref.load %{{.*}}[%{{.*}}, %[[K]]] : memref<16x8xf16
+// CHECK-NEXT: memref.load %{{.*}}[%[[K]], %[[COL0]]] : memref<8x32xf16
+// CHECK-NEXT: memref.load %{{.*}}[%[[K]], %[[COL1]]] : memref<8x32xf16
+// CHECK-COUNT-8: arith.mulf
+// CHECK: scf.yield
+// CHECK: memref.store %[[SUMS]]#0, %{{.*}}[%[[ROW0]], %[[COL0]]]
+// CHECK: memref.store %[[SUMS]]#7, %{{.*}}[%[[ROW3]], %[[COL1]]]
+// CHECK-NEXT: gpu.barrier
+func.func @matmul(%a: memref<16x8xf16, #gpu.address_space<workgroup>>,
+                  %b: memref<8x32xf16, #gpu.address_space<workgroup>>,
+                  %c: memref<16x32xf32, #gpu.address_space<workgroup>>) {
+  linalg.matmul ins(%a, %b : memref<16x8xf16, #gpu.address_space<workgroup>>, memref<8x32xf16, #gpu.address_space<workgroup>>)
+                outs(%c : memref<16x32xf32, #gpu.address_space<workgroup>>)
+  return
+}
+
+// -----
+
+// With fewer outputs than invocations, a matmul is spread like any op: one
+// output per invocation (the first 16), the reduction sequential.
+// CHECK-LABEL: func.func @small_matmul
+// CHECK: %[[ID:.*]] = gpu.thread_id x
+// CHECK: %[[INSIDE:.*]] = arith.cmpi ult, %[[ID]], %c16
+// CHECK: scf.if %[[INSIDE]] {
+// CHECK:   scf.for %{{.*}} = %c0 to %c8 step %c1 {
+// CHECK:     arith.mulf
+func.func @small_matmul(%a: memref<4x8xf32, #gpu.address_space<workgroup>>,
+                        %b: memref<8x4xf32, #gpu.address_space<workgroup>>,
+                        %c: memref<4x4xf32, #gpu.address_space<workgroup>>) {
+  linalg.matmul ins(%a, %b : memref<4x8xf32, #gpu.address_space<workgroup>>, memref<8x4xf32, #gpu.address_space<workgroup>>)
+                outs(%c : memref<4x4xf32, #gpu.address_space<workgroup>>)
+  return
+}

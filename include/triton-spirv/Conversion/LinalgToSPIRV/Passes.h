@@ -43,6 +43,11 @@ struct TritonToSPIRVOptions : PassPipelineOptions<TritonToSPIRVOptions> {
       *this, "num-warps",
       llvm::cl::desc("Warps of 32 invocations per program (workgroup)"),
       llvm::cl::init(4)};
+  Option<bool> cooperativeMatrix{
+      *this, "cooperative-matrix",
+      llvm::cl::desc("Compute fp16 tt.dot with cooperative-matrix "
+                     "instructions where the target has them"),
+      llvm::cl::init(true)};
   Option<std::string> output{
       *this, "output",
       llvm::cl::desc("Write the SPIR-V binary here, and its metadata to the "

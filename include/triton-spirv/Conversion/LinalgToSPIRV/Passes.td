@@ -49,10 +49,20 @@ def DistributeToWorkgroup : Pass<"triton-spirv-distribute", "ModuleOp"> {
     broadcast through workgroup memory. Workgroup barriers separate the
     steps. The workgroup memory used is checked against the target later, by
     `triton-spirv-kernel-to-spirv`, once clean-up has removed dead buffers.
+
+    Matmuls are tiled instead: each invocation computes a strided tile of
+    outputs in registers, loading a row of A and a column of B per step for
+    all of them. With `cooperative-matrix`, fp16 matmuls whose sizes are
+    multiples of 16 are computed by subgroups in 16x16 tiles with
+    `gpu.subgroup_mma_*` ops (cooperative-matrix instructions in SPIR-V).
   }];
   let options = [
     Option<"workgroupSize", "workgroup-size", "unsigned", "128",
            "Invocations per workgroup (num_warps * 32)">,
+    Option<"subgroupSize", "subgroup-size", "unsigned", "32",
+           "Invocations per subgroup">,
+    Option<"cooperativeMatrix", "cooperative-matrix", "bool", "false",
+           "Use cooperative-matrix ops for fp16 matmuls">,
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::gpu::GPUDialect",

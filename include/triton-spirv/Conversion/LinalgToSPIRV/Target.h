@@ -25,6 +25,9 @@ struct TargetDescription {
   /// whose trip count differs between invocations (Mesa 22.3 lavapipe): emit
   /// them relaxed.
   bool relaxedAtomicsOnly;
+  /// The device has KHR cooperative matrices of 16x16x16 fp16 with fp16 and
+  /// fp32 accumulators in subgroup scope.
+  bool cooperativeMatrix;
 };
 
 /// The presets: "lavapipe" (Mesa's CPU driver), "nvidia" (Hopper-class
