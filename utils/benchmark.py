@@ -49,7 +49,8 @@ def softmax(rows: int, cols: int) -> tuple[list[Candidate], float]:
 
 # (BLOCK_SIZE_M, BLOCK_SIZE_N, BLOCK_SIZE_K, num_warps), tried in turn like an
 # autotuner would; configurations the device cannot hold are skipped.
-MATMUL_CONFIGS = [(32, 32, 32, 4), (64, 64, 32, 4), (64, 64, 32, 8), (128, 64, 32, 8), (128, 128, 32, 8)]
+MATMUL_CONFIGS = [(32, 32, 32, 4), (64, 64, 32, 4), (64, 64, 32, 8), (64, 64, 64, 4), (128, 64, 32, 8),
+                  (64, 128, 32, 8), (128, 128, 32, 8)]
 
 
 def matmul(size: int, dtype: torch.dtype) -> tuple[list[Candidate], float]:
@@ -79,11 +80,10 @@ def main() -> None:
         ("vector add fp32", "2^24" if not small else "2^20", "GB/s", lambda: vector_add(2 ** (20 if small else 24))),
         ("fused softmax fp32", "4096x1024" if not small else "256x1024", "GB/s",
          lambda: softmax(256 if small else 4096, 1024)),
-        ("matmul fp32 ieee", "1024^3" if not small else "256^3", "TFLOP/s",
-         lambda: matmul(256 if small else 1024, torch.float32)),
-        ("matmul fp16", "1024^3" if not small else "256^3", "TFLOP/s",
-         lambda: matmul(256 if small else 1024, torch.float16)),
     ]
+    for size in ([256] if small else [1024, 4096]):
+        for label, dtype in (("matmul fp32 ieee", torch.float32), ("matmul fp16", torch.float16)):
+            cases.append((label, f"{size}^3", "TFLOP/s", lambda size=size, dtype=dtype: matmul(size, dtype)))
     device = triton.runtime.driver.active.utils.get_device_properties()["name"]
     results = []
     for name, size, unit, make in cases:

@@ -232,3 +232,33 @@ func.func @small_matmul(%a: memref<4x8xf32, #gpu.address_space<workgroup>>,
                 outs(%c : memref<4x4xf32, #gpu.address_space<workgroup>>)
   return
 }
+
+// -----
+
+// A matmul accumulating across a loop into a buffer nothing else in the loop
+// touches: its accumulators are loaded before the loop, carried through it
+// and stored after it.
+// CHECK-LABEL: func.func @matmul_in_loop
+// CHECK: gpu.barrier
+// CHECK-COUNT-8: memref.load %[[ACC:.*]][%{{.*}}, %{{.*}}] : memref<16x32xf32
+// CHECK: %[[CARRIED:.*]]:8 = scf.for %{{.*}} = %c0 to %{{.*}} step %c1 iter_args(%[[FIRST:.*]] = %{{.*}}, %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}})
+// CHECK-NOT: memref.load %[[ACC]]
+// CHECK:   scf.for %{{.*}} = %c0 to %c8 step %c1 iter_args(%{{.*}} = %[[FIRST]],
+// CHECK-NOT: memref.store %{{.*}}, %[[ACC]]
+// CHECK:   scf.yield
+// CHECK: gpu.barrier
+// CHECK: memref.store %[[CARRIED]]#0, %[[ACC]]
+// CHECK-COUNT-7: memref.store
+// CHECK-NEXT: gpu.barrier
+func.func @matmul_in_loop(%a: memref<16x8xf32, #gpu.address_space<workgroup>>,
+                          %b: memref<8x32xf32, #gpu.address_space<workgroup>>,
+                          %steps: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c = memref.alloc() : memref<16x32xf32, #gpu.address_space<workgroup>>
+  scf.for %i = %c0 to %steps step %c1 {
+    linalg.matmul ins(%a, %b : memref<16x8xf32, #gpu.address_space<workgroup>>, memref<8x32xf32, #gpu.address_space<workgroup>>)
+                  outs(%c : memref<16x32xf32, #gpu.address_space<workgroup>>)
+  }
+  return
+}

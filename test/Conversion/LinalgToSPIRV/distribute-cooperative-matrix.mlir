@@ -1,0 +1,61 @@
+// RUN: triton-spirv-opt %s --triton-spirv-distribute="workgroup-size=128 cooperative-matrix=1" --canonicalize -split-input-file | FileCheck %s
+
+// A 32x64 fp16 matmul with an fp32 accumulator on 4 subgroups of 32: a 1x4
+// grid of subgroups, each computing a column of two 16x16 tiles with
+// cooperative matrices (rows 16 r, columns 16 s), in 2 steps of 16 along the
+// reduction; the B tile is loaded once per step for both.
+// CHECK-LABEL: func.func @matmul_f16
+// CHECK: %[[SG:.*]] = gpu.subgroup_id : index
+// CHECK-DAG: %[[TROW:.*]] = arith.divui %[[SG]], %c4
+// CHECK-DAG: %[[TCOL:.*]] = arith.remui %[[SG]], %c4
+// CHECK-DAG: %[[ROW0:.*]] = arith.muli %[[TROW]], %c16
+// CHECK-DAG: %[[ROW1:.*]] = arith.addi %[[ROW0]], %c16
+// CHECK-DAG: %[[COL:.*]] = arith.muli %[[TCOL]], %c16
+// CHECK: %[[C0:.*]] = gpu.subgroup_mma_load_matrix %[[ACC:.*]][%[[ROW0]], %[[COL]]] {leadDimension = 64 : index} : memref<32x64xf32, {{.*}}> -> !gpu.mma_matrix<16x16xf32, "COp">
+// CHECK: %[[C1:.*]] = gpu.subgroup_mma_load_matrix %[[ACC]][%[[ROW1]], %[[COL]]]
+// CHECK: %[[SUMS:.*]]:2 = scf.for %[[K:.*]] = %c0 to %c32 step %c16 iter_args(%[[S0:.*]] = %[[C0]], %[[S1:.*]] = %[[C1]])
+// CHECK:   %[[A0:.*]] = gpu.subgroup_mma_load_matrix %{{.*}}[%[[ROW0]], %[[K]]] {leadDimension = 32 : index} : {{.*}} -> !gpu.mma_matrix<16x16xf16, "AOp">
+// CHECK:   %[[A1:.*]] = gpu.subgroup_mma_load_matrix %{{.*}}[%[[ROW1]], %[[K]]]
+// CHECK:   %[[B:.*]] = gpu.subgroup_mma_load_matrix %{{.*}}[%[[K]], %[[COL]]] {leadDimension = 64 : index} : {{.*}} -> !gpu.mma_matrix<16x16xf16, "BOp">
+// CHECK:   %[[P0:.*]] = gpu.subgroup_mma_compute %[[A0]], %[[B]], %[[S0]]
+// CHECK:   %[[P1:.*]] = gpu.subgroup_mma_compute %[[A1]], %[[B]], %[[S1]]
+// CHECK:   scf.yield %[[P0]], %[[P1]]
+// CHECK: gpu.subgroup_mma_store_matrix %[[SUMS]]#0, %[[ACC]][%[[ROW0]], %[[COL]]] {leadDimension = 64 : index}
+// CHECK: gpu.subgroup_mma_store_matrix %[[SUMS]]#1, %[[ACC]][%[[ROW1]], %[[COL]]]
+// CHECK: gpu.barrier
+func.func @matmul_f16(%a: memref<32x32xf16, #gpu.address_space<workgroup>>,
+                      %b: memref<32x64xf16, #gpu.address_space<workgroup>>,
+                      %c: memref<32x64xf32, #gpu.address_space<workgroup>>) {
+  linalg.matmul ins(%a, %b : memref<32x32xf16, #gpu.address_space<workgroup>>, memref<32x64xf16, #gpu.address_space<workgroup>>)
+                outs(%c : memref<32x64xf32, #gpu.address_space<workgroup>>)
+  return
+}
+
+// -----
+
+// fp32 operands have no cooperative-matrix shape: registers per invocation.
+// CHECK-LABEL: func.func @matmul_f32
+// CHECK-NOT: gpu.subgroup_mma
+// CHECK: scf.for %{{.*}} = %c0 to %c32 step %c1 iter_args(
+// CHECK: arith.mulf
+func.func @matmul_f32(%a: memref<32x32xf32, #gpu.address_space<workgroup>>,
+                      %b: memref<32x64xf32, #gpu.address_space<workgroup>>,
+                      %c: memref<32x64xf32, #gpu.address_space<workgroup>>) {
+  linalg.matmul ins(%a, %b : memref<32x32xf32, #gpu.address_space<workgroup>>, memref<32x64xf32, #gpu.address_space<workgroup>>)
+                outs(%c : memref<32x64xf32, #gpu.address_space<workgroup>>)
+  return
+}
+
+// -----
+
+// Sizes that are not multiples of 16 take the register path too.
+// CHECK-LABEL: func.func @matmul_f16_uneven
+// CHECK-NOT: gpu.subgroup_mma
+// CHECK: arith.extf
+func.func @matmul_f16_uneven(%a: memref<24x8xf16, #gpu.address_space<workgroup>>,
+                             %b: memref<8x32xf16, #gpu.address_space<workgroup>>,
+                             %c: memref<24x32xf32, #gpu.address_space<workgroup>>) {
+  linalg.matmul ins(%a, %b : memref<24x8xf16, #gpu.address_space<workgroup>>, memref<8x32xf16, #gpu.address_space<workgroup>>)
+                outs(%c : memref<24x32xf32, #gpu.address_space<workgroup>>)
+  return
+}
