@@ -22,7 +22,8 @@ class SPIRVOptions:
     default_dot_input_precision: str = "tf32"
     allowed_dot_input_precisions: tuple[str, ...] = ("tf32", "tf32x3", "ieee", "bf16x3", "bf16x6")
     max_num_imprecise_acc_default: int = 0
-    # The target preset of triton-spirv-opt (lavapipe, nvidia, generic).
+    # The target preset of triton-spirv-opt (lavapipe, nvidia, generic),
+    # optionally followed by `:` and the device's subgroup size.
     arch: str = "generic"
     backend_name: str = "spirv"
     enable_fp_fusion: bool = True

@@ -21,6 +21,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SPIRV/IR/SPIRVAttributes.h"
+#include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/Dialect/Utils/IndexingUtils.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -63,7 +64,8 @@ public:
   KernelDistributor(func::FuncOp kernel,
                     const triton_spirv::MatmulOptions &matmulOptions)
       : kernel(kernel), workgroupSize(matmulOptions.workgroupSize),
-        matmulOptions(matmulOptions), rewriter(kernel.getContext()) {}
+        subgroupSize(matmulOptions.subgroupSize), matmulOptions(matmulOptions),
+        rewriter(kernel.getContext()) {}
 
   LogicalResult run();
 
@@ -89,6 +91,7 @@ private:
 
   func::FuncOp kernel;
   unsigned workgroupSize;
+  unsigned subgroupSize;
   triton_spirv::MatmulOptions matmulOptions;
   IRRewriter rewriter;
   Value invocationId;
@@ -397,6 +400,13 @@ KernelDistributor::delinearize(Location loc, Value linear,
   return indices;
 }
 
+/// The element types of a reduction's outputs.
+static SmallVector<Type> elementTypes(linalg::ReduceOp op) {
+  return llvm::map_to_vector(op.getInits(), [](Value init) {
+    return cast<MemRefType>(init.getType()).getElementType();
+  });
+}
+
 /// The reduction's combiner applied to (element, accumulator), at the
 /// rewriter's insertion point.
 SmallVector<Value> KernelDistributor::combine(linalg::ReduceOp op,
@@ -518,11 +528,23 @@ bool KernelDistributor::distributeReduction(linalg::ReduceOp op) {
       memref::StoreOp::create(rewriter, loc, value, memref, indices);
   };
 
+  // Neighbouring members of an output are neighbouring lanes of a subgroup
+  // (G-aligned blocks of invocations): the steps between them are subgroup
+  // shuffles, without workgroup memory or barriers.
+  bool shuffles = subgroupSize > 1 && (innermostReduced || allShare) &&
+                  shift == 0 && llvm::all_of(op.getInits(), [](Value init) {
+                    Type type =
+                        cast<MemRefType>(init.getType()).getElementType();
+                    return type.isInteger(32) || type.isInteger(64) ||
+                           type.isF32() || type.isF64();
+                  });
+  int64_t laneGroup = shuffles ? std::min<int64_t>(group, subgroupSize) : 1;
+
   barrier(loc);
   // Each invocation's partial result, seeded with its first element.
-  auto fold =
-      scf::IfOp::create(rewriter, loc, active, /*withElseRegion=*/false);
-  rewriter.setInsertionPoint(fold.thenBlock()->getTerminator());
+  auto fold = scf::IfOp::create(rewriter, loc, elementTypes(op), active,
+                                /*withElseRegion=*/true);
+  rewriter.setInsertionPointToStart(fold.thenBlock());
   SmallVector<Value> first = loadAll(op.getInputs(), elementIndices(member));
   auto loop = scf::ForOp::create(
       rewriter, loc, arith::AddIOp::create(rewriter, loc, member, groupValue),
@@ -533,11 +555,53 @@ bool KernelDistributor::distributeReduction(linalg::ReduceOp op) {
   scf::YieldOp::create(rewriter, loc,
                        combine(op, elements, loop.getRegionIterArgs()));
   rewriter.setInsertionPointAfter(loop);
-  storeAll(loop.getResults(), buffers, invocationId);
+  scf::YieldOp::create(rewriter, loc, loop.getResults());
+  // Inactive invocations only take part in shuffles; their values are unused.
+  rewriter.setInsertionPointToStart(fold.elseBlock());
+  scf::YieldOp::create(
+      rewriter, loc,
+      llvm::map_to_vector(elementTypes(op), [&](Type type) -> Value {
+        return ub::PoisonOp::create(rewriter, loc, type);
+      }));
   rewriter.setInsertionPointAfter(fold);
+  SmallVector<Value> partial = fold.getResults();
+  // Butterfly: after the step of distance d, each lane holds the fold of its
+  // aligned block of 2d lanes.
+  for (int64_t distance = 1; distance < laneGroup; distance *= 2) {
+    SmallVector<Value> theirs =
+        llvm::map_to_vector(partial, [&](Value value) -> Value {
+          return gpu::ShuffleOp::create(rewriter, loc, value, distance,
+                                        subgroupSize, gpu::ShuffleMode::XOR)
+              .getShuffleResult();
+        });
+    partial = combine(op, theirs, partial);
+  }
+  auto finish = [&](ValueRange result) {
+    SmallVector<Value> initial = loadAll(op.getInits(), outputIndices);
+    storeAll(combine(op, result, initial), op.getInits(), outputIndices);
+  };
+  if (laneGroup == group) {
+    // One lane per output writes it.
+    Value leader = arith::CmpIOp::create(
+        rewriter, loc, arith::CmpIPredicate::eq, member, indexConstant(loc, 0));
+    auto guard = scf::IfOp::create(
+        rewriter, loc, arith::AndIOp::create(rewriter, loc, active, leader),
+        /*withElseRegion=*/false);
+    rewriter.setInsertionPoint(guard.thenBlock()->getTerminator());
+    finish(partial);
+    rewriter.setInsertionPointAfter(guard);
+    barrier(loc);
+    rewriter.eraseOp(op);
+    return true;
+  }
+  auto publish =
+      scf::IfOp::create(rewriter, loc, active, /*withElseRegion=*/false);
+  rewriter.setInsertionPoint(publish.thenBlock()->getTerminator());
+  storeAll(partial, buffers, invocationId);
+  rewriter.setInsertionPointAfter(publish);
   barrier(loc);
-  // Halving steps: member m < s folds in member m + s.
-  for (int64_t step = group / 2; step >= 1; step /= 2) {
+  // Halving steps over workgroup memory: member m < s folds in member m + s.
+  for (int64_t step = group / 2; step >= laneGroup; step /= 2) {
     Value inHalf =
         arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ult, member,
                               indexConstant(loc, step));
@@ -557,13 +621,10 @@ bool KernelDistributor::distributeReduction(linalg::ReduceOp op) {
     SmallVector<Value> mine = loadAll(buffers, invocationId);
     SmallVector<Value> theirs = loadAll(buffers, partner);
     SmallVector<Value> folded = combine(op, theirs, mine);
-    if (step > 1) {
+    if (step > laneGroup)
       storeAll(folded, buffers, invocationId);
-    } else {
-      // The last step also folds the result into the output's initial value.
-      SmallVector<Value> initial = loadAll(op.getInits(), outputIndices);
-      storeAll(combine(op, folded, initial), op.getInits(), outputIndices);
-    }
+    else // The last step also folds in the output's initial value.
+      finish(folded);
     rewriter.setInsertionPointAfter(guard);
     barrier(loc);
   }

@@ -320,6 +320,8 @@ struct KernelToSPIRVPass
           << "'";
       return signalPassFailure();
     }
+    if (subgroupSize)
+      description->subgroupSize = subgroupSize;
     spirv::TargetEnvAttr targetEnv =
         triton_spirv::getTargetEnv(context, *description);
     if (!targetEnv)

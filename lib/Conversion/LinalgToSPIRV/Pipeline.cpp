@@ -29,14 +29,20 @@ LogicalResult mlir::triton_spirv::buildLinalgToSPIRVPipeline(
   pm.addPass(createCSEPass());
   pm.addPass(createBufferizeToWorkgroup());
   pm.addPass(createCanonicalizerPass());
+  unsigned subgroupSize =
+      options.subgroupSize ? options.subgroupSize : target->subgroupSize;
+  // Cooperative matrices are sized for the preset's subgroups.
+  bool cooperativeMatrix = options.cooperativeMatrix &&
+                           target->cooperativeMatrix &&
+                           subgroupSize == target->subgroupSize;
   pm.addPass(createDistributeToWorkgroup(
-      {workgroupSize, target->subgroupSize,
-       options.cooperativeMatrix && target->cooperativeMatrix}));
+      {workgroupSize, subgroupSize, cooperativeMatrix}));
   pm.addPass(memref::createFoldMemRefAliasOpsPass());
   pm.addPass(createLowerAffinePass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
-  pm.addPass(createKernelToSPIRV({options.target, workgroupSize}));
+  pm.addPass(
+      createKernelToSPIRV({options.target, workgroupSize, subgroupSize}));
   OpPassManager &spirvModule = pm.nest<spirv::ModuleOp>();
   spirvModule.addPass(spirv::createSPIRVLowerABIAttributesPass());
   spirvModule.addPass(spirv::createSPIRVUpdateVCEPass());

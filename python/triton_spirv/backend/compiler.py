@@ -85,7 +85,8 @@ class SPIRVBackend(BaseBackend):
             binary = Path(workdir) / "kernel.spv"
             # Locations stay in the text so that diagnostics name Python lines.
             source.write_text(str(mod))
-            pipeline = (f"--triton-to-spirv=target={options.arch} "
+            preset, _, subgroup_size = options.arch.partition(":")
+            pipeline = (f"--triton-to-spirv=target={preset} subgroup-size={subgroup_size or 0} "
                         f"num-warps={options.num_warps} output={binary}")
             proc = subprocess.run([str(tool_path()), pipeline, str(source), "-o", "/dev/null"],
                                   capture_output=True, text=True)

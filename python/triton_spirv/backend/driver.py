@@ -122,7 +122,11 @@ class SPIRVDriver(DriverBase):
         return ty
 
     def get_current_target(self) -> GPUTarget:
-        return GPUTarget("spirv", vulkan.device().properties.target, 32)
+        # The arch names the tool's target preset and the device's subgroup
+        # size, which the code depends on (subgroup shuffles); warp_size stays
+        # 32 because a workgroup is num_warps * 32 invocations.
+        properties = vulkan.device().properties
+        return GPUTarget("spirv", f"{properties.target}:{properties.subgroup_size}", 32)
 
     def get_active_torch_device(self) -> Any:
         import torch

@@ -1,4 +1,4 @@
-// RUN: triton-spirv-opt %s --triton-spirv-distribute="workgroup-size=64" --canonicalize -split-input-file | FileCheck %s
+// RUN: triton-spirv-opt %s --triton-spirv-distribute="workgroup-size=64 subgroup-size=1" --canonicalize -split-input-file | FileCheck %s
 
 // An element-wise op over a 2-D block: in iteration k, invocation t takes
 // linear index t + 64 k and recovers (row, column) from it; barriers follow.

@@ -43,6 +43,11 @@ struct TritonToSPIRVOptions : PassPipelineOptions<TritonToSPIRVOptions> {
       *this, "num-warps",
       llvm::cl::desc("Warps of 32 invocations per program (workgroup)"),
       llvm::cl::init(4)};
+  Option<unsigned> subgroupSize{
+      *this, "subgroup-size",
+      llvm::cl::desc("Invocations per subgroup of the device the kernel will "
+                     "run on (0: the target preset's)"),
+      llvm::cl::init(0)};
   Option<bool> cooperativeMatrix{
       *this, "cooperative-matrix",
       llvm::cl::desc("Compute fp16 tt.dot with cooperative-matrix "

@@ -50,6 +50,11 @@ def DistributeToWorkgroup : Pass<"triton-spirv-distribute", "ModuleOp"> {
     steps. The workgroup memory used is checked against the target later, by
     `triton-spirv-kernel-to-spirv`, once clean-up has removed dead buffers.
 
+    Shared reductions combine the partials of neighbouring invocations with
+    subgroup shuffles (a butterfly within each subgroup) and only the rest
+    through workgroup memory. Subgroups are taken to be consecutive blocks
+    of `subgroup-size` invocations, as on all known drivers.
+
     Matmuls are tiled instead: each invocation computes a strided tile of
     outputs in registers, loading a row of A and a column of B per step for
     all of them. With `cooperative-matrix`, fp16 matmuls whose sizes are
@@ -60,14 +65,15 @@ def DistributeToWorkgroup : Pass<"triton-spirv-distribute", "ModuleOp"> {
     Option<"workgroupSize", "workgroup-size", "unsigned", "128",
            "Invocations per workgroup (num_warps * 32)">,
     Option<"subgroupSize", "subgroup-size", "unsigned", "32",
-           "Invocations per subgroup">,
+           "Invocations per subgroup (1: use no subgroup operations)">,
     Option<"cooperativeMatrix", "cooperative-matrix", "bool", "false",
            "Use cooperative-matrix ops for fp16 matmuls">,
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::gpu::GPUDialect",
                            "::mlir::memref::MemRefDialect",
-                           "::mlir::scf::SCFDialect"];
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::ub::UBDialect"];
 }
 
 def KernelToSPIRV : Pass<"triton-spirv-kernel-to-spirv", "ModuleOp"> {
@@ -89,6 +95,8 @@ def KernelToSPIRV : Pass<"triton-spirv-kernel-to-spirv", "ModuleOp"> {
            "Target preset: lavapipe, nvidia or generic">,
     Option<"workgroupSize", "workgroup-size", "unsigned", "128",
            "Invocations per workgroup (num_warps * 32)">,
+    Option<"subgroupSize", "subgroup-size", "unsigned", "0",
+           "Invocations per subgroup of the device (0: the preset's)">,
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::gpu::GPUDialect",
