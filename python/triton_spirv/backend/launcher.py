@@ -50,8 +50,10 @@ class SPIRVLauncher:
 
     def __init__(self, src: Any, metadata: Any) -> None:
         signature = dict(src.signature)
-        # The TTIR function keeps the non-constexpr arguments, in order.
-        self.runtime_positions = [i for i, ty in enumerate(signature.values()) if ty != "constexpr"]
+        # The TTIR function keeps the non-constexpr arguments, in order; a
+        # host TensorDescriptor stands for several (see _flatten).
+        self.runtime_args = [(i, ty.startswith("tensordesc"))
+                             for i, ty in enumerate(signature.values()) if ty != "constexpr"]
         self.abi = metadata.spirv_abi
         self.name = metadata.name
         # What each launch fills in, worked out once from the ABI: the tensor
@@ -100,13 +102,28 @@ class SPIRVLauncher:
             raise ValueError(f"argument {position} of {self.name} is not aligned to its element size")
         return base, end - base, offset_bytes // element_bytes
 
+    def _flatten(self, args: Sequence[Any]) -> list[Any]:
+        """The TTIR function's arguments. Triton's front end expands a host
+        TensorDescriptor into its base, shape, strides, whether padding is
+        NaN, then the shape (i32) and strides again (as its CUDA launcher
+        passes them when there is no TMA descriptor)."""
+        values: list[Any] = []
+        for index, is_descriptor in self.runtime_args:
+            value = args[index]
+            if not is_descriptor:
+                values.append(value)
+                continue
+            shape, strides = list(value.shape), list(value.strides)
+            values += [value.base, *shape, *strides, value.padding == "nan", *shape, *strides]
+        return values
+
     def __call__(self, grid_x: int, grid_y: int, grid_z: int, stream: Any, function: KernelBinary,
                  packed_metadata: Any, launch_metadata: Any, enter_hook: Any, exit_hook: Any,
                  *args: Any) -> None:
         global _device_time_ns
         if enter_hook is not None:
             enter_hook(launch_metadata)
-        values: Sequence[Any] = [args[i] for i in self.runtime_positions]
+        values = self._flatten(args)
         buffers = {index: self._buffer(values[index], index) for index in self.tensor_args}
         grid = (grid_x, grid_y, grid_z)
         constants = bytearray(self.abi["push_constant_bytes"])
