@@ -25,10 +25,7 @@ from corpus.cases import all_cases  # noqa: E402
 from run_corpus import EXPECTED_FAILURES, run_case  # noqa: E402
 
 # Wrong answers or limits not fixed yet; strict, so a fix shows up as a failure here.
-KNOWN_BUGS = {
-    "tensor_descriptor_args": "two host TensorDescriptors need 168 bytes of push constants; "
-                              "lavapipe has 128 (no uniform-buffer fallback yet)",
-}
+KNOWN_BUGS: dict[str, str] = {}
 
 
 def test_backend_is_active() -> None:

@@ -84,16 +84,27 @@ public:
   LogicalResult lowerArguments();
 
 private:
+  /// A scalar the launcher writes: into the push-constant block, or, when
+  /// the kernel has more than the target's push constants hold, its element
+  /// offsets and scalar arguments into an argument buffer.
   struct PushConstant {
     std::string role;
     int64_t argIndex;
     Type type;     // type in the kernel
-    Type slotType; // type in the push-constant block
-    unsigned offset;
+    Type slotType; // type in the block
+    unsigned offset = 0;
+    bool inArgumentBuffer = false;
     SmallVector<Value> uses; // block arguments it replaces
   };
 
   PushConstant &addPushConstant(StringRef role, int64_t argIndex, Type type);
+  /// Lays out the slots of one block; returns its size in bytes.
+  unsigned layOut(bool argumentBuffer);
+  /// Declares the block (push constants or a storage buffer at `binding`)
+  /// and loads its slots at the kernel entry; returns the loaded values (null
+  /// for the other block's slots) and appends the slots' metadata records.
+  SmallVector<Value> loadBlock(bool argumentBuffer, unsigned binding,
+                               SmallVectorImpl<Attribute> &records);
 
   func::FuncOp kernel;
   spirv::ModuleOp spirvModule;
@@ -103,18 +114,84 @@ private:
   int64_t workgroupMemoryBytes;
   OpBuilder builder;
   SmallVector<PushConstant> pushConstants;
-  unsigned pushConstantBytes = 0;
 };
 
 KernelLowering::PushConstant &
 KernelLowering::addPushConstant(StringRef role, int64_t argIndex, Type type) {
-  Type slotType = pushConstantSlotType(type);
-  unsigned size = slotType.getIntOrFloatBitWidth() / 8;
-  pushConstantBytes = llvm::alignTo(pushConstantBytes, size);
   pushConstants.push_back(
-      {role.str(), argIndex, type, slotType, pushConstantBytes, {}});
-  pushConstantBytes += size;
+      {role.str(), argIndex, type, pushConstantSlotType(type)});
   return pushConstants.back();
+}
+
+unsigned KernelLowering::layOut(bool argumentBuffer) {
+  unsigned bytes = 0;
+  for (PushConstant &member : pushConstants) {
+    if (member.inArgumentBuffer != argumentBuffer)
+      continue;
+    unsigned size = member.slotType.getIntOrFloatBitWidth() / 8;
+    member.offset = llvm::alignTo(bytes, size);
+    bytes = member.offset + size;
+  }
+  return bytes;
+}
+
+SmallVector<Value>
+KernelLowering::loadBlock(bool argumentBuffer, unsigned binding,
+                          SmallVectorImpl<Attribute> &records) {
+  MLIRContext *context = kernel.getContext();
+  Location loc = kernel.getLoc();
+  SmallVector<Type> memberTypes;
+  SmallVector<spirv::StructType::OffsetInfo> offsets;
+  SmallVector<unsigned> positions(pushConstants.size());
+  for (auto [position, member] : llvm::enumerate(pushConstants)) {
+    if (member.inArgumentBuffer != argumentBuffer)
+      continue;
+    positions[position] = memberTypes.size();
+    memberTypes.push_back(member.slotType);
+    offsets.push_back(member.offset);
+  }
+  SmallVector<Value> loaded(pushConstants.size());
+  if (memberTypes.empty())
+    return loaded;
+  auto blockType = spirv::PointerType::get(
+      spirv::StructType::get(memberTypes, offsets),
+      argumentBuffer ? spirv::StorageClass::StorageBuffer
+                     : spirv::StorageClass::PushConstant);
+  OpBuilder moduleBuilder(spirvModule.getBody(),
+                          spirvModule.getBody()->begin());
+  spirv::GlobalVariableOp block =
+      argumentBuffer
+          ? spirv::GlobalVariableOp::create(moduleBuilder, loc, blockType,
+                                            "__arguments",
+                                            /*descriptorSet=*/0, binding)
+          : spirv::GlobalVariableOp::create(
+                moduleBuilder, loc, TypeAttr::get(blockType),
+                builder.getStringAttr("__push_constants"), nullptr);
+  Value blockAddress = spirv::AddressOfOp::create(builder, loc, block);
+  for (auto [position, member] : llvm::enumerate(pushConstants)) {
+    if (member.inArgumentBuffer != argumentBuffer)
+      continue;
+    Value memberIndex = spirv::ConstantOp::create(
+        builder, loc, builder.getI32Type(),
+        builder.getI32IntegerAttr(positions[position]));
+    Value memberAddress =
+        spirv::AccessChainOp::create(builder, loc, blockAddress, memberIndex);
+    Value slot = spirv::LoadOp::create(builder, loc, memberAddress);
+    loaded[position] = slot;
+    for (Value use : member.uses)
+      use.replaceAllUsesWith(narrowFromSlot(builder, loc, slot, member.type));
+    SmallVector<NamedAttribute> fields{
+        builder.getNamedAttr("role", builder.getStringAttr(member.role)),
+        builder.getNamedAttr("offset",
+                             builder.getI64IntegerAttr(member.offset)),
+        builder.getNamedAttr("type",
+                             builder.getStringAttr(typeName(member.slotType)))};
+    if (member.argIndex >= 0)
+      fields.push_back(builder.getNamedAttr(
+          "arg_index", builder.getI64IntegerAttr(member.argIndex)));
+    records.push_back(DictionaryAttr::get(context, fields));
+  }
+  return loaded;
 }
 
 LogicalResult KernelLowering::lowerArguments() {
@@ -201,51 +278,27 @@ LogicalResult KernelLowering::lowerArguments() {
     programIdBases.push_back({dim, pushConstants.size()});
     addPushConstant(role, -1, builder.getI32Type());
   }
-  if (pushConstantBytes > target.maxPushConstantBytes)
-    return kernel.emitError("out of resources: the kernel's scalar arguments "
-                            "need ")
-           << pushConstantBytes << " bytes of push constants, the target has "
-           << target.maxPushConstantBytes;
-
-  // The push-constant block and one load per member.
-  SmallVector<Type> memberTypes;
-  SmallVector<spirv::StructType::OffsetInfo> offsets;
-  for (const PushConstant &member : pushConstants) {
-    memberTypes.push_back(member.slotType);
-    offsets.push_back(member.offset);
+  // Too many scalars for push constants: element offsets and scalar
+  // arguments move to an argument buffer bound after the tensors; the grid
+  // and the program id bases (written per dispatch) stay.
+  unsigned pushConstantBytes = layOut(/*argumentBuffer=*/false);
+  unsigned argumentBytes = 0;
+  if (pushConstantBytes > target.maxPushConstantBytes) {
+    for (PushConstant &member : pushConstants)
+      member.inArgumentBuffer =
+          member.role == "offset" || member.role == "scalar";
+    argumentBytes = layOut(/*argumentBuffer=*/true);
+    pushConstantBytes = layOut(/*argumentBuffer=*/false);
   }
-  auto blockType =
-      spirv::PointerType::get(spirv::StructType::get(memberTypes, offsets),
-                              spirv::StorageClass::PushConstant);
-  OpBuilder moduleBuilder(spirvModule.getBody(),
-                          spirvModule.getBody()->begin());
-  auto block = spirv::GlobalVariableOp::create(
-      moduleBuilder, loc, TypeAttr::get(blockType),
-      builder.getStringAttr("__push_constants"), nullptr);
-  Value blockAddress = spirv::AddressOfOp::create(builder, loc, block);
-  SmallVector<Value> loaded;
-  SmallVector<Attribute> pushConstantRecords;
-  for (auto [position, member] : llvm::enumerate(pushConstants)) {
-    Value memberIndex =
-        spirv::ConstantOp::create(builder, loc, builder.getI32Type(),
-                                  builder.getI32IntegerAttr(position));
-    Value memberAddress =
-        spirv::AccessChainOp::create(builder, loc, blockAddress, memberIndex);
-    Value slot = spirv::LoadOp::create(builder, loc, memberAddress);
-    loaded.push_back(slot);
-    for (Value use : member.uses)
-      use.replaceAllUsesWith(narrowFromSlot(builder, loc, slot, member.type));
-    SmallVector<NamedAttribute> fields{
-        builder.getNamedAttr("role", builder.getStringAttr(member.role)),
-        builder.getNamedAttr("offset",
-                             builder.getI64IntegerAttr(member.offset)),
-        builder.getNamedAttr("type",
-                             builder.getStringAttr(typeName(member.slotType)))};
-    if (member.argIndex >= 0)
-      fields.push_back(builder.getNamedAttr(
-          "arg_index", builder.getI64IntegerAttr(member.argIndex)));
-    pushConstantRecords.push_back(DictionaryAttr::get(context, fields));
-  }
+  unsigned argumentBinding = bindingOfArg.size();
+  SmallVector<Attribute> pushConstantRecords, argumentRecords;
+  SmallVector<Value> loaded =
+      loadBlock(/*argumentBuffer=*/false, 0, pushConstantRecords);
+  SmallVector<Value> loadedArguments =
+      loadBlock(/*argumentBuffer=*/true, argumentBinding, argumentRecords);
+  for (auto [position, value] : llvm::enumerate(loadedArguments))
+    if (value)
+      loaded[position] = value;
   for (auto [dim, position] : programIdBases) {
     std::optional<int64_t> argNumber = programIdArgs[dim];
     if (!argNumber)
@@ -275,9 +328,25 @@ LogicalResult KernelLowering::lowerArguments() {
                                 builder.getArrayAttr(pushConstantRecords)),
            builder.getNamedAttr("push_constant_bytes",
                                 builder.getI64IntegerAttr(pushConstantBytes)),
+
            builder.getNamedAttr(
                "workgroup_memory_bytes",
                builder.getI64IntegerAttr(workgroupMemoryBytes))}));
+  if (argumentBytes) {
+    NamedAttrList abi(
+        spirvModule->getAttrOfType<DictionaryAttr>(triton_spirv::kAbiAttrName));
+    abi.set("argument_buffer",
+            DictionaryAttr::get(
+                context,
+                {builder.getNamedAttr(
+                     "binding", builder.getI64IntegerAttr(argumentBinding)),
+                 builder.getNamedAttr("bytes",
+                                      builder.getI64IntegerAttr(argumentBytes)),
+                 builder.getNamedAttr("slots",
+                                      builder.getArrayAttr(argumentRecords))}));
+    spirvModule->setAttr(triton_spirv::kAbiAttrName,
+                         abi.getDictionary(context));
+  }
   return success();
 }
 

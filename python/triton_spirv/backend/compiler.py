@@ -28,8 +28,7 @@ class SPIRVCompilationError(RuntimeError):
 
 
 _OUT_OF_RESOURCES = re.compile(
-    r"out of resources: the kernel(?:'s scalar arguments)? needs? (\d+) bytes of "
-    r"(workgroup memory|push constants), the target has (\d+)")
+    r"out of resources: the kernel needs (\d+) bytes of workgroup memory, the target has (\d+)")
 
 
 @functools.lru_cache(maxsize=None)
@@ -96,9 +95,8 @@ class SPIRVBackend(BaseBackend):
                 if resources:
                     # Imported here: triton.runtime imports the backends.
                     from triton.runtime.errors import OutOfResources
-                    needed, what, limit = resources.groups()
-                    raise OutOfResources(int(needed), int(limit),
-                                         "shared memory" if what.startswith("workgroup") else what)
+                    needed, limit = resources.groups()
+                    raise OutOfResources(int(needed), int(limit), "shared memory")
                 raise SPIRVCompilationError(message)
             abi = json.loads((binary.parent / (binary.name + ".json")).read_text())
             spirv = binary.read_bytes()

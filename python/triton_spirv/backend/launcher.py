@@ -4,6 +4,7 @@ triton-spirv-opt next to the .spv)."""
 
 from __future__ import annotations
 
+import ctypes
 import struct
 from typing import Any, Sequence
 
@@ -33,9 +34,29 @@ class KernelBinary:
     def pipeline(self, abi: dict) -> vulkan.Kernel:
         if self.kernel is None:
             num_bindings = len({record["binding"] for record in abi["bindings"]})
+            if _argument_buffer_bytes(abi):
+                num_bindings += 1
             self.kernel = vulkan.Kernel(vulkan.device(), self.code, abi["entry_point"], num_bindings,
                                         abi["push_constant_bytes"])
         return self.kernel
+
+
+def _argument_buffer_bytes(abi: dict) -> int:
+    """Size of the buffer that holds the scalars when push constants are too
+    small for them (0: everything is in push constants)."""
+    return abi.get("argument_buffer", {}).get("bytes", 0)
+
+
+class _HostBlock:
+    """Host memory the device can import: `size` bytes at an address aligned
+    for import, kept alive as long as this object."""
+
+    def __init__(self, data: bytes, alignment: int) -> None:
+        self.size = (len(data) + alignment - 1) // alignment * alignment
+        self._storage = ctypes.create_string_buffer(self.size + alignment)
+        start = ctypes.addressof(self._storage)
+        self.address = (start + alignment - 1) // alignment * alignment
+        ctypes.memmove(self.address, data, len(data))
 
 
 def _slot_bytes(slot_type: str, value: Any) -> bytes:
@@ -67,6 +88,8 @@ class SPIRVLauncher:
         grid_axes = {"num_programs_x": 0, "num_programs_y": 1, "num_programs_z": 2}
         self.slots = [(r["offset"], r["type"], r["role"], grid_axes.get(r["role"], r.get("arg_index")))
                       for r in self.abi["push_constants"] if not r["role"].startswith("program_id_base")]
+        self.argument_slots = [(r["offset"], r["type"], r["role"], r["arg_index"])
+                               for r in self.abi.get("argument_buffer", {}).get("slots", [])]
         bases = [r["offset"] for r in self.abi["push_constants"] if r["role"] == "program_id_base_x"]
         self.program_id_base_offset = bases[0] if bases else 0xFFFFFFFF
         self.device = vulkan.device()
@@ -126,18 +149,30 @@ class SPIRVLauncher:
         values = self._flatten(args)
         buffers = {index: self._buffer(values[index], index) for index in self.tensor_args}
         grid = (grid_x, grid_y, grid_z)
-        constants = bytearray(self.abi["push_constant_bytes"])
-        for offset, slot_type, role, index in self.slots:
-            if role == "offset":
-                value = buffers[index][2]
-            elif role == "scalar":
-                value = values[index]
-            else:  # num_programs_*
-                value = grid[index]
-            packed = _slot_bytes(slot_type, value)
-            constants[offset:offset + len(packed)] = packed
+
+        def pack(size: int, slots: list[tuple[int, str, str, int]]) -> bytes:
+            block = bytearray(size)
+            for offset, slot_type, role, index in slots:
+                if role == "offset":
+                    value = buffers[index][2]
+                elif role == "scalar":
+                    value = values[index]
+                else:  # num_programs_*
+                    value = grid[index]
+                packed = _slot_bytes(slot_type, value)
+                block[offset:offset + len(packed)] = packed
+            return bytes(block)
+
+        bindings = [buffers[index][:2] for index in self.binding_args]
+        argument_bytes = _argument_buffer_bytes(self.abi)
+        if argument_bytes:
+            if self.alignment == 0:
+                raise vulkan.VulkanError("the kernel's arguments need a buffer and the Vulkan "
+                                         "device cannot import host memory")
+            arguments = _HostBlock(pack(argument_bytes, self.argument_slots), self.alignment)
+            bindings.append((arguments.address, arguments.size))
+        constants = pack(self.abi["push_constant_bytes"], self.slots)
         kernel = function.pipeline(self.abi)
-        _device_time_ns += kernel.launch(grid, [buffers[index][:2] for index in self.binding_args],
-                                         bytes(constants), self.program_id_base_offset)
+        _device_time_ns += kernel.launch(grid, bindings, constants, self.program_id_base_offset)
         if exit_hook is not None:
             exit_hook(launch_metadata)

@@ -84,7 +84,9 @@ def KernelToSPIRV : Pass<"triton-spirv-kernel-to-spirv", "ModuleOp"> {
     = position among the pointer arguments; aliases of one argument share its
     binding), element offsets, scalars and the grid become push constants,
     program ids are `WorkgroupId` plus a base pushed by the runtime for grids
-    split across several dispatches. Then converts arith, math, scf, cf,
+    split across several dispatches. Offsets and scalars that do not fit in
+    the target's push constants go to an argument buffer (a storage buffer
+    bound after the tensors) instead. Then converts arith, math, scf, cf,
     memref, gpu and func ops to SPIR-V for the module's `spirv.target_env`.
     A kernel whose workgroup memory exceeds the target's is an error.
     The argument layout is recorded in the `triton_spirv.abi` attribute of
