@@ -62,10 +62,9 @@ namespace {
 class KernelDistributor {
 public:
   KernelDistributor(func::FuncOp kernel,
-                    const triton_spirv::MatmulOptions &matmulOptions)
-      : kernel(kernel), workgroupSize(matmulOptions.workgroupSize),
-        subgroupSize(matmulOptions.subgroupSize), matmulOptions(matmulOptions),
-        rewriter(kernel.getContext()) {}
+                    const triton_spirv::DistributeToWorkgroupOptions &options)
+      : kernel(kernel), options(options), workgroupSize(options.workgroupSize),
+        subgroupSize(options.subgroupSize), rewriter(kernel.getContext()) {}
 
   LogicalResult run();
 
@@ -90,9 +89,9 @@ private:
   void removeRedundantBarriers();
 
   func::FuncOp kernel;
-  unsigned workgroupSize;
-  unsigned subgroupSize;
-  triton_spirv::MatmulOptions matmulOptions;
+  triton_spirv::DistributeToWorkgroupOptions options;
+  // Shorthands for the options' fields.
+  const unsigned workgroupSize, subgroupSize;
   IRRewriter rewriter;
   Value invocationId;
   Value isInvocationZero;
@@ -331,7 +330,7 @@ LogicalResult KernelDistributor::distributeLinalgOp(linalg::LinalgOp op) {
   rewriter.setInsertionPoint(op);
   barrier(loc);
   if (succeeded(triton_spirv::distributeMatmul(rewriter, op, invocationId,
-                                               matmulOptions))) {
+                                               options))) {
     barrier(loc);
     return success();
   }
@@ -532,9 +531,7 @@ bool KernelDistributor::distributeReduction(linalg::ReduceOp op) {
   // (G-aligned blocks of invocations): the steps between them are subgroup
   // shuffles, without workgroup memory or barriers.
   bool shuffles = subgroupSize > 1 && (innermostReduced || allShare) &&
-                  shift == 0 && llvm::all_of(op.getInits(), [](Value init) {
-                    Type type =
-                        cast<MemRefType>(init.getType()).getElementType();
+                  shift == 0 && llvm::all_of(elementTypes(op), [](Type type) {
                     return type.isInteger(32) || type.isInteger(64) ||
                            type.isF32() || type.isF64();
                   });
@@ -778,9 +775,9 @@ struct DistributeToWorkgroupPass
     for (auto kernel : getOperation().getOps<func::FuncOp>()) {
       if (kernel.isExternal())
         continue;
-      triton_spirv::MatmulOptions matmulOptions{workgroupSize, subgroupSize,
-                                                cooperativeMatrix};
-      if (failed(KernelDistributor(kernel, matmulOptions).run()))
+      triton_spirv::DistributeToWorkgroupOptions options{
+          workgroupSize, subgroupSize, cooperativeMatrix};
+      if (failed(KernelDistributor(kernel, options).run()))
         return signalPassFailure();
     }
   }

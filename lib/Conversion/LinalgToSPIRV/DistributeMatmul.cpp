@@ -367,10 +367,10 @@ void MatmulDistributor::emitCooperativeTiles(const MatmulTiling &tiling,
       reduce);
 }
 
-LogicalResult triton_spirv::distributeMatmul(RewriterBase &rewriter,
-                                             linalg::LinalgOp op,
-                                             Value invocationId,
-                                             const MatmulOptions &options) {
+LogicalResult
+triton_spirv::distributeMatmul(RewriterBase &rewriter, linalg::LinalgOp op,
+                               Value invocationId,
+                               const DistributeToWorkgroupOptions &options) {
   if (!isStaticMatmul(op))
     return failure();
   Value lhs = op.getDpsInputs()[0], acc = op.getDpsInits()[0];
