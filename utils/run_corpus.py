@@ -27,10 +27,6 @@ EXPECTED_FAILURES: dict[str, str] = {
     "device_assert": "tt.assert is not supported",
     "libdevice": "'__nv_erfinvf' is not supported",
     "pointer_casts": "made from an integer by tt.int_to_ptr",
-    "dtype_arith_bf16": "'bf16' is not supported",
-    "convert_bf16_to_fp32": "'bf16' is not supported",
-    "convert_fp16_to_bf16": "'bf16' is not supported",
-    "dot_bf16_to_fp32": "'bf16' is not supported",
     "fp8_and_rounding_conversions": "'f8E5M2' is not supported",
 }
 

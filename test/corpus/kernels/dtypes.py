@@ -70,10 +70,14 @@ def _arith_reference(a: Args) -> dict[str, torch.Tensor]:
     wide = torch.float64 if dtype.is_floating_point else torch.int64
     x, y = a["x_ptr"].to(wide), a["y_ptr"].to(wide)
     if dtype.is_floating_point:
-        # Round each step to the kernel's type, as the kernel does.
+        # Round each step to the kernel's type, as the kernel does; for bf16,
+        # Triton computes maximum/minimum (and so the distance) in fp32.
         def rnd(t: torch.Tensor) -> torch.Tensor:
             return t.to(dtype).to(wide)
-        out = rnd(rnd(torch.maximum(x, y) - torch.minimum(x, y)) + rnd(x * y))
+        distance = torch.maximum(x, y) - torch.minimum(x, y)
+        if dtype != torch.bfloat16:
+            distance = rnd(distance)
+        out = rnd(distance + rnd(x * y))
     else:
         out = (torch.maximum(x, y) - torch.minimum(x, y)) + x * y
     return {"out_ptr": out.to(dtype)}
