@@ -62,13 +62,13 @@ void bf16ConversionsThroughF32(func::FuncOp kernel) {
 /// retyped i16, which only moves bits around.
 LogicalResult emulateBFloat16(func::FuncOp kernel) {
   MLIRContext *context = kernel.getContext();
-  bool usesBF16 = false;
+  auto hasBF16 = [](Type type) {
+    if (auto memref = dyn_cast<MemRefType>(type))
+      type = memref.getElementType();
+    return getElementTypeOrSelf(type).isBF16();
+  };
+  bool usesBF16 = llvm::any_of(kernel.getArgumentTypes(), hasBF16);
   kernel.walk([&](Operation *op) {
-    auto hasBF16 = [](Type type) {
-      if (auto memref = dyn_cast<MemRefType>(type))
-        type = memref.getElementType();
-      return getElementTypeOrSelf(type).isBF16();
-    };
     usesBF16 |= llvm::any_of(op->getOperandTypes(), hasBF16) ||
                 llvm::any_of(op->getResultTypes(), hasBF16);
   });
