@@ -7,7 +7,8 @@ cd "$(dirname "$0")/.."
 
 APT_PACKAGES=(
   cmake ninja-build ccache g++
-  llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools lld-22 libzstd-dev
+  llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools lld-22
+  libzstd-dev zlib1g-dev
   libvulkan-dev mesa-vulkan-drivers vulkan-validationlayers vulkan-tools
   spirv-tools
 )
@@ -26,7 +27,7 @@ if ((${#missing[@]})); then
   log "apt: installing ${missing[*]}"
   SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
   $SUDO apt-get update -q
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q --no-install-recommends "${missing[@]}"
+  $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}"
 else
   log "apt: all packages present"
 fi
@@ -52,7 +53,8 @@ if [ ! -f "$BUILD_DIR/build.ninja" ]; then
     -DLLVM_EXTERNAL_LIT=/usr/lib/llvm-22/bin/lit "${launcher[@]}" >/dev/null
 fi
 log "building (ninja -j${TRITON_SPIRV_JOBS:-2})"
-ninja -C "$BUILD_DIR" -j"${TRITON_SPIRV_JOBS:-2}" | grep -v '^ninja: no work to do' || true
+# A failed build fails the script (pipefail); only grep's no-match is ignored.
+ninja -C "$BUILD_DIR" -j"${TRITON_SPIRV_JOBS:-2}" | { grep -v '^ninja: no work to do' || true; }
 test -x "$BUILD_DIR/bin/triton-spirv-opt"
 test -f "$BUILD_DIR/lib/libtriton_spirv_runtime.so"
 
