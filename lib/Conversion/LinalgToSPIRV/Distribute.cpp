@@ -10,6 +10,7 @@
 
 #include "DistributeMatmul.h"
 #include "WorkgroupMemory.h"
+#include "triton-spirv/Conversion/InlineBlock.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -211,9 +212,7 @@ bool KernelDistributor::isOwnerAligned(Operation *user, Value buffer) {
     // Outer dimensions reduced, W dividing the outputs: invocation t folds
     // the elements of output p = t mod W, at positions r * P + p.
     ArrayRef<int64_t> dims = reduce.getDimensions();
-    int64_t outputs = 1;
-    for (int64_t dim = dims.size(), e = type.getRank(); dim < e; ++dim)
-      outputs *= type.getDimSize(dim);
+    int64_t outputs = computeProduct(type.getShape().drop_front(dims.size()));
     return llvm::equal(dims, llvm::seq<int64_t>(0, dims.size())) &&
            outputs % workgroupSize == 0;
   }
@@ -334,14 +333,11 @@ LogicalResult KernelDistributor::distributeLinalgOp(linalg::LinalgOp op) {
     barrier(loc);
     return success();
   }
-  auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
-  if (!generic) {
-    FailureOr<linalg::GenericOp> generalized =
-        linalg::generalizeNamedOp(rewriter, op);
-    if (failed(generalized))
-      return op->emitError("cannot distribute this op over a workgroup");
-    generic = *generalized;
-  }
+  FailureOr<linalg::GenericOp> asGenericOp =
+      triton_spirv::asGeneric(rewriter, op);
+  if (failed(asGenericOp))
+    return op->emitError("cannot distribute this op over a workgroup");
+  linalg::GenericOp generic = *asGenericOp;
   // Parallel dimensions outermost, so that they form one scf.parallel.
   SmallVector<unsigned> order;
   for (auto [dim, type] : llvm::enumerate(generic.getIteratorTypesArray()))
@@ -411,14 +407,9 @@ static SmallVector<Type> elementTypes(linalg::ReduceOp op) {
 SmallVector<Value> KernelDistributor::combine(linalg::ReduceOp op,
                                               ValueRange elements,
                                               ValueRange accumulators) {
-  Block &body = op.getCombiner().front();
-  IRMapping mapping;
-  mapping.map(body.getArguments().take_front(elements.size()), elements);
-  mapping.map(body.getArguments().drop_front(elements.size()), accumulators);
-  for (Operation &nested : body.without_terminator())
-    rewriter.clone(nested, mapping);
-  return llvm::map_to_vector(body.getTerminator()->getOperands(),
-                             [&](Value v) { return mapping.lookup(v); });
+  SmallVector<Value> args(elements);
+  llvm::append_range(args, accumulators);
+  return triton_spirv::inlineBlock(rewriter, op.getCombiner().front(), args);
 }
 
 Value KernelDistributor::partialsBuffer(Location loc, Type type,
@@ -453,11 +444,8 @@ bool KernelDistributor::distributeReduction(linalg::ReduceOp op) {
                                            op.getDimensions().end());
   for (auto [dim, size] : llvm::enumerate(shape))
     (reducedDims.contains(dim) ? reducedShape : outputShape).push_back(size);
-  int64_t outputs = 1, reduced = 1;
-  for (int64_t size : outputShape)
-    outputs *= size;
-  for (int64_t size : reducedShape)
-    reduced *= size;
+  int64_t outputs = computeProduct(outputShape);
+  int64_t reduced = computeProduct(reducedShape);
   int64_t group = 1;
   while (group * 2 <= reduced && outputs * group * 2 <= workgroupSize)
     group *= 2;

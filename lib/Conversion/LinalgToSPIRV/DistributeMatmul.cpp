@@ -18,6 +18,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "DistributeMatmul.h"
+#include "triton-spirv/Conversion/InlineBlock.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -282,19 +283,13 @@ void MatmulDistributor::emitRegisterTiles(const MatmulTiling &tiling,
     for (Value col : cols)
       rhsElements.push_back(
           memref::LoadOp::create(rewriter, loc, rhs, ValueRange{step, col}));
-    Block &body = op.getRegion().front();
-    Value yielded = body.getTerminator()->getOperand(0);
     SmallVector<Value> updated;
-    for (auto [index, accumulator] :
-         llvm::enumerate(steps.getRegionIterArgs())) {
-      IRMapping mapping;
-      mapping.map(body.getArgument(0), lhsElements[index / cols.size()]);
-      mapping.map(body.getArgument(1), rhsElements[index % cols.size()]);
-      mapping.map(body.getArgument(2), accumulator);
-      for (Operation &nested : body.without_terminator())
-        rewriter.clone(nested, mapping);
-      updated.push_back(mapping.lookupOrDefault(yielded));
-    }
+    for (auto [index, accumulator] : llvm::enumerate(steps.getRegionIterArgs()))
+      updated.push_back(triton_spirv::inlineBlock(
+                            rewriter, op.getRegion().front(),
+                            {lhsElements[index / cols.size()],
+                             rhsElements[index % cols.size()], accumulator})
+                            .front());
     scf::YieldOp::create(rewriter, loc, updated);
     rewriter.setInsertionPointAfter(steps);
     return steps.getResults();
@@ -367,6 +362,13 @@ void MatmulDistributor::emitCooperativeTiles(const MatmulTiling &tiling,
       reduce);
 }
 
+FailureOr<linalg::GenericOp> triton_spirv::asGeneric(RewriterBase &rewriter,
+                                                     linalg::LinalgOp op) {
+  if (auto generic = dyn_cast<linalg::GenericOp>(op.getOperation()))
+    return generic;
+  return linalg::generalizeNamedOp(rewriter, op);
+}
+
 LogicalResult
 triton_spirv::distributeMatmul(RewriterBase &rewriter, linalg::LinalgOp op,
                                Value invocationId,
@@ -393,14 +395,10 @@ triton_spirv::distributeMatmul(RewriterBase &rewriter, linalg::LinalgOp op,
                      options.workgroupSize / options.subgroupSize);
 
   rewriter.setInsertionPoint(op);
-  auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
-  if (!generic) {
-    FailureOr<linalg::GenericOp> generalized =
-        linalg::generalizeNamedOp(rewriter, op);
-    if (failed(generalized))
-      return failure();
-    generic = *generalized;
-  }
+  FailureOr<linalg::GenericOp> asGenericOp = asGeneric(rewriter, op);
+  if (failed(asGenericOp))
+    return failure();
+  linalg::GenericOp generic = *asGenericOp;
   rewriter.setInsertionPoint(generic);
   scf::ForOp loop = accumulationLoop(generic);
   MatmulDistributor distributor(rewriter, generic, loop);

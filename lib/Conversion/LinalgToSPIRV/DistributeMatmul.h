@@ -9,6 +9,10 @@
 #include "mlir/IR/PatternMatch.h"
 
 namespace mlir::triton_spirv {
+/// `op` as a linalg.generic: itself, or a named op generalized in its place.
+FailureOr<linalg::GenericOp> asGeneric(RewriterBase &rewriter,
+                                       linalg::LinalgOp op);
+
 /// Replaces a 2-D matmul on buffers of static shape (linalg.matmul or a
 /// generic of the same form) by code in which invocation `invocationId`
 /// computes a tile of outputs in registers, or, with cooperative matrices,

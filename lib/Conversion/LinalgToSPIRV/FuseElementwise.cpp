@@ -184,8 +184,7 @@ struct CarryUniformIncrementAsScalar : OpRewritePattern<scf::ForOp> {
         cast<RankedTensorType>(loop.getRegionIterArgs()[position].getType())
             .getElementType();
     rewriter.setInsertionPoint(loop);
-    Value zero = arith::ConstantOp::create(rewriter, loc, elementType,
-                                           rewriter.getZeroAttr(elementType));
+    Value zero = arith::getZeroConstant(rewriter, loc, elementType);
     FailureOr<LoopLikeOpInterface> replaced =
         cast<LoopLikeOpInterface>(loop.getOperation())
             .replaceWithAdditionalYields(

@@ -205,7 +205,7 @@ LogicalResult KernelLowering::lowerArguments() {
   SmallVector<Attribute> bindingRecords;
   DenseMap<int64_t, unsigned> bindingOfArg;
   std::optional<int64_t> programIdArgs[3];
-  SmallVector<std::pair<unsigned, BlockArgument>> gridArgs;
+  SmallVector<std::pair<StringRef, BlockArgument>> gridArgs;
   for (BlockArgument arg : entry.getArguments()) {
     unsigned index = arg.getArgNumber();
     auto role =
@@ -257,18 +257,14 @@ LogicalResult KernelLowering::lowerArguments() {
       continue;
     }
     if (roleName.starts_with("num_programs_")) {
-      gridArgs.push_back({index, arg});
+      gridArgs.push_back({roleName, arg});
       continue;
     }
     return kernel.emitError("unknown kernel argument role '")
            << roleName << "'";
   }
-  for (auto [index, arg] : gridArgs)
-    addPushConstant(
-        kernel.getArgAttrOfType<StringAttr>(index, triton_spirv::kAbiAttrName)
-            .getValue(),
-        -1, arg.getType())
-        .uses.push_back(arg);
+  for (auto [role, arg] : gridArgs)
+    addPushConstant(role, -1, arg.getType()).uses.push_back(arg);
   // Program ids: WorkgroupId plus a base, for grids split over dispatches.
   gpu::Dimension dims[] = {gpu::Dimension::x, gpu::Dimension::y,
                            gpu::Dimension::z};
@@ -314,39 +310,30 @@ LogicalResult KernelLowering::lowerArguments() {
   llvm::BitVector all(entry.getNumArguments(), true);
   if (failed(kernel.eraseArguments(all)))
     return failure();
-  spirvModule->setAttr(
-      triton_spirv::kAbiAttrName,
-      DictionaryAttr::get(
-          context,
-          {builder.getNamedAttr("entry_point",
-                                builder.getStringAttr(kernel.getName())),
-           builder.getNamedAttr("workgroup_size",
-                                builder.getI64ArrayAttr({workgroupSize, 1, 1})),
-           builder.getNamedAttr("bindings",
-                                builder.getArrayAttr(bindingRecords)),
-           builder.getNamedAttr("push_constants",
-                                builder.getArrayAttr(pushConstantRecords)),
-           builder.getNamedAttr("push_constant_bytes",
-                                builder.getI64IntegerAttr(pushConstantBytes)),
-
-           builder.getNamedAttr(
-               "workgroup_memory_bytes",
-               builder.getI64IntegerAttr(workgroupMemoryBytes))}));
-  if (argumentBytes) {
-    NamedAttrList abi(
-        spirvModule->getAttrOfType<DictionaryAttr>(triton_spirv::kAbiAttrName));
-    abi.set("argument_buffer",
-            DictionaryAttr::get(
-                context,
-                {builder.getNamedAttr(
-                     "binding", builder.getI64IntegerAttr(argumentBinding)),
-                 builder.getNamedAttr("bytes",
-                                      builder.getI64IntegerAttr(argumentBytes)),
-                 builder.getNamedAttr("slots",
-                                      builder.getArrayAttr(argumentRecords))}));
-    spirvModule->setAttr(triton_spirv::kAbiAttrName,
-                         abi.getDictionary(context));
-  }
+  SmallVector<NamedAttribute> abi{
+      builder.getNamedAttr("entry_point",
+                           builder.getStringAttr(kernel.getName())),
+      builder.getNamedAttr("workgroup_size",
+                           builder.getI64ArrayAttr({workgroupSize, 1, 1})),
+      builder.getNamedAttr("bindings", builder.getArrayAttr(bindingRecords)),
+      builder.getNamedAttr("push_constants",
+                           builder.getArrayAttr(pushConstantRecords)),
+      builder.getNamedAttr("push_constant_bytes",
+                           builder.getI64IntegerAttr(pushConstantBytes)),
+      builder.getNamedAttr("workgroup_memory_bytes",
+                           builder.getI64IntegerAttr(workgroupMemoryBytes))};
+  if (argumentBytes)
+    abi.push_back(builder.getNamedAttr(
+        "argument_buffer",
+        builder.getDictionaryAttr(
+            {builder.getNamedAttr("binding",
+                                  builder.getI64IntegerAttr(argumentBinding)),
+             builder.getNamedAttr("bytes",
+                                  builder.getI64IntegerAttr(argumentBytes)),
+             builder.getNamedAttr("slots",
+                                  builder.getArrayAttr(argumentRecords))})));
+  spirvModule->setAttr(triton_spirv::kAbiAttrName,
+                       DictionaryAttr::get(context, abi));
   return success();
 }
 

@@ -1,6 +1,7 @@
 //===- Legalization.cpp - Steps before and patterns of SPIR-V conversion --===//
 
 #include "Legalization.h"
+#include "triton-spirv/Conversion/InlineBlock.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Transforms/Passes.h"
@@ -22,15 +23,9 @@ namespace {
 /// one pair the bf16 expansion handles.
 void bf16ConversionsThroughF32(func::FuncOp kernel) {
   IRRewriter rewriter(kernel.getContext());
-  Type f32 = rewriter.getF32Type();
-  auto toF32 = [&](Location loc, Value value) -> Value {
-    unsigned width = cast<FloatType>(value.getType()).getWidth();
-    if (width < 32)
-      return arith::ExtFOp::create(rewriter, loc, f32, value);
-    return arith::TruncFOp::create(rewriter, loc, f32, value);
-  };
-  auto fromF32 = [&](Location loc, Value value, Type type) -> Value {
-    if (cast<FloatType>(type).getWidth() < 32)
+  auto convert = [&](Location loc, Value value, Type type) -> Value {
+    if (cast<FloatType>(type).getWidth() <
+        cast<FloatType>(value.getType()).getWidth())
       return arith::TruncFOp::create(rewriter, loc, type, value);
     return arith::ExtFOp::create(rewriter, loc, type, value);
   };
@@ -43,15 +38,8 @@ void bf16ConversionsThroughF32(func::FuncOp kernel) {
       return;
     rewriter.setInsertionPoint(op);
     Location loc = op->getLoc();
-    Value wide = source.isBF16() ? arith::ExtFOp::create(rewriter, loc, f32,
-                                                         op->getOperand(0))
-                                       .getResult()
-                                 : toF32(loc, op->getOperand(0));
-    Value converted =
-        result.isBF16()
-            ? arith::TruncFOp::create(rewriter, loc, result, wide).getResult()
-            : fromF32(loc, wide, result);
-    rewriter.replaceOp(op, converted);
+    Value wide = convert(loc, op->getOperand(0), rewriter.getF32Type());
+    rewriter.replaceOp(op, convert(loc, wide, result));
   });
 }
 
@@ -62,11 +50,7 @@ void bf16ConversionsThroughF32(func::FuncOp kernel) {
 /// retyped i16, which only moves bits around.
 LogicalResult emulateBFloat16(func::FuncOp kernel) {
   MLIRContext *context = kernel.getContext();
-  auto hasBF16 = [](Type type) {
-    if (auto memref = dyn_cast<MemRefType>(type))
-      type = memref.getElementType();
-    return getElementTypeOrSelf(type).isBF16();
-  };
+  auto hasBF16 = [](Type type) { return getElementTypeOrSelf(type).isBF16(); };
   bool usesBF16 = llvm::any_of(kernel.getArgumentTypes(), hasBF16);
   kernel.walk([&](Operation *op) {
     usesBF16 |= llvm::any_of(op->getOperandTypes(), hasBF16) ||
@@ -154,10 +138,7 @@ LogicalResult checkElementTypes(func::FuncOp kernel) {
   WalkResult result = kernel.walk([](Operation *op) {
     for (Type type : llvm::concat<const Type>(op->getOperandTypes(),
                                               op->getResultTypes())) {
-      Type element = getElementTypeOrSelf(type);
-      if (auto memref = dyn_cast<MemRefType>(type))
-        element = memref.getElementType();
-      auto floatType = dyn_cast<FloatType>(element);
+      auto floatType = dyn_cast<FloatType>(getElementTypeOrSelf(type));
       if (floatType && floatType.getWidth() == 8) {
         op->emitError("element type ")
             << floatType << " is not supported by the SPIR-V backend yet";
@@ -321,13 +302,8 @@ struct GenericAtomicRMWLowering
         ValueRange{fromBits(rewriter, initial)},
         [&](OpBuilder &b, Location l, ValueRange args) {
           Value current = args[0];
-          IRMapping mapping;
-          mapping.map(op.getCurrentValue(), current);
-          for (Operation &bodyOp : op.getBody()->without_terminator())
-            b.clone(bodyOp, mapping);
-          auto yield =
-              cast<memref::AtomicYieldOp>(op.getBody()->getTerminator());
-          Value next = mapping.lookupOrDefault(yield.getResult());
+          Value next =
+              triton_spirv::inlineBlock(b, *op.getBody(), current).front();
           Value currentBits = toBits(b, current);
           Value old = spirv::AtomicCompareExchangeOp::create(
               b, l, pointer, spirv::Scope::Device, semantics,

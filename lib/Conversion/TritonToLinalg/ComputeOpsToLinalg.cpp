@@ -2,34 +2,18 @@
 
 #include "Patterns.h"
 #include "Slices.h"
+#include "triton-spirv/Conversion/InlineBlock.h"
 #include "triton-spirv/Dialect/Triton/IR/Dialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
-#include "mlir/IR/IRMapping.h"
 
 using namespace mlir;
 using namespace mlir::triton;
 
 namespace {
-/// Clones the body of a single-block region (reduce/scan combiners, mapped
-/// scalar functions) with its arguments
-/// bound to `args`; returns the values its terminator yields.
-SmallVector<Value> inlineCombiner(OpBuilder &b, Region &combiner,
-                                  ValueRange args) {
-  Block &body = combiner.front();
-  IRMapping mapping;
-  mapping.map(body.getArguments(), args);
-  for (Operation &op : body.without_terminator())
-    b.clone(op, mapping);
-  SmallVector<Value> results;
-  for (Value value : body.getTerminator()->getOperands())
-    results.push_back(mapping.lookupOrDefault(value));
-  return results;
-}
-
 /// The slice of `src` at `index` along `axis`, without that dimension.
 Value sliceAt(OpBuilder &b, Location loc, Value src, unsigned axis,
               OpFoldResult index) {
@@ -68,7 +52,9 @@ struct ReduceLowering : OpConversionPattern<ReduceOp> {
             SmallVector<Value> combinerArgs(args.drop_front(count));
             combinerArgs.append(args.begin(), args.begin() + count);
             linalg::YieldOp::create(
-                b, nested, inlineCombiner(b, op.getCombineOp(), combinerArgs));
+                b, nested,
+                triton_spirv::inlineBlock(b, op.getCombineOp().front(),
+                                          combinerArgs));
           });
       results.assign(reduce.getResults().begin(), reduce.getResults().end());
     }
@@ -85,17 +71,13 @@ struct ReduceLowering : OpConversionPattern<ReduceOp> {
 SmallVector<Value> applyRegionElementwise(OpBuilder &b, Location loc,
                                           Region &region, ValueRange inputs,
                                           TypeRange resultTypes) {
-  SmallVector<Value> inits;
-  for (Type type : resultTypes)
-    inits.push_back(
-        triton_spirv::emptyLike(b, loc, cast<RankedTensorType>(type)));
-  unsigned rank = cast<RankedTensorType>(inputs[0].getType()).getRank();
   auto generic = triton_spirv::createParallelGeneric(
-      b, loc, resultTypes, inputs, inits, rank,
+      b, loc, resultTypes, inputs,
       [&](OpBuilder &nested, Location nestedLoc, ValueRange args) {
         linalg::YieldOp::create(
             nested, nestedLoc,
-            inlineCombiner(nested, region, args.take_front(inputs.size())));
+            triton_spirv::inlineBlock(nested, region.front(),
+                                      args.take_front(inputs.size())));
       });
   return SmallVector<Value>(generic.getResults());
 }
@@ -213,8 +195,7 @@ struct HistogramLowering : OpConversionPattern<HistogramOp> {
     auto srcType = cast<RankedTensorType>(op.getSrc().getType());
     if (srcType.getRank() != 1 || type.getRank() != 1)
       return rewriter.notifyMatchFailure(op, "histogram of a 1-D tensor");
-    Value zero = arith::ConstantOp::create(
-        rewriter, loc, rewriter.getZeroAttr(type.getElementType()));
+    Value zero = arith::getZeroConstant(rewriter, loc, type.getElementType());
     Value empty = triton_spirv::emptyLike(rewriter, loc, type);
     Value init = linalg::FillOp::create(rewriter, loc, ValueRange{zero},
                                         ValueRange{empty})
@@ -261,7 +242,6 @@ struct GatherLowering : OpConversionPattern<GatherOp> {
     unsigned axis = op.getAxis();
     auto generic = triton_spirv::createParallelGeneric(
         rewriter, loc, TypeRange{type}, ValueRange{adaptor.getIndices()},
-        ValueRange{triton_spirv::emptyLike(rewriter, loc, type)}, rank,
         [&](OpBuilder &b, Location nested, ValueRange args) {
           SmallVector<Value> coords;
           for (unsigned dim = 0; dim < rank; ++dim)

@@ -98,8 +98,11 @@ LogicalResult convertKernel(triton::FuncOp func) {
     argAttrs.push_back(attrs.getDictionary(ctx));
     argLocs.push_back(loc);
   };
+  // Position of the first new argument of each original one.
+  SmallVector<unsigned> firstNewArg;
   for (BlockArgument arg : func.getArguments()) {
     unsigned index = arg.getArgNumber();
+    firstNewArg.push_back(argTypes.size());
     DictionaryAttr original = func.getArgAttrDict(index);
     auto ptrType = dyn_cast<PointerType>(arg.getType());
     if (!ptrType) {
@@ -135,21 +138,25 @@ LogicalResult convertKernel(triton::FuncOp func) {
   // Rebuild each pointer argument from its buffer and offset.
   rewriter.setInsertionPointToStart(entry);
   SmallVector<Value> replacements;
-  unsigned next = 0;
   for (BlockArgument arg : func.getArguments()) {
+    unsigned first = firstNewArg[arg.getArgNumber()];
     if (!isa<PointerType>(arg.getType())) {
-      replacements.push_back(entry->getArgument(next++));
+      replacements.push_back(entry->getArgument(first));
       continue;
     }
-    Value buffer = entry->getArgument(next);
-    next += (*accessTypes)[arg.getArgNumber()].size();
-    Value offset = entry->getArgument(next++);
+    // The buffers (one per accessed element type), then the offset.
+    Value buffer = entry->getArgument(first);
+    Value offset =
+        entry->getArgument(first + (*accessTypes)[arg.getArgNumber()].size());
     replacements.push_back(
         UnrealizedConversionCastOp::create(
             rewriter, arg.getLoc(), arg.getType(), ValueRange{buffer, offset})
             .getResult(0));
   }
-  ArrayRef<BlockArgument> grid = entry->getArguments().take_back(6);
+  // Program ids x, y, z, then the numbers of programs.
+  ArrayRef<BlockArgument> grid =
+      entry->getArguments().take_back(kGridRoles.size());
+  constexpr unsigned kNumProgramsFirst = kGridRoles.size() / 2;
   rewriter.inlineBlockBefore(&func.getBody().front(), entry, entry->end(),
                              replacements);
   rewriter.inlineRegionBefore(func.getBody(), kernel.getBody(),
@@ -160,7 +167,8 @@ LogicalResult convertKernel(triton::FuncOp func) {
     if (auto pid = dyn_cast<GetProgramIdOp>(op))
       rewriter.replaceOp(op, grid[static_cast<unsigned>(pid.getAxis())]);
     else if (auto num = dyn_cast<GetNumProgramsOp>(op))
-      rewriter.replaceOp(op, grid[3 + static_cast<unsigned>(num.getAxis())]);
+      rewriter.replaceOp(
+          op, grid[kNumProgramsFirst + static_cast<unsigned>(num.getAxis())]);
     else if (auto ret = dyn_cast<ReturnOp>(op))
       rewriter.replaceOpWithNewOp<func::ReturnOp>(op, ret.getOperands());
     else if (isa<LLVM::AssumeOp>(op))
@@ -175,14 +183,16 @@ struct TritonFuncToKernelABIPass
           TritonFuncToKernelABIPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    WalkResult calls = module.walk([](CallOp call) {
-      call.emitError("call to '")
-          << call.getCallee()
-          << "' remains after inlining; device function calls are not "
-             "supported";
-      return WalkResult::interrupt();
-    });
-    if (calls.wasInterrupted())
+    if (failed(triton_spirv::reportUnsupportedOps(
+            module, [](Operation *op) -> std::optional<std::string> {
+              auto call = dyn_cast<CallOp>(op);
+              if (!call)
+                return std::nullopt;
+              return ("call to '" + call.getCallee() +
+                      "' remains after inlining; device function calls are "
+                      "not supported")
+                  .str();
+            })))
       return signalPassFailure();
     for (auto func :
          llvm::make_early_inc_range(module.getOps<triton::FuncOp>())) {

@@ -1,8 +1,22 @@
-//===- PassUtils.cpp - Shared steps of the TTIR -> linalg passes ----------===//
+//===- PassUtils.cpp - Shared steps of the conversion passes --------------===//
 
 #include "Patterns.h"
+#include "triton-spirv/Conversion/InlineBlock.h"
+
+#include "mlir/IR/IRMapping.h"
 
 using namespace mlir;
+
+SmallVector<Value> mlir::triton_spirv::inlineBlock(OpBuilder &b, Block &body,
+                                                   ValueRange args) {
+  IRMapping mapping;
+  mapping.map(body.getArguments(), args);
+  for (Operation &op : body.without_terminator())
+    b.clone(op, mapping);
+  return llvm::map_to_vector(
+      body.getTerminator()->getOperands(),
+      [&](Value value) { return mapping.lookupOrDefault(value); });
+}
 
 LogicalResult mlir::triton_spirv::reportUnsupportedOps(
     Operation *root,

@@ -163,10 +163,6 @@ Value buildMasked(OpBuilder &b, Location loc, Value mask,
   return ifOp.getResult(0);
 }
 
-Value zeroOf(OpBuilder &b, Location loc, Type type) {
-  return arith::ConstantOp::create(b, loc, b.getZeroAttr(type));
-}
-
 /// Applies `body` to every element: scalars directly; tensors through a
 /// linalg.generic over (offsets, operands...) producing one result tensor.
 Value mapElements(
@@ -180,8 +176,6 @@ Value mapElements(
   inputs.append(operands.begin(), operands.end());
   auto generic = triton_spirv::createParallelGeneric(
       b, loc, TypeRange{tensorType}, inputs,
-      ValueRange{triton_spirv::emptyLike(b, loc, tensorType)},
-      tensorType.getRank(),
       [&](OpBuilder &nested, Location l, ValueRange args) {
         Value value = body(nested, l, args[0], args.slice(1, operands.size()));
         linalg::YieldOp::create(nested, l, value);
@@ -216,7 +210,9 @@ struct LoadLowering : OpConversionPattern<LoadOp> {
               },
               [&](OpBuilder &nested, Location l) -> Value {
                 // Triton leaves masked-off lanes without `other` undefined.
-                return hasOther ? args.back() : zeroOf(nested, l, elementType);
+                return hasOther
+                           ? args.back()
+                           : arith::getZeroConstant(nested, l, elementType);
               });
         });
     rewriter.replaceOp(op, result);
@@ -260,8 +256,8 @@ struct StoreLowering : OpConversionPattern<StoreOp> {
     if (mask)
       inputs.push_back(mask);
     triton_spirv::createParallelGeneric(
-        rewriter, op.getLoc(), TypeRange{}, inputs, ValueRange{},
-        tensorType.getRank(), [&](OpBuilder &b, Location loc, ValueRange args) {
+        rewriter, op.getLoc(), TypeRange{}, inputs,
+        [&](OpBuilder &b, Location loc, ValueRange args) {
           storeElement(b, loc, args[0], args[1], mask ? args[2] : Value());
           linalg::YieldOp::create(b, loc);
         });
@@ -321,7 +317,7 @@ struct AtomicRMWLowering : OpConversionPattern<AtomicRMWOp> {
                                                    *buffer, offset);
               },
               [&](OpBuilder &nested, Location l) {
-                return zeroOf(nested, l, elementType);
+                return arith::getZeroConstant(nested, l, elementType);
               });
         });
     rewriter.replaceOp(op, result);

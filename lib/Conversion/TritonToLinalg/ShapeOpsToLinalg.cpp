@@ -26,7 +26,6 @@ struct MakeRangeLowering : OpConversionPattern<MakeRangeOp> {
     int64_t start = op.getStartAttr().getInt();
     auto generic = createParallelGeneric(
         rewriter, loc, TypeRange{type}, ValueRange{},
-        ValueRange{emptyLike(rewriter, loc, type)}, /*rank=*/1,
         [&](OpBuilder &b, Location nested, ValueRange) {
           Value index = linalg::IndexOp::create(b, nested, 0);
           if (start != 0)

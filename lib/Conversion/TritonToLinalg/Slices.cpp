@@ -14,8 +14,14 @@ Value triton_spirv::emptyLike(OpBuilder &b, Location loc,
 
 linalg::GenericOp triton_spirv::createParallelGeneric(
     OpBuilder &b, Location loc, TypeRange resultTypes, ValueRange inputs,
-    ValueRange inits, unsigned rank,
     function_ref<void(OpBuilder &, Location, ValueRange)> body) {
+  SmallVector<Value> inits;
+  for (Type type : resultTypes)
+    inits.push_back(emptyLike(b, loc, cast<RankedTensorType>(type)));
+  unsigned rank =
+      cast<ShapedType>(resultTypes.empty() ? inputs.front().getType()
+                                           : resultTypes.front())
+          .getRank();
   SmallVector<AffineMap> maps(inputs.size() + inits.size(),
                               b.getMultiDimIdentityMap(rank));
   return linalg::GenericOp::create(

@@ -12,11 +12,12 @@ namespace mlir::triton_spirv {
 /// An uninitialized tensor of `type` (a destination for linalg ops).
 Value emptyLike(OpBuilder &b, Location loc, RankedTensorType type);
 
-/// An element-wise linalg.generic over `rank` parallel dimensions: every
-/// input and init is indexed by the identity map.
+/// An element-wise linalg.generic with one result per tensor type of
+/// `resultTypes` (written into fresh empty tensors) or none: every operand is
+/// indexed by the identity map over the rank of the results (or, without
+/// results, of the first input).
 linalg::GenericOp createParallelGeneric(
     OpBuilder &b, Location loc, TypeRange resultTypes, ValueRange inputs,
-    ValueRange inits, unsigned rank,
     function_ref<void(OpBuilder &, Location, ValueRange)> body);
 
 /// `size` positions of `src` from `offset` along `dim` (all of every other
