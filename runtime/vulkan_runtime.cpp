@@ -137,6 +137,9 @@ struct tsr_kernel {
   VkPipelineLayout layout = VK_NULL_HANDLE;
   VkPipeline pipeline = VK_NULL_HANDLE;
   VkDescriptorPool pool = VK_NULL_HANDLE;
+  /// The kernel's one descriptor set, rewritten by each launch (launches
+  /// run one at a time and finish before they return).
+  VkDescriptorSet set = VK_NULL_HANDLE;
   uint32_t numBindings = 0;
   uint32_t pushConstantBytes = 0;
 };
@@ -501,9 +504,7 @@ int tsr_open_device(const char *selector, const char *pipelineCachePath,
   if (createInstance(device, validation) ||
       selectPhysicalDevice(device, selector) || createLogicalDevice(device) ||
       createDeviceObjects(device) || checkValidation(device)) {
-    std::string error = lastError;
     tsr_close_device(device);
-    lastError = error;
     return 1;
   }
   *out = device;
@@ -649,13 +650,10 @@ int tsr_create_kernel(tsr_device *device, const uint32_t *code, size_t bytes,
   kernel->numBindings = numBindings;
   kernel->pushConstantBytes = pushConstantBytes;
   auto cleanup = [&](int status) {
-    if (status) {
-      std::string error = lastError;
+    if (status)
       tsr_destroy_kernel(kernel);
-      lastError = error;
-    } else {
+    else
       *out = kernel;
-    }
     return status;
   };
   VkShaderModuleCreateInfo moduleInfo{
@@ -714,6 +712,14 @@ int tsr_create_kernel(tsr_device *device, const uint32_t *code, size_t bytes,
   if (vkCreateDescriptorPool(device->device, &poolInfo, nullptr,
                              &kernel->pool) != VK_SUCCESS)
     return cleanup(fail("vkCreateDescriptorPool failed"));
+  VkDescriptorSetAllocateInfo allocateInfo{
+      VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
+  allocateInfo.descriptorPool = kernel->pool;
+  allocateInfo.descriptorSetCount = 1;
+  allocateInfo.pSetLayouts = &kernel->setLayout;
+  if (vkAllocateDescriptorSets(device->device, &allocateInfo, &kernel->set) !=
+      VK_SUCCESS)
+    return cleanup(fail("vkAllocateDescriptorSets failed"));
   return cleanup(checkValidation(device));
 }
 
@@ -747,6 +753,16 @@ int tsr_launch(tsr_kernel *kernel, const uint32_t grid[3],
                 std::to_string(numBindings));
   if (grid[0] == 0 || grid[1] == 0 || grid[2] == 0)
     return 0;
+  for (uint32_t i = 0; i < numBindings; ++i)
+    if (!bindings[i].size)
+      return fail("buffer binding " + std::to_string(i) +
+                  " has no memory (empty tensor)");
+  const uint32_t *limit = device->properties.limits.maxComputeWorkGroupCount;
+  bool canSplit = uint64_t(programIdBaseOffset) + 3 * sizeof(uint32_t) <=
+                  kernel->pushConstantBytes;
+  if (!canSplit &&
+      (grid[0] > limit[0] || grid[1] > limit[1] || grid[2] > limit[2]))
+    return fail("grid exceeds the device's workgroup count limits");
   std::lock_guard<std::mutex> lock(device->mutex);
   std::vector<ImportedBuffer> buffers(numBindings);
   struct Releaser {
@@ -760,8 +776,6 @@ int tsr_launch(tsr_kernel *kernel, const uint32_t grid[3],
   std::vector<VkDeviceSize> offsets(numBindings, 0),
       ranges(numBindings, VK_WHOLE_SIZE);
   for (uint32_t i = 0; i < numBindings; ++i) {
-    if (!bindings[i].size)
-      continue;
     // Memory from tsr_allocate is bound as it is.
     auto *start = static_cast<uint8_t *>(bindings[i].host_pointer);
     for (tsr_allocation *allocation : device->allocations)
@@ -786,26 +800,13 @@ int tsr_launch(tsr_kernel *kernel, const uint32_t grid[3],
     bound[i] = buffers[i].buffer;
   }
 
-  TSR_CHECK(vkResetDescriptorPool(device->device, kernel->pool, 0),
-            "vkResetDescriptorPool");
-  VkDescriptorSet set = VK_NULL_HANDLE;
-  VkDescriptorSetAllocateInfo setInfo{
-      VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
-  setInfo.descriptorPool = kernel->pool;
-  setInfo.descriptorSetCount = 1;
-  setInfo.pSetLayouts = &kernel->setLayout;
-  TSR_CHECK(vkAllocateDescriptorSets(device->device, &setInfo, &set),
-            "vkAllocateDescriptorSets");
   std::vector<VkDescriptorBufferInfo> infos;
   std::vector<VkWriteDescriptorSet> writes;
   infos.reserve(numBindings);
   for (uint32_t i = 0; i < numBindings; ++i) {
-    if (!bound[i])
-      return fail("buffer binding " + std::to_string(i) +
-                  " has no memory (empty tensor)");
     infos.push_back({bound[i], offsets[i], ranges[i]});
     VkWriteDescriptorSet write{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
-    write.dstSet = set;
+    write.dstSet = kernel->set;
     write.dstBinding = i;
     write.descriptorCount = 1;
     write.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
@@ -816,7 +817,7 @@ int tsr_launch(tsr_kernel *kernel, const uint32_t grid[3],
                          nullptr);
 
   VkCommandBuffer commands = device->commandBuffer;
-  TSR_CHECK(vkResetCommandBuffer(commands, 0), "vkResetCommandBuffer");
+  // Beginning resets the buffer (its pool allows resetting buffers).
   VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
   begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
   TSR_CHECK(vkBeginCommandBuffer(commands, &begin), "vkBeginCommandBuffer");
@@ -827,16 +828,10 @@ int tsr_launch(tsr_kernel *kernel, const uint32_t grid[3],
   }
   vkCmdBindPipeline(commands, VK_PIPELINE_BIND_POINT_COMPUTE, kernel->pipeline);
   vkCmdBindDescriptorSets(commands, VK_PIPELINE_BIND_POINT_COMPUTE,
-                          kernel->layout, 0, 1, &set, 0, nullptr);
+                          kernel->layout, 0, 1, &kernel->set, 0, nullptr);
   std::vector<uint8_t> constants(static_cast<const uint8_t *>(pushConstants),
                                  static_cast<const uint8_t *>(pushConstants) +
                                      kernel->pushConstantBytes);
-  const uint32_t *limit = device->properties.limits.maxComputeWorkGroupCount;
-  bool canSplit = uint64_t(programIdBaseOffset) + 3 * sizeof(uint32_t) <=
-                  kernel->pushConstantBytes;
-  if (!canSplit &&
-      (grid[0] > limit[0] || grid[1] > limit[1] || grid[2] > limit[2]))
-    return fail("grid exceeds the device's workgroup count limits");
   for (uint32_t z = 0; z < grid[2]; z += limit[2])
     for (uint32_t y = 0; y < grid[1]; y += limit[1])
       for (uint32_t x = 0; x < grid[0]; x += limit[0]) {

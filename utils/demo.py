@@ -24,6 +24,7 @@ import triton  # noqa: E402
 
 from corpus.case import assert_outputs_close, clone_args  # noqa: E402
 from corpus.cases import case_by_name  # noqa: E402
+from run_corpus import launch_case  # noqa: E402
 
 TUTORIAL_CASES = ("vector_add", "softmax", "matmul_fp16_leaky_relu", "layer_norm_fwd_fp16",
                   "layer_norm_bwd_dx", "layer_norm_bwd_dwdb")
@@ -32,18 +33,17 @@ TUTORIAL_CASES = ("vector_add", "softmax", "matmul_fp16_leaky_relu", "layer_norm
 def run(name: str) -> tuple[str, str, float, int]:
     """(status, detail, milliseconds, workgroup memory bytes) of one kernel."""
     case = case_by_name(name)
-    args = case.make_args(torch.Generator().manual_seed(0))
-    expected = case.reference(clone_args(args))
-    launch = case.kernel[case.grid(args)]
-    compiled = launch(**args, **case.constexprs, num_warps=case.num_warps)
+    args, expected, compiled = launch_case(case)
     try:
         assert_outputs_close(case, args, expected)
     except AssertionError as error:
         return "WRONG", str(error).splitlines()[0], 0.0, compiled.metadata.shared
     # Outputs that accumulate (atomics) are re-made for each timed launch.
     fresh = case.make_args(torch.Generator().manual_seed(0))
+    launch = case.kernel[case.grid(fresh)]
     ms = triton.testing.do_bench(
-        lambda: launch(**clone_args(fresh), **case.constexprs, num_warps=case.num_warps),
+        lambda: launch(**clone_args(fresh), **case.constexprs, num_warps=case.num_warps,
+                       debug=case.debug),
         warmup=5, rep=20)
     return "ok", "matches PyTorch", ms, compiled.metadata.shared
 

@@ -12,13 +12,14 @@ from __future__ import annotations
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(REPO / "python"), str(REPO / "test")]
 
 import torch  # noqa: E402
 
-from corpus.case import Case, assert_outputs_close, clone_args  # noqa: E402
+from corpus.case import Args, Case, assert_outputs_close, clone_args  # noqa: E402
 from corpus.cases import all_cases  # noqa: E402
 
 # Cases the backend rejects on purpose, with (part of) the error they get.
@@ -31,11 +32,18 @@ EXPECTED_FAILURES: dict[str, str] = {
 }
 
 
-def run_case(case: Case) -> None:
+def launch_case(case: Case) -> tuple[Args, dict[str, torch.Tensor], Any]:
+    """Launches the case once on its seeded arguments: (the arguments after the
+    launch, the reference outputs, the compiled kernel)."""
     args = case.make_args(torch.Generator().manual_seed(0))
     expected = case.reference(clone_args(args))
-    case.kernel[case.grid(args)](**args, **case.constexprs, num_warps=case.num_warps,
-                                 debug=case.debug)
+    compiled = case.kernel[case.grid(args)](**args, **case.constexprs, num_warps=case.num_warps,
+                                            debug=case.debug)
+    return args, expected, compiled
+
+
+def run_case(case: Case) -> None:
+    args, expected, _ = launch_case(case)
     assert_outputs_close(case, args, expected)
 
 

@@ -17,7 +17,8 @@ os.environ["TRITON_INTERPRET"] = "1"
 
 from triton.runtime import interpreter  # noqa: E402
 
-from run_corpus import all_cases, run_case  # noqa: E402
+from run_corpus import run_case  # noqa: E402  (puts the corpus on sys.path)
+from corpus.cases import all_cases  # noqa: E402
 
 
 # Known gaps of Triton 3.6's interpreter (not of the kernels): case -> reason.

@@ -116,7 +116,7 @@ class Kernel:
                program_id_base_offset: int) -> int:
         """Runs the grid and waits for it; returns the device time in ns (0 if unknown)."""
         grid_array = (ctypes.c_uint32 * 3)(*grid)
-        binding_array = (_Binding * max(len(bindings), 1))(*[_Binding(p, s) for p, s in bindings])
+        binding_array = (_Binding * max(len(bindings), 1))(*bindings)
         elapsed = ctypes.c_uint64()
         _check(_lib().tsr_launch(self.handle, grid_array, binding_array, len(bindings), push_constants,
                                  program_id_base_offset, ctypes.byref(elapsed)))
@@ -165,6 +165,8 @@ class Device:
 
     def allocation_holding(self, address: int) -> tuple[int, int] | None:
         """(start, size) of the live allocation that holds `address`, if any."""
+        if not self.allocations:
+            return None
         size = self.allocations.get(address)  # tensors usually start their allocation
         if size is not None:
             return address, size
@@ -188,6 +190,8 @@ def device() -> Device:
     the name; default: a discrete GPU, else integrated, else lavapipe), and
     TRITON_SPIRV_VALIDATION=1 enables the validation layer."""
     global _device
+    if _device is not None:
+        return _device
     with _device_lock:
         if _device is None:
             cache_dir = Path(os.environ.get("TRITON_CACHE_DIR", Path.home() / ".triton" / "cache"))

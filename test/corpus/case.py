@@ -16,8 +16,16 @@ import dataclasses
 from typing import Any, Callable, Mapping
 
 import torch
+from triton import cdiv  # noqa: F401  (the cases' grids use it from here)
 from triton.runtime.jit import JITFunction
 from triton.tools.tensor_descriptor import TensorDescriptor
+
+# Triton type string -> torch dtype.
+TORCH_DTYPES: dict[str, torch.dtype] = {
+    "fp32": torch.float32, "fp16": torch.float16, "bf16": torch.bfloat16, "fp64": torch.float64,
+    "i8": torch.int8, "i16": torch.int16, "i32": torch.int32, "i64": torch.int64,
+    "u8": torch.uint8, "u16": torch.uint16, "u32": torch.uint32, "u64": torch.uint64, "i1": torch.bool,
+}
 
 Args = dict[str, Any]
 Grid = tuple[int, ...]
@@ -74,10 +82,6 @@ def assert_outputs_close(case: Case, args: Args, expected: Mapping[str, torch.Te
             # comparison kernels for uint16/32/64.
             torch.testing.assert_close(got.to(torch.int64), want.to(torch.int64), atol=0, rtol=0,
                                        msg=lambda m: f"{case.name}.{name}: {m}")
-
-
-def cdiv(a: int, b: int) -> int:
-    return -(-a // b)
 
 
 def fixed_grid(*dims: int) -> Callable[[Args], Grid]:

@@ -3,7 +3,6 @@ in-repo Python package and the TTIR corpus."""
 
 from __future__ import annotations
 
-import os
 import sys
 from pathlib import Path
 

@@ -4,6 +4,7 @@ printer: loop variables, repeated names, nested regions, early returns."""
 
 from __future__ import annotations
 
+import functools
 import subprocess
 from pathlib import Path
 
@@ -116,10 +117,15 @@ KERNELS = {
 }
 
 
+@functools.cache
+def _ttir(name: str) -> str:
+    """The kernel's TTIR, made once for all the tests that read it."""
+    return ttir_text(*KERNELS[name])
+
+
 @pytest.mark.parametrize("name", sorted(KERNELS))
 def test_fresh_kernel_round_trips(tool: Path, name: str) -> None:
-    kernel, signature, constexprs = KERNELS[name]
-    ttir = ttir_text(kernel, signature, constexprs)
+    ttir = _ttir(name)
     proc = subprocess.run([str(tool), *PRINT_FLAGS, "-"], input=ttir,
                           capture_output=True, text=True, check=False)
     assert proc.returncode == 0, proc.stderr
@@ -128,8 +134,7 @@ def test_fresh_kernel_round_trips(tool: Path, name: str) -> None:
 
 def test_generic_form_round_trips(tool: Path) -> None:
     """Printing generically and parsing again gives the same module."""
-    kernel, signature, constexprs = KERNELS["argmax_rows"]
-    ttir = ttir_text(kernel, signature, constexprs)
+    ttir = _ttir("argmax_rows")
     generic = subprocess.run([str(tool), "--mlir-print-op-generic", "-"], input=ttir,
                              capture_output=True, text=True, check=True).stdout
     again = subprocess.run([str(tool), "-"], input=generic, capture_output=True,
@@ -150,8 +155,7 @@ LOWERING_REJECTS = {
 def test_fresh_kernel_lowers_to_linalg(tool: Path, name: str) -> None:
     """Kernels outside the corpus lower with no Triton op or type left, or are
     rejected with a diagnostic that names the unsupported feature."""
-    kernel, signature, constexprs = KERNELS[name]
-    ttir = ttir_text(kernel, signature, constexprs)
+    ttir = _ttir(name)
     proc = subprocess.run([str(tool), "--triton-to-linalg", "-"], input=ttir,
                           capture_output=True, text=True, check=False)
     if name in LOWERING_REJECTS:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import time
-from typing import Any, Callable, Sequence
+from typing import Any, Callable
 
 from triton.backends.compiler import GPUTarget
 from triton.backends.driver import DriverBase
@@ -33,7 +33,7 @@ class _Utils:
     @staticmethod
     def load_binary(name: str, kernel: bytes, shared: int, device: int) -> tuple:
         properties = vulkan.device().properties
-        return (None, KernelBinary(name, kernel), _NOMINAL_REGISTERS, 0,
+        return (None, KernelBinary(kernel), _NOMINAL_REGISTERS, 0,
                 properties.max_workgroup_invocations)
 
     @staticmethod

@@ -26,25 +26,15 @@ class KernelBinary:
     """What `load_binary` returns: the .spv, made a pipeline on first launch (the
     pipeline layout needs the ABI metadata, which the launcher has)."""
 
-    def __init__(self, name: str, code: bytes) -> None:
-        self.name = name
+    def __init__(self, code: bytes) -> None:
         self.code = code
         self.kernel: vulkan.Kernel | None = None
 
-    def pipeline(self, abi: dict) -> vulkan.Kernel:
+    def pipeline(self, entry_point: str, num_bindings: int, push_constant_bytes: int) -> vulkan.Kernel:
         if self.kernel is None:
-            num_bindings = len({record["binding"] for record in abi["bindings"]})
-            if _argument_buffer_bytes(abi):
-                num_bindings += 1
-            self.kernel = vulkan.Kernel(vulkan.device(), self.code, abi["entry_point"], num_bindings,
-                                        abi["push_constant_bytes"])
+            self.kernel = vulkan.Kernel(vulkan.device(), self.code, entry_point, num_bindings,
+                                        push_constant_bytes)
         return self.kernel
-
-
-def _argument_buffer_bytes(abi: dict) -> int:
-    """Size of the buffer that holds the scalars when push constants are too
-    small for them (0: everything is in push constants)."""
-    return abi.get("argument_buffer", {}).get("bytes", 0)
 
 
 class _HostBlock:
@@ -88,8 +78,14 @@ class SPIRVLauncher:
         grid_axes = {"num_programs_x": 0, "num_programs_y": 1, "num_programs_z": 2}
         self.slots = [(r["offset"], r["type"], r["role"], grid_axes.get(r["role"], r.get("arg_index")))
                       for r in self.abi["push_constants"] if not r["role"].startswith("program_id_base")]
+        # Scalars that did not fit in push constants go to an argument buffer,
+        # bound after the tensors.
+        argument_buffer = self.abi.get("argument_buffer", {})
         self.argument_slots = [(r["offset"], r["type"], r["role"], r["arg_index"])
-                               for r in self.abi.get("argument_buffer", {}).get("slots", [])]
+                               for r in argument_buffer.get("slots", [])]
+        self.argument_bytes = argument_buffer.get("bytes", 0)
+        self.push_constant_bytes = self.abi["push_constant_bytes"]
+        self.num_bindings = len(self.binding_args) + (1 if self.argument_bytes else 0)
         bases = [r["offset"] for r in self.abi["push_constants"] if r["role"] == "program_id_base_x"]
         self.program_id_base_offset = bases[0] if bases else 0xFFFFFFFF
         self.device = vulkan.device()
@@ -164,15 +160,14 @@ class SPIRVLauncher:
             return bytes(block)
 
         bindings = [buffers[index][:2] for index in self.binding_args]
-        argument_bytes = _argument_buffer_bytes(self.abi)
-        if argument_bytes:
+        if self.argument_bytes:
             if self.alignment == 0:
                 raise vulkan.VulkanError("the kernel's arguments need a buffer and the Vulkan "
                                          "device cannot import host memory")
-            arguments = _HostBlock(pack(argument_bytes, self.argument_slots), self.alignment)
+            arguments = _HostBlock(pack(self.argument_bytes, self.argument_slots), self.alignment)
             bindings.append((arguments.address, arguments.size))
-        constants = pack(self.abi["push_constant_bytes"], self.slots)
-        kernel = function.pipeline(self.abi)
+        constants = pack(self.push_constant_bytes, self.slots)
+        kernel = function.pipeline(self.abi["entry_point"], self.num_bindings, self.push_constant_bytes)
         _device_time_ns += kernel.launch(grid, bindings, constants, self.program_id_base_offset)
         if exit_hook is not None:
             exit_hook(launch_metadata)

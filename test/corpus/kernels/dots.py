@@ -10,7 +10,7 @@ import torch
 import triton
 import triton.language as tl
 
-from ..case import Args, Case, fixed_grid, rand_floats, rand_ints
+from ..case import TORCH_DTYPES, Args, Case, fixed_grid, rand_floats, rand_ints
 
 
 @triton.jit
@@ -72,8 +72,6 @@ def attention_fwd_kernel(q_ptr, k_ptr, v_ptr, out_ptr, seq_len, scale, HEAD_DIM:
 
 _M, _N, _K = 16, 32, 32
 
-_TORCH = {"bf16": torch.bfloat16, "i8": torch.int8, "fp16": torch.float16, "fp64": torch.float64,
-          "fp32": torch.float32, "i32": torch.int32}
 
 
 def _dot_case(operand: str, result: str, tol: float) -> Case:
@@ -83,13 +81,13 @@ def _dot_case(operand: str, result: str, tol: float) -> Case:
             a = rand_ints(gen, (_M, _K), torch.int8, -128, 128)
             b = rand_ints(gen, (_K, _N), torch.int8, -128, 128)
         else:
-            a = rand_floats(gen, (_M, _K), _TORCH[operand])
-            b = rand_floats(gen, (_K, _N), _TORCH[operand])
-        return {"a_ptr": a, "b_ptr": b, "c_ptr": torch.zeros(_M, _N, dtype=_TORCH[result])}
+            a = rand_floats(gen, (_M, _K), TORCH_DTYPES[operand])
+            b = rand_floats(gen, (_K, _N), TORCH_DTYPES[operand])
+        return {"a_ptr": a, "b_ptr": b, "c_ptr": torch.zeros(_M, _N, dtype=TORCH_DTYPES[result])}
 
     def ref(a: Args) -> dict[str, torch.Tensor]:
         wide = torch.int64 if operand == "i8" else torch.float64
-        return {"c_ptr": (a["a_ptr"].to(wide) @ a["b_ptr"].to(wide)).to(_TORCH[result])}
+        return {"c_ptr": (a["a_ptr"].to(wide) @ a["b_ptr"].to(wide)).to(TORCH_DTYPES[result])}
 
     return Case(
         name=f"dot_{operand}_to_{result}",

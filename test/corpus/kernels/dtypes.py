@@ -9,7 +9,7 @@ import torch
 import triton
 import triton.language as tl
 
-from ..case import Args, Case, cdiv, rand_floats, rand_ints
+from ..case import TORCH_DTYPES, Args, Case, cdiv, rand_floats, rand_ints
 
 
 @triton.jit
@@ -43,14 +43,6 @@ def convert_kernel(src_ptr, dst_ptr, n, BLOCK: tl.constexpr):
 
 
 _N, _BLOCK = 300, 128
-
-# Triton type string -> torch dtype.
-TORCH_DTYPES: dict[str, torch.dtype] = {
-    "fp32": torch.float32, "fp16": torch.float16, "bf16": torch.bfloat16, "fp64": torch.float64,
-    "i8": torch.int8, "i16": torch.int16, "i32": torch.int32, "i64": torch.int64,
-    "u8": torch.uint8, "u16": torch.uint16, "u32": torch.uint32, "u64": torch.uint64, "i1": torch.bool,
-}
-
 
 def _sample(gen: torch.Generator, ty: str) -> torch.Tensor:
     """Small values: products and sums stay in range for every integer type."""

@@ -8,7 +8,7 @@ import torch
 import triton
 import triton.language as tl
 
-from ..case import Args, Case, cdiv, fixed_grid, rand_floats
+from ..case import TORCH_DTYPES, Args, Case, cdiv, fixed_grid, rand_floats
 
 
 @triton.jit
@@ -138,7 +138,7 @@ def _fwd_reference(a: Args) -> dict[str, torch.Tensor]:
 
 
 def _fwd_case(name: str, dtype: str, rows: int, cols: int, block: int, tol: float) -> Case:
-    torch_dtype = {"fp16": torch.float16, "fp32": torch.float32}[dtype]
+    torch_dtype = TORCH_DTYPES[dtype]
     ptr = "*" + dtype
     return Case(
         name=name,

@@ -8,7 +8,7 @@ import torch
 import triton
 import triton.language as tl
 
-from ..case import Args, Case, cdiv, rand_floats
+from ..case import TORCH_DTYPES, Args, Case, cdiv, rand_floats
 
 
 @triton.jit
@@ -101,7 +101,7 @@ def _reference(activation: str | None):
 
 
 def _case(name: str, dtype: str, activation: str | None, precision: str | None, tol: float) -> Case:
-    torch_dtype = {"fp16": torch.float16, "fp32": torch.float32}[dtype]
+    torch_dtype = TORCH_DTYPES[dtype]
     ptr = "*" + dtype
     return Case(
         name=name,

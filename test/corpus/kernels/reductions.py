@@ -8,7 +8,7 @@ import torch
 import triton
 import triton.language as tl
 
-from ..case import Args, Case, cdiv, fixed_grid, rand_floats, rand_ints
+from ..case import TORCH_DTYPES, Args, Case, cdiv, fixed_grid, rand_floats, rand_ints
 
 
 @triton.jit
@@ -121,7 +121,7 @@ def sort_gather_kernel(x_ptr, idx_ptr, sorted_ptr, desc_ptr, flipped_ptr, gather
 
 
 def _reduce_2d_case(ty: str) -> Case:
-    dtype = {"fp32": torch.float32, "i32": torch.int32}[ty]
+    dtype = TORCH_DTYPES[ty]
     M, N, BM, BN = 50, 40, 16, 64
 
     def make(gen: torch.Generator) -> Args:
