@@ -27,7 +27,6 @@ EXPECTED_FAILURES: dict[str, str] = {
     "device_print": "tt.print is not supported",
     "device_assert": "tt.assert is not supported",
     "libdevice": "'__nv_erfinvf' is not supported",
-    "pointer_casts": "made from an integer by tt.int_to_ptr",
     "fp8_and_rounding_conversions": "'f8E5M2' is not supported",
 }
 

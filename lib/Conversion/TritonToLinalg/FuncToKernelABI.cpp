@@ -28,21 +28,19 @@ constexpr std::array<StringLiteral, 6> kGridRoles = {
     "program_id_x",   "program_id_y",   "program_id_z",
     "num_programs_x", "num_programs_y", "num_programs_z"};
 
-/// The pointer operand of ops that access memory through pointers, and of
-/// pointer bitcasts; null for other ops.
+/// The pointer operand of ops that access memory through pointers; null for
+/// other ops.
 Value accessedPointer(Operation *op) {
   if (isa<LoadOp, StoreOp, AtomicRMWOp, AtomicCASOp>(op))
     return op->getOperand(0);
-  if (auto bitcast = dyn_cast<BitcastOp>(op))
-    if (isa<PointerType>(getElementTypeOrSelf(bitcast.getType())))
-      return bitcast.getSrc();
   return {};
 }
 
-/// Marks every memory op and pointer bitcast with the kernel argument its
-/// pointer derives from, and returns the element types through which each
-/// pointer argument is accessed: its own pointee type first, then those of
-/// tt.bitcast'ed pointers. Each becomes one (aliasing) buffer argument.
+/// Marks every memory op with the kernel argument its pointer derives from,
+/// and returns the element types through which each pointer argument is
+/// accessed: its own pointee type first, then those of pointers reinterpreted
+/// by tt.bitcast or tt.int_to_ptr. Each becomes one (aliasing) buffer
+/// argument.
 FailureOr<SmallVector<llvm::SetVector<Type>>>
 annotatePointerRoots(triton::FuncOp func) {
   SmallVector<llvm::SetVector<Type>> types(func.getNumArguments());
@@ -60,10 +58,12 @@ annotatePointerRoots(triton::FuncOp func) {
     unsigned argIndex = cast<BlockArgument>(*root).getArgNumber();
     op->setAttr(triton_spirv::kRootArgAttrName,
                 builder.getI64IntegerAttr(argIndex));
-    if (isa<BitcastOp>(op))
-      types[argIndex].insert(
-          cast<PointerType>(getElementTypeOrSelf(op->getResult(0).getType()))
-              .getPointeeType());
+    Type accessType =
+        cast<PointerType>(getElementTypeOrSelf(pointer.getType()))
+            .getPointeeType();
+    // Block pointers are rejected by the memory lowering.
+    if (!isa<ShapedType>(accessType))
+      types[argIndex].insert(accessType);
     return WalkResult::advance();
   });
   if (walk.wasInterrupted())

@@ -62,6 +62,39 @@ void addResultSources(OpResult result, SmallVectorImpl<Value> &out) {
     out.push_back(whileOp.getConditionOp().getArgs()[index]);
   }
 }
+
+/// Pushes the pointer operands of the tt.ptr_to_int ops that `address` is
+/// computed from (through integer arithmetic, shape ops and control flow);
+/// false when there are none.
+bool addAddressSources(Value address, SmallVectorImpl<Value> &out) {
+  llvm::SetVector<Value> visited;
+  SmallVector<Value> worklist{address};
+  bool found = false;
+  while (!worklist.empty()) {
+    Value value = worklist.pop_back_val();
+    if (!visited.insert(value))
+      continue;
+    if (auto arg = dyn_cast<BlockArgument>(value)) {
+      if (!isa<FunctionOpInterface>(arg.getOwner()->getParentOp()))
+        addRegionArgumentSources(arg, worklist);
+      continue;
+    }
+    Operation *def = value.getDefiningOp();
+    if (auto toInt = dyn_cast<PtrToIntOp>(def)) {
+      out.push_back(toInt.getSrc());
+      found = true;
+      continue;
+    }
+    if (isa<scf::ForOp, scf::IfOp, scf::WhileOp>(def)) {
+      addResultSources(cast<OpResult>(value), worklist);
+      continue;
+    }
+    // Loads end the search: an integer read from memory names no buffer.
+    if (def->getNumRegions() == 0 && !isa<LoadOp>(def))
+      worklist.append(def->getOperands().begin(), def->getOperands().end());
+  }
+  return found;
+}
 } // namespace
 
 FailureOr<Value> mlir::triton_spirv::findPointerRoot(Value pointer,
@@ -117,10 +150,16 @@ FailureOr<Value> mlir::triton_spirv::findPointerRoot(Value pointer,
       addResultSources(cast<OpResult>(value), worklist);
       continue;
     }
-    if (isa<IntToPtrOp>(def))
-      return unsupported(def, "made from an integer by tt.int_to_ptr; only "
-                              "pointers derived from kernel arguments can be "
-                              "bound to buffers");
+    if (auto toPointer = dyn_cast<IntToPtrOp>(def)) {
+      // An address computed from pointers (tt.ptr_to_int) stays in their
+      // buffer; an address from anywhere else names no buffer.
+      if (!addAddressSources(toPointer.getSrc(), worklist))
+        return unsupported(def, "made by tt.int_to_ptr from an integer that "
+                                "is not computed from a kernel pointer "
+                                "argument (tt.ptr_to_int); Vulkan buffers "
+                                "have no addresses to reach it by");
+      continue;
+    }
     if (isa<LoadOp>(def))
       return unsupported(def, "loaded from memory; only pointers derived "
                               "from kernel arguments can be bound to buffers");

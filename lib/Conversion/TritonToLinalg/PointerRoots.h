@@ -16,8 +16,9 @@ namespace mlir::triton_spirv {
 
 /// The root of `pointer`: a pointer-typed argument of the enclosing function's
 /// entry block. Fails with a diagnostic at `user` when the pointer has no
-/// single static root (it was loaded from memory, made by tt.int_to_ptr, or
-/// merges pointers of different arguments).
+/// single static root (it was loaded from memory, made by tt.int_to_ptr from
+/// an integer not computed by tt.ptr_to_int, or merges pointers of different
+/// arguments). Addresses (tt.ptr_to_int ... tt.int_to_ptr) are followed.
 FailureOr<Value> findPointerRoot(Value pointer, Operation *user);
 
 } // namespace mlir::triton_spirv

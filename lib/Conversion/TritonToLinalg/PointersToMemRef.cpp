@@ -111,36 +111,81 @@ struct AddPtrLowering : OpConversionPattern<AddPtrOp> {
   }
 };
 
+/// An index constant shaped like `like` (a scalar or a tensor of offsets).
+Value indexConstantLike(OpBuilder &b, Location loc, Value like, int64_t value) {
+  if (auto tensorType = dyn_cast<RankedTensorType>(like.getType()))
+    return arith::ConstantOp::create(
+        b, loc, DenseElementsAttr::get(tensorType, b.getIndexAttr(value)));
+  return arith::ConstantIndexOp::create(b, loc, value);
+}
+
+unsigned pointeeStorageBytes(Type pointerOrTensor) {
+  return storageBits(
+             cast<PointerType>(getElementTypeOrSelf(pointerOrTensor))
+                 .getPointeeType()) /
+         8;
+}
+
 /// Reinterpreting a pointer's element type rescales its element offset.
 struct PointerBitcastLowering : OpConversionPattern<BitcastOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
   matchAndRewrite(BitcastOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto srcType =
-        dyn_cast<PointerType>(getElementTypeOrSelf(op.getSrc().getType()));
-    auto dstType = dyn_cast<PointerType>(getElementTypeOrSelf(op.getType()));
-    if (!srcType || !dstType)
+    if (!isa<PointerType>(getElementTypeOrSelf(op.getSrc().getType())) ||
+        !isa<PointerType>(getElementTypeOrSelf(op.getType())))
       return failure();
-    unsigned srcBits = storageBits(srcType.getPointeeType());
-    unsigned dstBits = storageBits(dstType.getPointeeType());
+    unsigned srcBytes = pointeeStorageBytes(op.getSrc().getType());
+    unsigned dstBytes = pointeeStorageBytes(op.getType());
     Value offset = adaptor.getSrc();
     Location loc = op.getLoc();
-    auto constant = [&](int64_t value) -> Value {
-      Type type = offset.getType();
-      if (auto tensorType = dyn_cast<RankedTensorType>(type))
-        return arith::ConstantOp::create(
-            rewriter, loc,
-            DenseElementsAttr::get(tensorType, rewriter.getIndexAttr(value)));
-      return arith::ConstantIndexOp::create(rewriter, loc, value);
-    };
-    if (srcBits > dstBits)
-      offset = arith::MulIOp::create(rewriter, loc, offset,
-                                     constant(srcBits / dstBits));
-    else if (srcBits < dstBits)
-      offset = arith::DivUIOp::create(rewriter, loc, offset,
-                                      constant(dstBits / srcBits));
+    if (srcBytes > dstBytes)
+      offset = arith::MulIOp::create(
+          rewriter, loc, offset,
+          indexConstantLike(rewriter, loc, offset, srcBytes / dstBytes));
+    else if (srcBytes < dstBytes)
+      offset = arith::DivUIOp::create(
+          rewriter, loc, offset,
+          indexConstantLike(rewriter, loc, offset, dstBytes / srcBytes));
     rewriter.replaceOp(op, offset);
+    return success();
+  }
+};
+
+/// A pointer's address is its byte offset in its buffer. Buffers are bound
+/// at addresses aligned to at least 16 bytes (host imports: the page), so
+/// alignment arithmetic on addresses gives the device's answers.
+struct PtrToIntLowering : OpConversionPattern<PtrToIntOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(PtrToIntOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value offset = adaptor.getSrc();
+    Value bytes = arith::MulIOp::create(
+        rewriter, loc, offset,
+        indexConstantLike(rewriter, loc, offset,
+                          pointeeStorageBytes(op.getSrc().getType())));
+    rewriter.replaceOpWithNewOp<arith::IndexCastOp>(op, op.getType(), bytes);
+    return success();
+  }
+};
+
+/// An address made by tt.ptr_to_int (the pointer root analysis proved that
+/// it is) back to an element offset in the same buffer.
+struct IntToPtrLowering : OpConversionPattern<IntToPtrOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(IntToPtrOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Type offsetType = getTypeConverter()->convertType(op.getType());
+    Value bytes = arith::IndexCastOp::create(rewriter, loc, offsetType,
+                                             adaptor.getSrc());
+    rewriter.replaceOpWithNewOp<arith::DivSIOp>(
+        op, bytes,
+        indexConstantLike(rewriter, loc, bytes,
+                          pointeeStorageBytes(op.getType())));
     return success();
   }
 };
@@ -375,10 +420,6 @@ std::optional<std::string> unsupportedMessage(Operation *op) {
     return notSupported("device-side assertions have no Vulkan equivalent "
                         "yet; remove tl.device_assert or compile without "
                         "debug");
-  if (isa<IntToPtrOp>(op))
-    return notSupported("pointers must derive from kernel arguments");
-  if (isa<PtrToIntOp>(op))
-    return notSupported("pointers are buffer offsets here, not addresses");
   if (isa<LoadOp, StoreOp>(op)) {
     auto ptrType = dyn_cast<PointerType>(op->getOperand(0).getType());
     if (ptrType && isa<RankedTensorType>(ptrType.getPointeeType()))
@@ -443,7 +484,7 @@ struct TritonPointersToMemRefPass
     RewritePatternSet patterns(ctx);
     patterns
         .add<RootCastLowering, AddPtrLowering, PointerBitcastLowering,
-             LoadLowering, StoreLowering, AtomicRMWLowering, AtomicCASLowering>(
+             PtrToIntLowering, IntToPtrLowering, LoadLowering, StoreLowering, AtomicRMWLowering, AtomicCASLowering>(
             converter, ctx);
     patterns.add<ConvertPointerTypesOfAnyOp>(converter, ctx);
     scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,

@@ -31,13 +31,14 @@ tt.func public @abi(%p: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %n: i32) {
 
 // -----
 
-// A pointer bitcast to another element type gets an aliasing buffer of that
-// type; the pointer's root is recorded on the bitcast and the store.
+// A pointer accessed as another element type (here through tt.bitcast) gets
+// an aliasing buffer of that type; the pointer's root is recorded on the
+// store.
 // CHECK-LABEL: func.func @aliases
 // CHECK-SAME: %{{.*}}: memref<?xi1> {triton_spirv.abi = "buffer", triton_spirv.arg_index = 0 : i64}
 // CHECK-SAME: %{{.*}}: memref<?xi8> {triton_spirv.abi = "buffer", triton_spirv.arg_index = 0 : i64}
 // CHECK-SAME: %{{.*}}: index {triton_spirv.abi = "offset", triton_spirv.arg_index = 0 : i64}
-// CHECK: tt.bitcast %{{.*}} {triton_spirv.root_arg = 0 : i64}
+// CHECK: tt.bitcast %{{.*}} : !tt.ptr<i1> -> !tt.ptr<i8>
 // CHECK: tt.store %{{.*}}, %{{.*}} {triton_spirv.root_arg = 0 : i64}
 tt.func public @aliases(%p: !tt.ptr<i1>) {
   %q = tt.bitcast %p : !tt.ptr<i1> -> !tt.ptr<i8>

@@ -60,3 +60,26 @@ tt.func public @atomics(%p: !tt.ptr<f32>, %lock: !tt.ptr<i32>, %v: f32) {
   %prev = tt.atomic_cas acq_rel, gpu, %lock, %c0, %c1 : (!tt.ptr<i32>, i32, i32) -> i32
   tt.return
 }
+
+// -----
+
+// An address is the byte offset in the buffer; an address computed from a
+// pointer argument (here one f32 further on, read as i32) turns back into an
+// element offset of the same buffer, through its i32 alias.
+// CHECK-LABEL: func.func @address_round_trip
+// CHECK-SAME: (%{{[^:]*}}: memref<?xf32> {{[^%]*}}, %[[ALIAS:[^:]*]]: memref<?xi32> {{[^%]*}}, %[[OFF:[^:]*]]: index
+// CHECK: %[[BYTES:.*]] = arith.muli %[[OFF]], %{{.*}} : index
+// CHECK: %[[ADDR:.*]] = arith.index_cast %[[BYTES]] : index to i64
+// CHECK: %[[NEXT:.*]] = arith.addi %[[ADDR]], %{{.*}} : i64
+// CHECK: %[[NEXT_BYTES:.*]] = arith.index_cast %[[NEXT]] : i64 to index
+// CHECK: %[[ELEMENT:.*]] = arith.divsi %[[NEXT_BYTES]], %{{.*}} : index
+// CHECK: memref.load %[[ALIAS]][%[[ELEMENT]]] : memref<?xi32>
+tt.func public @address_round_trip(%p: !tt.ptr<f32>, %out: !tt.ptr<i32>) {
+  %c4 = arith.constant 4 : i64
+  %address = tt.ptr_to_int %p : !tt.ptr<f32> -> i64
+  %next = arith.addi %address, %c4 : i64
+  %q = tt.int_to_ptr %next : i64 -> !tt.ptr<i32>
+  %v = tt.load %q : !tt.ptr<i32>
+  tt.store %out, %v : !tt.ptr<i32>
+  tt.return
+}
