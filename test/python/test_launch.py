@@ -108,14 +108,14 @@ def test_host_tensor_descriptor_argument() -> None:
 
 
 @triton.jit
-def _uses_erfinv(x_ptr, BLOCK: tl.constexpr):
+def _uses_lgamma(x_ptr, BLOCK: tl.constexpr):
     offsets = tl.arange(0, BLOCK)
-    tl.store(x_ptr + offsets, libdevice.erfinv(tl.load(x_ptr + offsets)))
+    tl.store(x_ptr + offsets, libdevice.lgamma(tl.load(x_ptr + offsets)))
 
 
 def test_unsupported_op_names_the_python_line() -> None:
-    with pytest.raises(Exception, match=r"(?s)test_launch\.py:\d+:\d+: error: .*__nv_erfinvf"):
-        _uses_erfinv[(1,)](torch.zeros(16), BLOCK=16)
+    with pytest.raises(Exception, match=r"(?s)test_launch\.py:\d+:\d+: error: .*__nv_lgammaf"):
+        _uses_lgamma[(1,)](torch.zeros(16), BLOCK=16)
 
 
 @triton.jit

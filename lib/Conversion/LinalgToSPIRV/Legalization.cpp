@@ -336,6 +336,58 @@ struct ToGLInstruction : OpConversionPattern<SourceOp> {
     return success();
   }
 };
+/// Vulkan's OpBitCount counts 32-bit integers: narrower ones are widened,
+/// 64-bit ones counted as two halves.
+struct CtPopTo32Bit : OpRewritePattern<math::CtPopOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(math::CtPopOp op,
+                                PatternRewriter &rewriter) const override {
+    Type type = op.getType();
+    unsigned width = getElementTypeOrSelf(type).getIntOrFloatBitWidth();
+    if (width == 32 || width > 64)
+      return failure();
+    Location loc = op.getLoc();
+    Type i32 = rewriter.getI32Type();
+    if (auto shaped = dyn_cast<ShapedType>(type))
+      i32 = shaped.clone(i32);
+    Value x = op.getOperand();
+    if (width < 32) {
+      Value wide = arith::ExtUIOp::create(rewriter, loc, i32, x);
+      Value count = math::CtPopOp::create(rewriter, loc, wide);
+      rewriter.replaceOpWithNewOp<arith::TruncIOp>(op, type, count);
+      return success();
+    }
+    Value shift = arith::ConstantOp::create(
+        rewriter, loc, type,
+        isa<ShapedType>(type)
+            ? TypedAttr(DenseElementsAttr::get(cast<ShapedType>(type),
+                                               rewriter.getI64IntegerAttr(32)))
+            : rewriter.getI64IntegerAttr(32));
+    Value low = arith::TruncIOp::create(rewriter, loc, i32, x);
+    Value high = arith::TruncIOp::create(
+        rewriter, loc, i32, arith::ShRUIOp::create(rewriter, loc, x, shift));
+    Value count = arith::AddIOp::create(
+        rewriter, loc, math::CtPopOp::create(rewriter, loc, low),
+        math::CtPopOp::create(rewriter, loc, high));
+    rewriter.replaceOpWithNewOp<arith::ExtUIOp>(op, type, count);
+    return success();
+  }
+};
+
+struct CtPopToBitCount : OpConversionPattern<math::CtPopOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(math::CtPopOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Type type = getTypeConverter()->convertType(op.getType());
+    if (!type || !getElementTypeOrSelf(type).isInteger(32))
+      return failure();
+    rewriter.replaceOpWithNewOp<spirv::BitCountOp>(op, type,
+                                                   adaptor.getOperand());
+    return success();
+  }
+};
+
 /// Upstream's scf.for -> SPIR-V lowering writes a loop's results only from
 /// its body, so a loop that runs zero times returns undefined values. Loops
 /// with results that may run zero times are put under `lb < ub`, with the
@@ -372,22 +424,30 @@ void guardPossiblyEmptyLoops(func::FuncOp kernel) {
 LogicalResult triton_spirv::prepareKernelForSPIRV(func::FuncOp kernel) {
   if (failed(checkElementTypes(kernel)) || failed(emulateBFloat16(kernel)))
     return failure();
+  if (failed(expandDoublePrecisionMath(kernel)))
+    return failure();
   atomicsToCompareAndSwap(kernel);
   guardPossiblyEmptyLoops(kernel);
   if (failed(indexTemporariesToI32(kernel)))
     return failure();
   RewritePatternSet patterns(kernel.getContext());
   arith::populateArithExpandOpsPatterns(patterns);
-  // GLSL has no erf: use the polynomial approximations.
-  populatePolynomialApproximateErfPattern(patterns);
-  populatePolynomialApproximateErfcPattern(patterns);
+  // GLSL has no erf, erfc or atan2: polynomial approximations in f32.
+  auto withoutGLInstruction = [](StringRef name) {
+    return name == math::ErfOp::getOperationName() ||
+           name == math::ErfcOp::getOperationName() ||
+           name == math::Atan2Op::getOperationName();
+  };
+  populateMathF32ExpansionPatterns(patterns, withoutGLInstruction);
+  populateMathPolynomialApproximationPatterns(patterns, withoutGLInstruction);
+  patterns.add<CtPopTo32Bit>(kernel.getContext());
   return applyPatternsGreedily(kernel, std::move(patterns));
 }
 
 void triton_spirv::populateKernelToSPIRVPatterns(
     const SPIRVTypeConverter &typeConverter, RewritePatternSet &patterns) {
   patterns.add<ToGLInstruction<math::Exp2Op, spirv::GLExp2Op>,
-               ToGLInstruction<math::Log2Op, spirv::GLLog2Op>>(
+               ToGLInstruction<math::Log2Op, spirv::GLLog2Op>, CtPopToBitCount>(
       typeConverter, patterns.getContext());
 }
 

@@ -19,6 +19,11 @@ namespace triton_spirv {
 /// diagnostic, on element types the backend does not support yet.
 LogicalResult prepareKernelForSPIRV(func::FuncOp kernel);
 
+/// Writes f64 exp, expm1 and tanh with f64 arithmetic (GLSL.std.450 has only
+/// 16/32-bit transcendental functions); fails, with a diagnostic, on other
+/// f64 functions without a lowering.
+LogicalResult expandDoublePrecisionMath(func::FuncOp kernel);
+
 /// Patterns for what upstream SPIR-V conversions lack: GLSL exp2/log2.
 void populateKernelToSPIRVPatterns(const SPIRVTypeConverter &typeConverter,
                                    RewritePatternSet &patterns);

@@ -13,6 +13,8 @@
 #include "mlir/IR/TypeUtilities.h"
 #include "llvm/ADT/StringSwitch.h"
 
+#include <cmath>
+
 using namespace mlir;
 using namespace mlir::triton;
 
@@ -123,9 +125,55 @@ Value create(OpBuilder &b, Location loc, ValueRange args) {
 /// Builds the math op; every one returns its first operand's type.
 using Builder = Value (*)(OpBuilder &, Location, ValueRange);
 
+/// erfinv in single precision: M. Giles' approximation ("Approximating the
+/// erfinv function", GPU Computing Gems, 2011), polynomials in
+/// w = -log(1 - x^2) on two intervals, a few ulp from the exact value.
+Value buildErfInvF32(OpBuilder &b, Location loc, ValueRange args) {
+  Value x = args[0];
+  Type type = x.getType();
+  auto constant = [&](double value) -> Value {
+    TypedAttr attr = b.getFloatAttr(getElementTypeOrSelf(type), value);
+    if (auto shaped = dyn_cast<ShapedType>(type))
+      attr = DenseElementsAttr::get(shaped, attr);
+    return arith::ConstantOp::create(b, loc, attr);
+  };
+  auto horner = [&](Value w, ArrayRef<double> coefficients) {
+    Value p = constant(coefficients.front());
+    for (double c : coefficients.drop_front())
+      p = arith::AddFOp::create(b, loc, arith::MulFOp::create(b, loc, p, w),
+                                constant(c));
+    return p;
+  };
+  Value one = constant(1.0);
+  Value w = arith::NegFOp::create(
+      b, loc,
+      math::LogOp::create(
+          b, loc,
+          arith::MulFOp::create(b, loc, arith::SubFOp::create(b, loc, one, x),
+                                arith::AddFOp::create(b, loc, one, x))));
+  Value central = horner(arith::SubFOp::create(b, loc, w, constant(2.5)),
+                         {2.81022636e-08, 3.43273939e-07, -3.5233877e-06,
+                          -4.39150654e-06, 0.00021858087, -0.00125372503,
+                          -0.00417768164, 0.246640727, 1.50140941});
+  Value tail = horner(
+      arith::SubFOp::create(b, loc, math::SqrtOp::create(b, loc, w),
+                            constant(3.0)),
+      {-0.000200214257, 0.000100950558, 0.00134934322, -0.00367342844,
+       0.00573950773, -0.0076224613, 0.00943887047, 1.00167406, 2.83297682});
+  Value isCentral = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, w,
+                                          constant(5.0));
+  Value p = arith::SelectOp::create(b, loc, isCentral, central, tail);
+  // At |x| = 1 the tail polynomial overflows with the wrong sign.
+  Value isOne = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ,
+                                      math::AbsFOp::create(b, loc, x), one);
+  return arith::MulFOp::create(
+      b, loc, arith::SelectOp::create(b, loc, isOne, constant(INFINITY), p), x);
+}
+
 /// Device-library functions (CUDA libdevice names, as Triton's front end emits
 /// them) that have an equivalent arith/math op, by their double-precision
-/// name; the single-precision variants add an `f`.
+/// name; the single-precision variants add an `f` (functions with a
+/// single-precision lowering only are listed by that name).
 Builder lookupMathFunction(StringRef name) {
   return llvm::StringSwitch<Builder>(name)
       .Case("exp", create<math::ExpOp>)
@@ -149,6 +197,7 @@ Builder lookupMathFunction(StringRef name) {
       .Case("acosh", create<math::AcoshOp>)
       .Case("atanh", create<math::AtanhOp>)
       .Case("erf", create<math::ErfOp>)
+      .Case("erfinvf", buildErfInvF32) // no double-precision version yet
       .Case("sqrt", create<math::SqrtOp>)
       .Case("rsqrt", create<math::RsqrtOp>)
       .Case("cbrt", create<math::CbrtOp>)

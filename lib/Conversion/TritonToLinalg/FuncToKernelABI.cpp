@@ -58,9 +58,8 @@ annotatePointerRoots(triton::FuncOp func) {
     unsigned argIndex = cast<BlockArgument>(*root).getArgNumber();
     op->setAttr(triton_spirv::kRootArgAttrName,
                 builder.getI64IntegerAttr(argIndex));
-    Type accessType =
-        cast<PointerType>(getElementTypeOrSelf(pointer.getType()))
-            .getPointeeType();
+    Type accessType = cast<PointerType>(getElementTypeOrSelf(pointer.getType()))
+                          .getPointeeType();
     // Block pointers are rejected by the memory lowering.
     if (!isa<ShapedType>(accessType))
       types[argIndex].insert(accessType);

@@ -120,9 +120,8 @@ Value indexConstantLike(OpBuilder &b, Location loc, Value like, int64_t value) {
 }
 
 unsigned pointeeStorageBytes(Type pointerOrTensor) {
-  return storageBits(
-             cast<PointerType>(getElementTypeOrSelf(pointerOrTensor))
-                 .getPointeeType()) /
+  return storageBits(cast<PointerType>(getElementTypeOrSelf(pointerOrTensor))
+                         .getPointeeType()) /
          8;
 }
 
@@ -180,8 +179,8 @@ struct IntToPtrLowering : OpConversionPattern<IntToPtrOp> {
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     Type offsetType = getTypeConverter()->convertType(op.getType());
-    Value bytes = arith::IndexCastOp::create(rewriter, loc, offsetType,
-                                             adaptor.getSrc());
+    Value bytes =
+        arith::IndexCastOp::create(rewriter, loc, offsetType, adaptor.getSrc());
     rewriter.replaceOpWithNewOp<arith::DivSIOp>(
         op, bytes,
         indexConstantLike(rewriter, loc, bytes,
@@ -482,10 +481,10 @@ struct TritonPointersToMemRefPass
     });
 
     RewritePatternSet patterns(ctx);
-    patterns
-        .add<RootCastLowering, AddPtrLowering, PointerBitcastLowering,
-             PtrToIntLowering, IntToPtrLowering, LoadLowering, StoreLowering, AtomicRMWLowering, AtomicCASLowering>(
-            converter, ctx);
+    patterns.add<RootCastLowering, AddPtrLowering, PointerBitcastLowering,
+                 PtrToIntLowering, IntToPtrLowering, LoadLowering,
+                 StoreLowering, AtomicRMWLowering, AtomicCASLowering>(converter,
+                                                                      ctx);
     patterns.add<ConvertPointerTypesOfAnyOp>(converter, ctx);
     scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
                                                          target);

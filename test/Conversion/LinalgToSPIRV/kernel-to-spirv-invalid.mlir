@@ -1,4 +1,4 @@
-// RUN: triton-spirv-opt %s --triton-spirv-kernel-to-spirv="target=lavapipe" -verify-diagnostics
+// RUN: triton-spirv-opt %s --triton-spirv-kernel-to-spirv="target=lavapipe" -split-input-file -verify-diagnostics
 
 // Checked after clean-up, on the allocations left; lavapipe has 32 KiB.
 // expected-error @+1 {{out of resources: the kernel needs 36864 bytes of workgroup memory, the target has 32768}}
@@ -11,5 +11,17 @@ func.func @too_much_workgroup_memory(%buf: memref<?xf32> {triton_spirv.abi = "bu
   %y = memref.load %b[%c0] : memref<1024xf32, #gpu.address_space<workgroup>>
   %z = arith.addf %x, %y : f32
   memref.store %z, %buf[%c0] : memref<?xf32>
+  return
+}
+
+// -----
+
+func.func @double_sine(%buf: memref<?xf64> {triton_spirv.abi = "buffer", triton_spirv.arg_index = 0 : i64})
+    attributes {triton_spirv.kernel} {
+  %c0 = arith.constant 0 : index
+  %x = memref.load %buf[%c0] : memref<?xf64>
+  // expected-error @+1 {{double-precision 'math.sin' is not supported: Vulkan's GLSL.std.450 functions take 16/32-bit floats}}
+  %y = math.sin %x : f64
+  memref.store %y, %buf[%c0] : memref<?xf64>
   return
 }

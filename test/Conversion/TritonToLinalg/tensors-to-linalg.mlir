@@ -76,7 +76,7 @@ tt.func @dots(%a: tensor<16x8xf16>, %b: tensor<8x32xf16>, %c: tensor<16x32xf32>,
 // -----
 
 // CHECK-LABEL: tt.func @elementwise
-tt.func @elementwise(%x: tensor<8xf32>, %u: tensor<8xi32>) -> (tensor<8xf32>, tensor<8xi32>, tensor<8xf16>, tensor<8xf32>) {
+tt.func @elementwise(%x: tensor<8xf32>, %u: tensor<8xi32>) -> (tensor<8xf32>, tensor<8xi32>, tensor<8xf16>, tensor<8xf32>, tensor<8xf32>) {
   // CHECK: %[[LO:.*]] = arith.maximumf %{{.*}}, %{{.*}} : tensor<8xf32>
   // CHECK: arith.minimumf %[[LO]], %{{.*}} : tensor<8xf32>
   %0 = tt.clampf %x, %x, %x, propagateNan = all : tensor<8xf32>
@@ -86,7 +86,14 @@ tt.func @elementwise(%x: tensor<8xf32>, %u: tensor<8xi32>) -> (tensor<8xf32>, te
   %2 = tt.fp_to_fp %x, rounding = rtne : tensor<8xf32> -> tensor<8xf16>
   // CHECK: math.tanh %{{.*}} : tensor<8xf32>
   %3 = tt.extern_elementwise %x {libname = "", libpath = "", pure = true, symbol = "__nv_tanhf"} : (tensor<8xf32>) -> tensor<8xf32>
-  tt.return %0, %1, %2, %3 : tensor<8xf32>, tensor<8xi32>, tensor<8xf16>, tensor<8xf32>
+  // erfinv has no math op: Giles' polynomials in w = -log(1 - x^2), the
+  // central one in w - 2.5, the tail one in sqrt(w) - 3.
+  // CHECK: %[[W:.*]] = arith.negf %{{.*}} : tensor<8xf32>
+  // CHECK: arith.subf %[[W]], %{{.*}} : tensor<8xf32>
+  // CHECK: math.sqrt %[[W]] : tensor<8xf32>
+  // CHECK: arith.cmpf olt, %[[W]], %{{.*}} : tensor<8xf32>
+  %4 = tt.extern_elementwise %x {libname = "", libpath = "", pure = true, symbol = "__nv_erfinvf"} : (tensor<8xf32>) -> tensor<8xf32>
+  tt.return %0, %1, %2, %3, %4 : tensor<8xf32>, tensor<8xi32>, tensor<8xf16>, tensor<8xf32>, tensor<8xf32>
 }
 
 // -----

@@ -1,0 +1,157 @@
+//===- DoubleMath.cpp - Double-precision functions for Vulkan -------------===//
+//
+// GLSL.std.450's transcendental functions take 16- and 32-bit floats only.
+// The double-precision ones kernels use most (exp, expm1, tanh) are written
+// here with f64 arithmetic; the others are rejected with a diagnostic rather
+// than computed in f32 behind the user's back.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Legalization.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+#include <cmath>
+
+using namespace mlir;
+
+namespace {
+class DoubleBuilder {
+public:
+  DoubleBuilder(OpBuilder &b, Location loc) : b(b), loc(loc) {}
+
+  Value constant(double value) {
+    return arith::ConstantOp::create(b, loc, b.getF64FloatAttr(value));
+  }
+  Value add(Value x, Value y) { return arith::AddFOp::create(b, loc, x, y); }
+  Value sub(Value x, Value y) { return arith::SubFOp::create(b, loc, x, y); }
+  Value mul(Value x, Value y) { return arith::MulFOp::create(b, loc, x, y); }
+  Value div(Value x, Value y) { return arith::DivFOp::create(b, loc, x, y); }
+  Value less(Value x, Value y) {
+    return arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, x, y);
+  }
+  Value select(Value c, Value x, Value y) {
+    return arith::SelectOp::create(b, loc, c, x, y);
+  }
+
+  /// e^r - 1 for |r| <= ln(2)/2: the Taylor series to r^13, whose remainder
+  /// is below 2^-58 relative there.
+  Value expm1Series(Value r) {
+    Value sum = constant(1.0);
+    for (int n = 13; n >= 2; --n)
+      sum = add(constant(1.0), mul(div(r, constant(n)), sum));
+    return mul(r, sum);
+  }
+
+  /// 2^k for an integral f64 k in [-1022, 1023], from its exponent field.
+  Value exp2Integral(Value k) {
+    Type i64 = b.getI64Type();
+    Value biased = arith::FPToSIOp::create(b, loc, i64, add(k, constant(1023)));
+    Value bits = arith::ShLIOp::create(
+        b, loc, biased,
+        arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(52)));
+    return arith::BitcastOp::create(b, loc, b.getF64Type(), bits);
+  }
+
+  /// (e^x, e^x - 1): x = k ln 2 + r with |r| <= ln(2)/2 (ln 2 in two parts,
+  /// so r is exact), then e^x = 2^k (1 + expm1(r)). 2^k is applied in two
+  /// halves, each within the exponent range, so that results near the
+  /// overflow and into the subnormal range scale correctly.
+  std::pair<Value, Value> exp(Value x) {
+    constexpr double kLn2High = 6.93147180369123816490e-01;
+    constexpr double kLn2Low = 1.90821492927058770002e-10;
+    Value k = math::RoundEvenOp::create(b, loc, mul(x, constant(M_LOG2E)));
+    Value r =
+        sub(sub(x, mul(k, constant(kLn2High))), mul(k, constant(kLn2Low)));
+    Value series = expm1Series(r);
+    Value half = math::FloorOp::create(b, loc, mul(k, constant(0.5)));
+    Value scaled = mul(mul(add(constant(1.0), series), exp2Integral(half)),
+                       exp2Integral(sub(k, half)));
+    // Beyond these e^x is infinite or zero in double precision.
+    Value overflows = less(constant(709.782712893384), x);
+    Value underflows = less(x, constant(-745.1332191019412));
+    Value isNaN =
+        arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, x, x);
+    Value result =
+        select(overflows, constant(INFINITY),
+               select(underflows, constant(0.0), select(isNaN, x, scaled)));
+    // Near 0, e^x - 1 straight from the series keeps its relative accuracy.
+    Value small = less(math::AbsFOp::create(b, loc, x), constant(0.3465));
+    Value minusOne = select(small, expm1Series(x), sub(result, constant(1.0)));
+    return {result, minusOne};
+  }
+
+  /// tanh(x) = -expm1(-2|x|) / (2 + expm1(-2|x|)), with the sign of x.
+  Value tanh(Value x) {
+    Value magnitude = math::AbsFOp::create(b, loc, x);
+    Value m = exp(mul(magnitude, constant(-2.0))).second;
+    Value t = div(arith::NegFOp::create(b, loc, m), add(constant(2.0), m));
+    Value signed_ =
+        select(less(x, constant(0.0)), arith::NegFOp::create(b, loc, t), t);
+    // tanh(±0) = ±0.
+    Value isZero = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ,
+                                         magnitude, constant(0.0));
+    return select(isZero, x, signed_);
+  }
+
+private:
+  OpBuilder &b;
+  Location loc;
+};
+
+template <typename MathOp> struct DoubleFunction : OpRewritePattern<MathOp> {
+  using OpRewritePattern<MathOp>::OpRewritePattern;
+  LogicalResult matchAndRewrite(MathOp op,
+                                PatternRewriter &rewriter) const override {
+    if (!op.getType().isF64())
+      return failure();
+    DoubleBuilder d(rewriter, op.getLoc());
+    Value x = op.getOperand();
+    Value result;
+    if constexpr (std::is_same_v<MathOp, math::ExpOp>)
+      result = d.exp(x).first;
+    else if constexpr (std::is_same_v<MathOp, math::ExpM1Op>)
+      result = d.exp(x).second;
+    else
+      result = d.tanh(x);
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+/// math ops whose GLSL.std.450 instruction (or upstream lowering) accepts
+/// 64-bit floats.
+bool hasDoublePrecisionLowering(Operation *op) {
+  return isa<math::AbsFOp, math::CeilOp, math::FloorOp, math::RoundOp,
+             math::RoundEvenOp, math::TruncOp, math::SqrtOp, math::RsqrtOp,
+             math::FmaOp, math::CopySignOp, math::IsNaNOp, math::IsInfOp,
+             math::IsFiniteOp>(op);
+}
+} // namespace
+
+LogicalResult triton_spirv::expandDoublePrecisionMath(func::FuncOp kernel) {
+  RewritePatternSet patterns(kernel.getContext());
+  patterns.add<DoubleFunction<math::ExpOp>, DoubleFunction<math::ExpM1Op>,
+               DoubleFunction<math::TanhOp>>(kernel.getContext());
+  if (failed(applyPatternsGreedily(kernel, std::move(patterns))))
+    return failure();
+  WalkResult walk = kernel.walk([](Operation *op) {
+    if (!isa<math::MathDialect>(op->getDialect()) ||
+        hasDoublePrecisionLowering(op) ||
+        llvm::none_of(op->getOperandTypes(), [](Type type) {
+          return getElementTypeOrSelf(type).isF64();
+        }))
+      return WalkResult::advance();
+    op->emitError("double-precision '")
+        << op->getName()
+        << "' is not supported: Vulkan's GLSL.std.450 functions take 16/32-bit "
+           "floats, and this backend implements only exp, expm1 and tanh in "
+           "f64; compute in float32";
+    return WalkResult::interrupt();
+  });
+  return failure(walk.wasInterrupted());
+}

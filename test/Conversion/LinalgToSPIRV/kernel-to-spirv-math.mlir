@@ -1,0 +1,54 @@
+// RUN: triton-spirv-opt %s --triton-spirv-kernel-to-spirv="target=lavapipe workgroup-size=32" -split-input-file | FileCheck %s
+
+// GLSL.std.450's Exp takes 16/32-bit floats: f64 exp is written with f64
+// arithmetic (range reduction by ln 2, a series, and 2^k built in the
+// exponent field); f32 exp stays the GLSL instruction.
+// CHECK-LABEL: spirv.module
+// CHECK-NOT: spirv.GL.Exp {{.*}} : f64
+// CHECK: spirv.GL.RoundEven %{{.*}} : f64
+// CHECK: spirv.ShiftLeftLogical %{{.*}}, %{{.*}} : i64, i64
+// CHECK: spirv.Bitcast %{{.*}} : i64 to f64
+// CHECK: spirv.GL.Exp %{{.*}} : f32
+func.func @exp(%d: memref<?xf64> {triton_spirv.abi = "buffer", triton_spirv.arg_index = 0 : i64},
+               %s: memref<?xf32> {triton_spirv.abi = "buffer", triton_spirv.arg_index = 1 : i64},
+               %pid: i32 {triton_spirv.abi = "program_id_x"}, %pidy: i32 {triton_spirv.abi = "program_id_y"},
+               %pidz: i32 {triton_spirv.abi = "program_id_z"}, %nx: i32 {triton_spirv.abi = "num_programs_x"},
+               %ny: i32 {triton_spirv.abi = "num_programs_y"}, %nz: i32 {triton_spirv.abi = "num_programs_z"})
+    attributes {triton_spirv.kernel} {
+  %c0 = arith.constant 0 : index
+  %x = memref.load %d[%c0] : memref<?xf64>
+  %y = math.exp %x : f64
+  memref.store %y, %d[%c0] : memref<?xf64>
+  %a = memref.load %s[%c0] : memref<?xf32>
+  %b = math.exp %a : f32
+  memref.store %b, %s[%c0] : memref<?xf32>
+  return
+}
+
+// -----
+
+// Vulkan counts bits of 32-bit integers: a 64-bit population count is the
+// sum of its halves'. atan2, which GLSL lacks, is a polynomial in atan's.
+// CHECK-LABEL: spirv.module
+// CHECK: spirv.BitCount %{{.*}} : i32
+// CHECK: spirv.BitCount %{{.*}} : i32
+// CHECK: %[[SUM:.*]] = spirv.IAdd %{{.*}}, %{{.*}} : i32
+// CHECK: spirv.UConvert %[[SUM]] : i32 to i64
+// CHECK-NOT: math.atan2
+func.func @popcount_atan2(%d: memref<?xi64> {triton_spirv.abi = "buffer", triton_spirv.arg_index = 0 : i64},
+                          %s: memref<?xf32> {triton_spirv.abi = "buffer", triton_spirv.arg_index = 1 : i64},
+                          %pid: i32 {triton_spirv.abi = "program_id_x"}, %pidy: i32 {triton_spirv.abi = "program_id_y"},
+                          %pidz: i32 {triton_spirv.abi = "program_id_z"}, %nx: i32 {triton_spirv.abi = "num_programs_x"},
+                          %ny: i32 {triton_spirv.abi = "num_programs_y"}, %nz: i32 {triton_spirv.abi = "num_programs_z"})
+    attributes {triton_spirv.kernel} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %x = memref.load %d[%c0] : memref<?xi64>
+  %n = math.ctpop %x : i64
+  memref.store %n, %d[%c0] : memref<?xi64>
+  %a = memref.load %s[%c0] : memref<?xf32>
+  %b = memref.load %s[%c1] : memref<?xf32>
+  %t = math.atan2 %a, %b : f32
+  memref.store %t, %s[%c0] : memref<?xf32>
+  return
+}

@@ -1,0 +1,74 @@
+"""Functions the backend writes itself, because Vulkan's GLSL.std.450 lacks
+them (erfinv, atan2, double-precision exp/expm1/tanh), checked against PyTorch
+over their whole range, edges included."""
+
+from __future__ import annotations
+
+import math
+import os
+
+import pytest
+
+os.environ.setdefault("TRITON_SPIRV_VALIDATION", "1")
+os.environ.setdefault("XDG_RUNTIME_DIR", "/tmp")
+
+import torch  # noqa: E402
+import triton  # noqa: E402
+import triton.language as tl  # noqa: E402
+from triton.language.extra import libdevice  # noqa: E402
+
+
+@triton.jit
+def _double_functions(x_ptr, exp_ptr, expm1_ptr, tanh_ptr, n, BLOCK: tl.constexpr):
+    offsets = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    inside = offsets < n
+    x = tl.load(x_ptr + offsets, mask=inside)
+    tl.store(exp_ptr + offsets, libdevice.exp(x), mask=inside)
+    tl.store(expm1_ptr + offsets, libdevice.expm1(x), mask=inside)
+    tl.store(tanh_ptr + offsets, libdevice.tanh(x), mask=inside)
+
+
+def test_double_precision_exp_expm1_tanh() -> None:
+    x = torch.cat([
+        torch.linspace(-760.0, 720.0, 4001, dtype=torch.float64),
+        torch.linspace(-1.0, 1.0, 2001, dtype=torch.float64),
+        torch.tensor([0.0, -0.0, 1e-300, -1e-20, 0.3465, -0.3466, 709.78, 709.79, -745.13, -745.14,
+                      math.inf, -math.inf, math.nan], dtype=torch.float64),
+    ])
+    outputs = [torch.empty_like(x) for _ in range(3)]
+    _double_functions[(triton.cdiv(x.numel(), 256), )](x, *outputs, x.numel(), BLOCK=256)
+    for got, expected in zip(outputs, (torch.exp(x), torch.expm1(x), torch.tanh(x))):
+        # A few ulp, and subnormal results (e^-740) to within their spacing.
+        torch.testing.assert_close(got, expected, rtol=4e-15, atol=1e-320, equal_nan=True)
+    assert math.copysign(1.0, outputs[2][x.numel() - 12].item()) == -1.0  # tanh(-0) = -0
+
+
+@triton.jit
+def _single_functions(x_ptr, y_ptr, erfinv_ptr, atan2_ptr, n, BLOCK: tl.constexpr):
+    offsets = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    inside = offsets < n
+    x = tl.load(x_ptr + offsets, mask=inside)
+    y = tl.load(y_ptr + offsets, mask=inside)
+    tl.store(erfinv_ptr + offsets, libdevice.erfinv(x), mask=inside)
+    tl.store(atan2_ptr + offsets, libdevice.atan2(y, x), mask=inside)
+
+
+def test_erfinv_and_atan2() -> None:
+    x = torch.cat([torch.linspace(-1.0, 1.0, 4001), torch.tensor([1e-30, -0.9999, 0.99999, 1.5])])
+    y = torch.linspace(-3.0, 3.0, x.numel()).flip(0)
+    erfinv, atan2 = torch.empty_like(x), torch.empty_like(x)
+    _single_functions[(triton.cdiv(x.numel(), 256), )](x, y, erfinv, atan2, x.numel(), BLOCK=256)
+    torch.testing.assert_close(erfinv, torch.erfinv(x), rtol=2e-6, atol=0.0, equal_nan=True)
+    # atan2 is MLIR's polynomial approximation: within 4e-6 relative.
+    torch.testing.assert_close(atan2, torch.atan2(y, x), rtol=1e-5, atol=1e-6)
+
+
+@triton.jit
+def _double_sine(x_ptr, BLOCK: tl.constexpr):
+    offsets = tl.arange(0, BLOCK)
+    tl.store(x_ptr + offsets, libdevice.sin(tl.load(x_ptr + offsets)))
+
+
+def test_unsupported_double_function_is_named() -> None:
+    with pytest.raises(Exception, match=r"(?s)test_math\.py:\d+:\d+: error: double-precision 'math.sin'"):
+        _double_sine[(1, )](torch.zeros(16, dtype=torch.float64), BLOCK=16)
