@@ -26,7 +26,6 @@ from corpus.cases import all_cases  # noqa: E402
 EXPECTED_FAILURES: dict[str, str] = {
     "device_print": "tt.print is not supported",
     "device_assert": "tt.assert is not supported",
-    "fp8_and_rounding_conversions": "'f8E5M2' is not supported",
 }
 
 

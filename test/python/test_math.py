@@ -72,3 +72,56 @@ def _double_sine(x_ptr, BLOCK: tl.constexpr):
 def test_unsupported_double_function_is_named() -> None:
     with pytest.raises(Exception, match=r"(?s)test_math\.py:\d+:\d+: error: double-precision 'math.sin'"):
         _double_sine[(1, )](torch.zeros(16, dtype=torch.float64), BLOCK=16)
+
+
+@triton.jit
+def _to_small_floats(x_ptr, e5m2_ptr, e4m3_ptr, bf16_rtz_ptr, n, BLOCK: tl.constexpr):
+    offsets = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    inside = offsets < n
+    x = tl.load(x_ptr + offsets, mask=inside)
+    tl.store(e5m2_ptr + offsets, x.to(tl.float8e5), mask=inside)
+    tl.store(e4m3_ptr + offsets, x.to(tl.float8e4nv), mask=inside)
+    tl.store(bf16_rtz_ptr + offsets, x.to(tl.bfloat16, fp_downcast_rounding="rtz"), mask=inside)
+
+
+@triton.jit
+def _from_small_floats(e5m2_ptr, e4m3_ptr, out_ptr, BLOCK: tl.constexpr):
+    offsets = tl.arange(0, BLOCK)
+    tl.store(out_ptr + offsets, tl.load(e5m2_ptr + offsets).to(tl.float32))
+    tl.store(out_ptr + BLOCK + offsets, tl.load(e4m3_ptr + offsets).to(tl.float16).to(tl.float32))
+
+
+def _f32_with_neighbours(values: torch.Tensor) -> torch.Tensor:
+    """The values and the f32 numbers just below and above each."""
+    bits = values.view(torch.int32)
+    return torch.cat([values, (bits - 1).view(torch.float32), (bits + 1).view(torch.float32)])
+
+
+def test_fp8_conversions_round_to_nearest_even_and_saturate() -> None:
+    codes = torch.arange(256, dtype=torch.int32).to(torch.uint8)
+    e5m2_values = codes.view(torch.float8_e5m2).float()
+    e4m3_values = codes.view(torch.float8_e4m3fn).float()
+    finite = torch.cat([e5m2_values, e4m3_values])
+    finite = finite[finite.isfinite() & (finite != 0)].abs()
+    # Every fp8 value, the halfway points between neighbours (ties), values
+    # beyond the largest finite ones, f32 subnormals, zeros, inf and NaN.
+    midpoints = torch.cat([(finite.sort().values[1:] + finite.sort().values[:-1]) / 2])
+    special = torch.tensor([0.0, 1e-30, 1e-42, 500.0, 6e4, 1e6, math.inf, math.nan])
+    magnitudes = _f32_with_neighbours(torch.cat([finite, midpoints, special]))
+    x = torch.cat([magnitudes, -magnitudes])
+    e5m2 = torch.empty(x.numel(), dtype=torch.float8_e5m2)
+    e4m3 = torch.empty(x.numel(), dtype=torch.float8_e4m3fn)
+    bf16 = torch.empty(x.numel(), dtype=torch.bfloat16)
+    _to_small_floats[(triton.cdiv(x.numel(), 256), )](x, e5m2, e4m3, bf16, x.numel(), BLOCK=256)
+    # NVIDIA's .satfinite conversions: beyond the largest finite value (inf
+    # included) is the largest finite value.
+    for got, dtype in ((e5m2, torch.float8_e5m2), (e4m3, torch.float8_e4m3fn)):
+        largest = torch.finfo(dtype).max
+        expected = torch.where(x.isnan(), x, x.clamp(-largest, largest)).to(dtype)
+        torch.testing.assert_close(got.float(), expected.float(), rtol=0, atol=0, equal_nan=True)
+    rtz = torch.where(x.isnan(), x, (x.view(torch.int32) & ~0xFFFF).view(torch.float32)).to(torch.bfloat16)
+    torch.testing.assert_close(bf16.float(), rtz.float(), rtol=0, atol=0, equal_nan=True)
+
+    out = torch.empty(512)
+    _from_small_floats[(1, )](codes.view(torch.float8_e5m2), codes.view(torch.float8_e4m3fn), out, BLOCK=256)
+    torch.testing.assert_close(out, torch.cat([e5m2_values, e4m3_values]), rtol=0, atol=0, equal_nan=True)

@@ -19,137 +19,6 @@
 using namespace mlir;
 
 namespace {
-/// Conversions between bf16 and a type other than f32 go through f32, the
-/// one pair the bf16 expansion handles.
-void bf16ConversionsThroughF32(func::FuncOp kernel) {
-  IRRewriter rewriter(kernel.getContext());
-  auto convert = [&](Location loc, Value value, Type type) -> Value {
-    if (cast<FloatType>(type).getWidth() <
-        cast<FloatType>(value.getType()).getWidth())
-      return arith::TruncFOp::create(rewriter, loc, type, value);
-    return arith::ExtFOp::create(rewriter, loc, type, value);
-  };
-  kernel.walk([&](Operation *op) {
-    if (!isa<arith::ExtFOp, arith::TruncFOp>(op) || op->getNumOperands() != 1)
-      return;
-    Type source = op->getOperand(0).getType(), result = op->getResultTypes()[0];
-    if (!(source.isBF16() || result.isBF16()) || source.isF32() ||
-        result.isF32() || isa<ShapedType>(source))
-      return;
-    rewriter.setInsertionPoint(op);
-    Location loc = op->getLoc();
-    Value wide = convert(loc, op->getOperand(0), rewriter.getF32Type());
-    rewriter.replaceOp(op, convert(loc, wide, result));
-  });
-}
-
-/// Vulkan has no bf16: values are stored as their 16 bits. Arithmetic on bf16
-/// is done in f32, conversions to and from f32 become integer bit operations
-/// (round to nearest even), constants their bit patterns; then every bf16
-/// left (in memory, loads, stores, selects, loop and branch values) is
-/// retyped i16, which only moves bits around.
-LogicalResult emulateBFloat16(func::FuncOp kernel) {
-  MLIRContext *context = kernel.getContext();
-  auto hasBF16 = [](Type type) { return getElementTypeOrSelf(type).isBF16(); };
-  bool usesBF16 = llvm::any_of(kernel.getArgumentTypes(), hasBF16);
-  kernel.walk([&](Operation *op) {
-    usesBF16 |= llvm::any_of(op->getOperandTypes(), hasBF16) ||
-                llvm::any_of(op->getResultTypes(), hasBF16);
-  });
-  if (!usesBF16)
-    return success();
-
-  Type bf16 = BFloat16Type::get(context), f32 = Float32Type::get(context);
-  TypeConverter computeInF32;
-  arith::populateEmulateUnsupportedFloatsConversions(computeInF32, {bf16}, f32);
-  ConversionTarget target(*context);
-  arith::populateEmulateUnsupportedFloatsLegality(target, computeInF32);
-  RewritePatternSet emulation(context);
-  arith::populateEmulateUnsupportedFloatsPatterns(emulation, computeInF32);
-  if (failed(applyPartialConversion(kernel, target, std::move(emulation))))
-    return failure();
-  bf16ConversionsThroughF32(kernel);
-  RewritePatternSet expansion(context);
-  arith::populateExpandBFloat16Patterns(expansion);
-  if (failed(applyPatternsGreedily(kernel, std::move(expansion))))
-    return failure();
-
-  IRRewriter rewriter(context);
-  Type i16 = rewriter.getI16Type();
-  kernel.walk([&](arith::ConstantOp constant) {
-    auto value = dyn_cast<FloatAttr>(constant.getValue());
-    if (!value || !value.getType().isBF16())
-      return;
-    rewriter.setInsertionPoint(constant);
-    Value bits = arith::ConstantOp::create(
-        rewriter, constant.getLoc(),
-        rewriter.getIntegerAttr(i16, value.getValue().bitcastToAPInt()));
-    rewriter.replaceOpWithNewOp<arith::BitcastOp>(constant, bf16, bits);
-  });
-  WalkResult unsupported = kernel.walk([&](Operation *op) {
-    if (isa<arith::BitcastOp, arith::SelectOp, memref::LoadOp, memref::StoreOp,
-            memref::AllocOp, memref::AllocaOp, memref::SubViewOp,
-            memref::ReinterpretCastOp, memref::ExpandShapeOp,
-            memref::CollapseShapeOp, memref::CastOp>(op) ||
-        op->hasTrait<OpTrait::IsTerminator>() ||
-        isa<scf::SCFDialect>(op->getDialect()))
-      return WalkResult::advance();
-    for (Type type : op->getResultTypes())
-      if (getElementTypeOrSelf(type).isBF16()) {
-        op->emitError("cannot emulate bf16 through ") << op->getName();
-        return WalkResult::interrupt();
-      }
-    return WalkResult::advance();
-  });
-  if (unsupported.wasInterrupted())
-    return failure();
-  auto retype = [&](Type type) -> Type {
-    if (type.isBF16())
-      return i16;
-    if (auto memref = dyn_cast<MemRefType>(type);
-        memref && memref.getElementType().isBF16())
-      return memref.clone(i16);
-    return type;
-  };
-  kernel.walk([&](Operation *op) {
-    for (Value result : op->getResults())
-      result.setType(retype(result.getType()));
-    for (Region &region : op->getRegions())
-      for (Block &block : region)
-        for (BlockArgument argument : block.getArguments())
-          argument.setType(retype(argument.getType()));
-  });
-  kernel.setFunctionType(
-      FunctionType::get(context, kernel.getBody().front().getArgumentTypes(),
-                        llvm::map_to_vector(kernel.getResultTypes(), retype)));
-  // Bit casts between the two views are now no-ops.
-  kernel.walk([&](arith::BitcastOp cast) {
-    if (cast.getIn().getType() == cast.getType()) {
-      cast.replaceAllUsesWith(cast.getIn());
-      cast.erase();
-    }
-  });
-  return success();
-}
-
-/// The fp8 formats need storage emulation that is not written yet; reject
-/// them instead of computing with the wrong layout.
-LogicalResult checkElementTypes(func::FuncOp kernel) {
-  WalkResult result = kernel.walk([](Operation *op) {
-    for (Type type : llvm::concat<const Type>(op->getOperandTypes(),
-                                              op->getResultTypes())) {
-      auto floatType = dyn_cast<FloatType>(getElementTypeOrSelf(type));
-      if (floatType && floatType.getWidth() == 8) {
-        op->emitError("element type ")
-            << floatType << " is not supported by the SPIR-V backend yet";
-        return WalkResult::interrupt();
-      }
-    }
-    return WalkResult::advance();
-  });
-  return failure(result.wasInterrupted());
-}
-
 /// SPIR-V's atomic instructions are integer-only (float add needs an
 /// extension) and upstream lowers neither exchange nor xor: those become
 /// compare-and-swap updates.
@@ -422,9 +291,8 @@ void guardPossiblyEmptyLoops(func::FuncOp kernel) {
 } // namespace
 
 LogicalResult triton_spirv::prepareKernelForSPIRV(func::FuncOp kernel) {
-  if (failed(checkElementTypes(kernel)) || failed(emulateBFloat16(kernel)))
-    return failure();
-  if (failed(expandDoublePrecisionMath(kernel)))
+  if (failed(emulateSmallFloats(kernel)) ||
+      failed(expandDoublePrecisionMath(kernel)))
     return failure();
   atomicsToCompareAndSwap(kernel);
   guardPossiblyEmptyLoops(kernel);

@@ -15,9 +15,16 @@ class FuncOp;
 namespace triton_spirv {
 /// Rewrites what SPIR-V cannot express directly into what it can: float
 /// atomics become compare-and-swap updates, `index` temporaries become i32,
-/// arith ops without a SPIR-V instruction are expanded. Fails, with a
-/// diagnostic, on element types the backend does not support yet.
+/// arith ops without a SPIR-V instruction are expanded, small floats
+/// emulated. Fails, with a diagnostic, on element types and functions the
+/// backend does not support.
 LogicalResult prepareKernelForSPIRV(func::FuncOp kernel);
+
+/// bf16, f8E5M2 and f8E4M3FN values become their bits (i16, i8): arithmetic
+/// in f32, conversions as integer bit operations (SmallFloats.cpp). Fails,
+/// with a diagnostic, on other fp8 formats and on ops that cannot be
+/// emulated.
+LogicalResult emulateSmallFloats(func::FuncOp kernel);
 
 /// Writes f64 exp, expm1 and tanh with f64 arithmetic (GLSL.std.450 has only
 /// 16/32-bit transcendental functions); fails, with a diagnostic, on other

@@ -19,6 +19,9 @@ class GPUDialect;
 namespace linalg {
 class LinalgDialect;
 }
+namespace math {
+class MathDialect;
+}
 namespace memref {
 class MemRefDialect;
 }

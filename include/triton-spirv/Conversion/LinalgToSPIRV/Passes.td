@@ -102,6 +102,7 @@ def KernelToSPIRV : Pass<"triton-spirv-kernel-to-spirv", "ModuleOp"> {
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::gpu::GPUDialect",
+                           "::mlir::math::MathDialect",
                            "::mlir::memref::MemRefDialect",
                            "::mlir::scf::SCFDialect",
                            "::mlir::spirv::SPIRVDialect"];
