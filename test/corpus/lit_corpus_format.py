@@ -24,18 +24,16 @@ _TT_LEFT = re.compile(r'^\s*(?:%[^=]*= )?"?tt\.[a-z_.]+|!tt\.', re.MULTILINE)
 
 class CorpusRoundTrip(lit.formats.FileBasedTest):
     """Per .ttir file: triton-spirv-opt prints it back byte for byte,
-    --triton-to-linalg lowers it with no tt op or type left (or, for kernels
-    listed in `unsupported`, rejects it with the listed diagnostic), and
+    --triton-to-linalg lowers it with no tt op or type left, and
     --triton-to-spirv compiles it for each target into a binary spirv-val
     accepts."""
 
     # Each target preset, with the Vulkan version spirv-val checks against.
     TARGETS = (("lavapipe", "vulkan1.3"), ("nvidia", "vulkan1.3"))
 
-    def __init__(self, tool: str, unsupported: dict[str, str]) -> None:
+    def __init__(self, tool: str) -> None:
         super().__init__()
         self.tool = tool
-        self.unsupported = unsupported
 
     def execute(self, test, lit_config):
         path = test.getSourcePath()
@@ -56,13 +54,6 @@ class CorpusRoundTrip(lit.formats.FileBasedTest):
         name = os.path.splitext(os.path.basename(path))[0]
         proc = subprocess.run([self.tool, "--triton-to-linalg", path],
                               capture_output=True, text=True)
-        expected_error = self.unsupported.get(name)
-        if expected_error is not None:
-            if proc.returncode == 0 or expected_error not in proc.stderr:
-                return lit.Test.FAIL, (f"expected --triton-to-linalg to fail with "
-                                       f"'{expected_error}', got rc={proc.returncode}:\n"
-                                       f"{proc.stderr}")
-            return lit.Test.PASS, ""
         if proc.returncode != 0:
             return lit.Test.FAIL, f"--triton-to-linalg failed:\n{proc.stderr}"
         left = _TT_LEFT.search(proc.stdout)

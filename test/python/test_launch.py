@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import os
-import re
 import subprocess
 import sys
 
@@ -22,7 +21,7 @@ from conftest import REPO  # noqa: E402
 
 sys.path.insert(0, str(REPO / "utils"))
 from corpus.cases import all_cases  # noqa: E402
-from run_corpus import EXPECTED_FAILURES, run_case  # noqa: E402
+from run_corpus import run_case  # noqa: E402
 
 # Wrong answers or limits not fixed yet; strict, so a fix shows up as a failure here.
 KNOWN_BUGS: dict[str, str] = {}
@@ -38,10 +37,6 @@ def test_backend_is_active() -> None:
 def test_corpus_case(case) -> None:
     if case.name in KNOWN_BUGS:
         pytest.xfail(KNOWN_BUGS[case.name])
-    if case.name in EXPECTED_FAILURES:
-        with pytest.raises(Exception, match=re.escape(EXPECTED_FAILURES[case.name])):
-            run_case(case)
-        return
     run_case(case)
 
 

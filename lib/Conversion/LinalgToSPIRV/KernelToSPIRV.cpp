@@ -1,5 +1,6 @@
 //===- KernelToSPIRV.cpp - Kernels to Vulkan compute shaders --------------===//
 
+#include "triton-spirv/Conversion/DebugBuffer.h"
 #include "triton-spirv/Conversion/LinalgToSPIRV/Passes.h"
 #include "triton-spirv/Conversion/LinalgToSPIRV/Target.h"
 #include "triton-spirv/Conversion/TritonToLinalg/Passes.h"
@@ -99,6 +100,10 @@ private:
   };
 
   PushConstant &addPushConstant(StringRef role, int64_t argIndex, Type type);
+  /// Replaces `arg` (a memref) by the storage buffer variable `name` at
+  /// `binding`.
+  LogicalResult bindStorageBuffer(BlockArgument arg, const Twine &name,
+                                  unsigned binding);
   /// Lays out the slots of one block; returns its size in bytes.
   unsigned layOut(bool argumentBuffer);
   /// Declares the block (push constants or a storage buffer at `binding`)
@@ -207,6 +212,7 @@ LogicalResult KernelLowering::lowerArguments() {
   DenseMap<int64_t, unsigned> bindingOfArg;
   std::optional<int64_t> programIdArgs[3];
   SmallVector<std::pair<StringRef, BlockArgument>> gridArgs;
+  BlockArgument debugBuffer;
   for (BlockArgument arg : entry.getArguments()) {
     unsigned index = arg.getArgNumber();
     auto role =
@@ -220,25 +226,14 @@ LogicalResult KernelLowering::lowerArguments() {
     StringRef roleName = role.getValue();
     if (roleName == "buffer") {
       auto memrefType = cast<MemRefType>(arg.getType());
-      Type pointerType = typeConverter.convertType(memrefType);
-      if (!pointerType)
-        return kernel.emitError("the target cannot hold buffers of ")
-               << memrefType.getElementType();
       auto [it, inserted] =
           bindingOfArg.try_emplace(argIndex, bindingOfArg.size());
       unsigned binding = it->second;
-      std::string name = ("__arg" + Twine(argIndex) + "_" +
-                          typeName(memrefType.getElementType()))
-                             .str();
-      OpBuilder moduleBuilder(spirvModule.getBody(),
-                              spirvModule.getBody()->begin());
-      auto variable = spirv::GlobalVariableOp::create(
-          moduleBuilder, loc, pointerType, name, /*descriptorSet=*/0, binding);
-      Value address = spirv::AddressOfOp::create(builder, loc, variable);
-      Value buffer =
-          UnrealizedConversionCastOp::create(builder, loc, memrefType, address)
-              .getResult(0);
-      arg.replaceAllUsesWith(buffer);
+      if (failed(bindStorageBuffer(arg,
+                                   "__arg" + Twine(argIndex) + "_" +
+                                       typeName(memrefType.getElementType()),
+                                   binding)))
+        return failure();
       bindingRecords.push_back(DictionaryAttr::get(
           context,
           {builder.getNamedAttr("binding", builder.getI64IntegerAttr(binding)),
@@ -247,6 +242,10 @@ LogicalResult KernelLowering::lowerArguments() {
            builder.getNamedAttr(
                "element_type",
                builder.getStringAttr(typeName(memrefType.getElementType())))}));
+      continue;
+    }
+    if (roleName == triton_spirv::debug_buffer::kRole) {
+      debugBuffer = arg;
       continue;
     }
     if (roleName == "offset" || roleName == "scalar") {
@@ -296,6 +295,11 @@ LogicalResult KernelLowering::lowerArguments() {
   for (auto [position, value] : llvm::enumerate(loadedArguments))
     if (value)
       loaded[position] = value;
+  // The debug buffer (device_print/device_assert) is bound last.
+  unsigned debugBinding = argumentBinding + (argumentBytes ? 1 : 0);
+  if (debugBuffer &&
+      failed(bindStorageBuffer(debugBuffer, "__debug", debugBinding)))
+    return failure();
   for (auto [dim, position] : programIdBases) {
     std::optional<int64_t> argNumber = programIdArgs[dim];
     if (!argNumber)
@@ -333,8 +337,51 @@ LogicalResult KernelLowering::lowerArguments() {
                                   builder.getI64IntegerAttr(argumentBytes)),
              builder.getNamedAttr("slots",
                                   builder.getArrayAttr(argumentRecords))})));
+  if (debugBuffer) {
+    using namespace triton_spirv::debug_buffer;
+    auto formats = kernel->getAttrOfType<DictionaryAttr>(kFormatsAttrName);
+    if (!formats)
+      return kernel.emitError("debug buffer without ") << kFormatsAttrName;
+    NamedAttrList record(formats);
+    auto number = [&](StringRef name, int64_t value) {
+      record.set(name, builder.getI64IntegerAttr(value));
+    };
+    number("binding", debugBinding);
+    number("bytes", (kHeaderWords + kRecordWords * kRecordCapacity) * 4);
+    number("header_words", kHeaderWords);
+    number("record_words", kRecordWords);
+    number("capacity", kRecordCapacity);
+    number("failed_assert_word", kFailedAssertWord);
+    number("failed_program_word", kFailedProgramWord);
+    number("failed_index_word", kFailedIndexWord);
+    number("record_count_word", kRecordCountWord);
+    abi.push_back(
+        builder.getNamedAttr("debug_buffer", record.getDictionary(context)));
+  }
   spirvModule->setAttr(triton_spirv::kAbiAttrName,
                        DictionaryAttr::get(context, abi));
+  return success();
+}
+
+LogicalResult KernelLowering::bindStorageBuffer(BlockArgument arg,
+                                                const Twine &name,
+                                                unsigned binding) {
+  auto memrefType = cast<MemRefType>(arg.getType());
+  Type pointerType = typeConverter.convertType(memrefType);
+  if (!pointerType)
+    return kernel.emitError("the target cannot hold buffers of ")
+           << memrefType.getElementType();
+  Location loc = kernel.getLoc();
+  OpBuilder moduleBuilder(spirvModule.getBody(),
+                          spirvModule.getBody()->begin());
+  auto variable =
+      spirv::GlobalVariableOp::create(moduleBuilder, loc, pointerType,
+                                      name.str(), /*descriptorSet=*/0, binding);
+  Value address = spirv::AddressOfOp::create(builder, loc, variable);
+  Value buffer =
+      UnrealizedConversionCastOp::create(builder, loc, memrefType, address)
+          .getResult(0);
+  arg.replaceAllUsesWith(buffer);
   return success();
 }
 

@@ -2,6 +2,7 @@
 
 #include "Patterns.h"
 #include "PointerRoots.h"
+#include "triton-spirv/Conversion/DebugBuffer.h"
 #include "triton-spirv/Conversion/TritonToLinalg/Passes.h"
 #include "triton-spirv/Dialect/Triton/IR/Dialect.h"
 
@@ -70,6 +71,70 @@ annotatePointerRoots(triton::FuncOp func) {
   return types;
 }
 
+/// "file:line:col" of the first file location in `loc`.
+std::string sourceLocation(Location loc) {
+  std::string text = "unknown location";
+  loc->walk([&](Location inner) {
+    if (auto file = dyn_cast<FileLineColLoc>(inner)) {
+      text = (file.getFilename().getValue() + ":" + Twine(file.getLine()) +
+              ":" + Twine(file.getColumn()))
+                 .str();
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return text;
+}
+
+/// Numbers the kernel's tt.assert and tt.print ops and describes them for
+/// the launcher, which reports them from the debug buffer: each assertion's
+/// message and source location, each print's prefix, radix and operands
+/// (element type, signedness, shape). Null when there are none.
+DictionaryAttr describeDebugOps(triton::FuncOp func) {
+  Builder b(func.getContext());
+  SmallVector<Attribute> asserts, prints;
+  func.walk([&](Operation *op) {
+    if (auto assertOp = dyn_cast<AssertOp>(op)) {
+      op->setAttr(triton_spirv::debug_buffer::kIdAttrName,
+                  b.getI64IntegerAttr(asserts.size()));
+      asserts.push_back(b.getDictionaryAttr(
+          {b.getNamedAttr("message", assertOp.getMessageAttr()),
+           b.getNamedAttr("location",
+                          b.getStringAttr(sourceLocation(op->getLoc())))}));
+    } else if (auto print = dyn_cast<PrintOp>(op)) {
+      op->setAttr(triton_spirv::debug_buffer::kIdAttrName,
+                  b.getI64IntegerAttr(prints.size()));
+      SmallVector<Attribute> operands;
+      for (auto [position, value] : llvm::enumerate(print.getArgs())) {
+        Type element = getElementTypeOrSelf(value.getType());
+        std::string typeName;
+        if (isa<PointerType>(element))
+          typeName = "i64"; // printed as its element offset
+        else
+          llvm::raw_string_ostream(typeName) << element;
+        ArrayRef<int32_t> signs = print.getIsSigned();
+        bool isSigned = position < signs.size() && signs[position] != 0;
+        SmallVector<int64_t> shape;
+        if (auto tensor = dyn_cast<RankedTensorType>(value.getType()))
+          shape.assign(tensor.getShape().begin(), tensor.getShape().end());
+        operands.push_back(b.getDictionaryAttr(
+            {b.getNamedAttr("type", b.getStringAttr(typeName)),
+             b.getNamedAttr("signed", b.getBoolAttr(isSigned)),
+             b.getNamedAttr("shape", b.getI64ArrayAttr(shape))}));
+      }
+      prints.push_back(b.getDictionaryAttr(
+          {b.getNamedAttr("prefix", print.getPrefixAttr()),
+           b.getNamedAttr("hex", print.getHexAttr()),
+           b.getNamedAttr("operands", b.getArrayAttr(operands))}));
+    }
+  });
+  if (asserts.empty() && prints.empty())
+    return {};
+  return b.getDictionaryAttr(
+      {b.getNamedAttr("asserts", b.getArrayAttr(asserts)),
+       b.getNamedAttr("prints", b.getArrayAttr(prints))});
+}
+
 LogicalResult convertKernel(triton::FuncOp func) {
   if (func.isExternal())
     return func.emitError("kernel '") << func.getName() << "' has no body";
@@ -120,6 +185,12 @@ LogicalResult convertKernel(triton::FuncOp func) {
     addArg(builder.getIndexType(), "offset", index, DictionaryAttr(),
            arg.getLoc());
   }
+  // Kernels that print or assert write to a debug buffer.
+  DictionaryAttr debugFormats = describeDebugOps(func);
+  if (debugFormats)
+    addArg(MemRefType::get({ShapedType::kDynamic}, builder.getI32Type()),
+           triton_spirv::debug_buffer::kRole, std::nullopt, DictionaryAttr(),
+           func.getLoc());
   for (StringLiteral role : kGridRoles)
     addArg(builder.getI32Type(), role, std::nullopt, DictionaryAttr(),
            func.getLoc());
@@ -130,6 +201,8 @@ LogicalResult convertKernel(triton::FuncOp func) {
                                      builder.getFunctionType(argTypes, {}));
   kernel.setAllArgAttrs(argAttrs);
   kernel->setAttr(triton_spirv::kKernelAttrName, builder.getUnitAttr());
+  if (debugFormats)
+    kernel->setAttr(triton_spirv::debug_buffer::kFormatsAttrName, debugFormats);
   Block *entry = kernel.addEntryBlock();
   for (auto [arg, loc] : llvm::zip(entry->getArguments(), argLocs))
     arg.setLoc(loc);

@@ -20,6 +20,10 @@ void populateComputeOpsToLinalgPatterns(RewritePatternSet &patterns);
 /// clampf, precise_sqrt/divf, mulhiui, fp_to_fp, bitcast of values,
 /// extern_elementwise (device-library calls).
 void populateElementwiseOpsToArithPatterns(RewritePatternSet &patterns);
+/// tt.assert and tt.print as writes to the kernel's debug buffer
+/// (DebugBuffer.h); operands are already converted by `converter`.
+void populateDebugOpsToMemRefPatterns(const TypeConverter &converter,
+                                      RewritePatternSet &patterns);
 /// Whether tt.extern_elementwise of `symbol` has an arith/math equivalent.
 bool isSupportedLibraryFunction(StringRef symbol);
 

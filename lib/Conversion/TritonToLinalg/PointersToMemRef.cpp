@@ -409,16 +409,6 @@ struct AtomicCASLowering : OpConversionPattern<AtomicCASOp> {
 
 /// Ops this lowering cannot express, with the message shown to the user.
 std::optional<std::string> unsupportedMessage(Operation *op) {
-  auto notSupported = [op](StringRef why) {
-    return (op->getName().getStringRef() + " is not supported: " + why).str();
-  };
-  if (isa<PrintOp>(op))
-    return notSupported("device-side printing has no Vulkan equivalent yet; "
-                        "remove tl.device_print");
-  if (isa<AssertOp>(op))
-    return notSupported("device-side assertions have no Vulkan equivalent "
-                        "yet; remove tl.device_assert or compile without "
-                        "debug");
   if (isa<LoadOp, StoreOp>(op)) {
     auto ptrType = dyn_cast<PointerType>(op->getOperand(0).getType());
     if (ptrType && isa<RankedTensorType>(ptrType.getPointeeType()))
@@ -485,6 +475,7 @@ struct TritonPointersToMemRefPass
                  PtrToIntLowering, IntToPtrLowering, LoadLowering,
                  StoreLowering, AtomicRMWLowering, AtomicCASLowering>(converter,
                                                                       ctx);
+    triton_spirv::populateDebugOpsToMemRefPatterns(converter, patterns);
     patterns.add<ConvertPointerTypesOfAnyOp>(converter, ctx);
     scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
                                                          target);

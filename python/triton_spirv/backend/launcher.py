@@ -9,6 +9,7 @@ import struct
 from typing import Any, Sequence
 
 from .. import vulkan
+from .debug_buffer import DebugBuffer
 
 __all__ = ["KernelBinary", "SPIRVLauncher", "device_time_ns"]
 
@@ -85,7 +86,12 @@ class SPIRVLauncher:
                                for r in argument_buffer.get("slots", [])]
         self.argument_bytes = argument_buffer.get("bytes", 0)
         self.push_constant_bytes = self.abi["push_constant_bytes"]
-        self.num_bindings = len(self.binding_args) + (1 if self.argument_bytes else 0)
+        # Kernels with device_print/device_assert write to a debug buffer,
+        # bound last.
+        debug = self.abi.get("debug_buffer")
+        self.debug = DebugBuffer(debug, self.name) if debug else None
+        self.num_bindings = (len(self.binding_args) + (1 if self.argument_bytes else 0) +
+                             (1 if self.debug else 0))
         bases = [r["offset"] for r in self.abi["push_constants"] if r["role"] == "program_id_base_x"]
         self.program_id_base_offset = bases[0] if bases else 0xFFFFFFFF
         self.device = vulkan.device()
@@ -166,8 +172,17 @@ class SPIRVLauncher:
                                          "device cannot import host memory")
             arguments = _HostBlock(pack(self.argument_bytes, self.argument_slots), self.alignment)
             bindings.append((arguments.address, arguments.size))
+        debug_block = None
+        if self.debug:
+            if self.alignment == 0:
+                raise vulkan.VulkanError("device_print/device_assert need a buffer and the Vulkan "
+                                         "device cannot import host memory")
+            debug_block = _HostBlock(bytes(self.debug.size), self.alignment)
+            bindings.append((debug_block.address, debug_block.size))
         constants = pack(self.push_constant_bytes, self.slots)
         kernel = function.pipeline(self.abi["entry_point"], self.num_bindings, self.push_constant_bytes)
         _device_time_ns += kernel.launch(grid, bindings, constants, self.program_id_base_offset)
+        if debug_block is not None:
+            self.debug.report(debug_block.address)
         if exit_hook is not None:
             exit_hook(launch_metadata)

@@ -1,0 +1,101 @@
+"""What kernels with tl.device_print / tl.device_assert write to their debug
+buffer (layout: include/triton-spirv/Conversion/DebugBuffer.h, repeated in the
+kernel's ABI metadata), turned into printed lines and an AssertionError after
+the launch."""
+
+from __future__ import annotations
+
+import ctypes
+import math
+import struct
+import sys
+from typing import Any
+
+
+class DebugBuffer:
+
+    def __init__(self, record: dict[str, Any], kernel_name: str) -> None:
+        self.binding: int = record["binding"]
+        self.size: int = record["bytes"]
+        self.layout = record
+        self.asserts: list[dict[str, str]] = record["asserts"]
+        self.prints: list[dict[str, Any]] = record["prints"]
+        self.kernel_name = kernel_name
+
+    def report(self, address: int) -> None:
+        """Prints the records of the launch whose buffer is at `address`, then
+        raises if an assertion failed."""
+        layout = self.layout
+        header = struct.unpack(f"<{layout['header_words']}I",
+                               ctypes.string_at(address, 4 * layout["header_words"]))
+        count = header[layout["record_count_word"]]
+        if count:
+            self._print_records(address, count)
+        failed = header[layout["failed_assert_word"]]
+        if failed:
+            first = layout["failed_program_word"]
+            program = ", ".join(str(header[first + axis]) for axis in range(3))
+            where = self.asserts[failed - 1]
+            raise AssertionError(
+                f"{where['location']}: device-side assertion failed in {self.kernel_name}, "
+                f"program ({program}), element {header[layout['failed_index_word']]}: "
+                f"{where['message']}")
+
+    def _print_records(self, address: int, count: int) -> None:
+        layout = self.layout
+        words, capacity = layout["record_words"], layout["capacity"]
+        kept = min(count, capacity)
+        start = address + 4 * layout["header_words"]
+        raw = struct.unpack(f"<{kept * words}I", ctypes.string_at(start, 4 * kept * words))
+        records = [raw[i * words:(i + 1) * words] for i in range(kept)]
+        # By program, then print, operand and element; a print in a loop keeps
+        # its iterations in order (the sort is stable).
+        records.sort(key=lambda r: (r[4], r[3], r[2], r[0], r[1], r[5]))
+        lines = [self._format(record) for record in records]
+        if count > capacity:
+            lines.append(f"({count - capacity} more device_print values of {self.kernel_name} "
+                         f"were dropped: the buffer holds {capacity})")
+        sys.stdout.write("".join(line + "\n" for line in lines))
+        sys.stdout.flush()
+
+    def _format(self, record: tuple[int, ...]) -> str:
+        print_id, operand, x, y, z, index, low, high = record[:8]
+        form = self.prints[print_id]
+        description = form["operands"][operand]
+        line = f"pid ({x}, {y}, {z})"
+        if description["shape"]:
+            line += f" idx ({', '.join(map(str, _unravel(index, description['shape'])))})"
+        line += form["prefix"]
+        if len(form["operands"]) > 1:
+            line += f"(operand {operand}) "
+        return line + _format_value(description, low, high, form["hex"])
+
+
+def _unravel(index: int, shape: list[int]) -> list[int]:
+    position = []
+    for size in reversed(shape):
+        position.append(index % size)
+        index //= size
+    return position[::-1]
+
+
+def _format_value(description: dict[str, Any], low: int, high: int, hex_: bool) -> str:
+    type_name = description["type"]
+    bits = low | (high << 32)
+    if type_name == "f64" or (type_name.startswith(("f", "bf")) and type_name != "f64"):
+        if type_name == "f64":
+            value = struct.unpack("<d", struct.pack("<Q", bits))[0]
+            width = 64
+        else:  # narrower floats arrive widened to f32
+            value = struct.unpack("<f", struct.pack("<I", low))[0]
+            width = 32
+        if hex_:
+            return f"0x{bits & ((1 << width) - 1):0{width // 4}x}"
+        return repr(value) if math.isfinite(value) else str(value)
+    width = 64 if type_name in ("i64", "index") else 32
+    bits &= (1 << width) - 1
+    if hex_:
+        return f"0x{bits:0{width // 4}x}"
+    if description["signed"] and bits >> (width - 1):
+        bits -= 1 << width
+    return str(bits)

@@ -1,0 +1,73 @@
+"""tl.device_print and tl.device_assert: kernels write to a debug buffer, the
+launcher prints its records and raises for a failed assertion."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+os.environ.setdefault("TRITON_SPIRV_VALIDATION", "1")
+os.environ.setdefault("XDG_RUNTIME_DIR", "/tmp")
+
+import torch  # noqa: E402
+import triton  # noqa: E402
+import triton.language as tl  # noqa: E402
+
+
+@triton.jit
+def _checked_sqrt(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offsets = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    inside = offsets < n
+    x = tl.load(x_ptr + offsets, mask=inside, other=1.0)
+    tl.device_assert(x > 0, "inputs must be positive")
+    tl.store(out_ptr + offsets, tl.sqrt(x), mask=inside)
+
+
+def test_failed_assertion_raises_with_message_location_and_program() -> None:
+    x = torch.rand(300) + 0.5
+    out = torch.empty(300)
+    _checked_sqrt[(3, )](x, out, 300, BLOCK=128, debug=True)
+    torch.testing.assert_close(out, x.sqrt())
+    x[200] = -1.0
+    with pytest.raises(AssertionError, match=r"test_debug_ops\.py:\d+:\d+: device-side assertion failed "
+                       r"in _checked_sqrt, program \(1, 0, 0\), element 72: inputs must be positive"):
+        _checked_sqrt[(3, )](x, out, 300, BLOCK=128, debug=True)
+
+
+@triton.jit
+def _prints(x_ptr, y_ptr, ROWS: tl.constexpr, COLS: tl.constexpr):
+    pid = tl.program_id(0)
+    tile = tl.arange(0, ROWS)[:, None] * COLS + tl.arange(0, COLS)[None, :]
+    x = tl.load(x_ptr + tile)
+    y = tl.load(y_ptr + tl.arange(0, COLS))
+    tl.device_print("pid", pid)
+    tl.device_print("x, y", x, y)
+    tl.device_print("bits", y, hex=True)
+
+
+def test_device_print_lines(capfd: pytest.CaptureFixture[str]) -> None:
+    x = torch.tensor([[1.5, -2.0], [0.25, 3.0]])
+    y = torch.tensor([-7, 255], dtype=torch.int16)
+    _prints[(2, )](x, y, ROWS=2, COLS=2)
+    lines = capfd.readouterr().out.splitlines()
+    expected = []
+    for pid in range(2):
+        expected += [f"pid ({pid}, 0, 0) pid: {pid}"]
+        expected += [f"pid ({pid}, 0, 0) idx ({i}, {j}) x, y: (operand 0) {x[i, j].item()!r}"
+                     for i in range(2) for j in range(2)]
+        expected += [f"pid ({pid}, 0, 0) idx ({j}) x, y: (operand 1) {y[j].item()}" for j in range(2)]
+        expected += [f"pid ({pid}, 0, 0) idx (0) bits: 0xfffffff9", f"pid ({pid}, 0, 0) idx (1) bits: 0x000000ff"]
+    assert lines == expected
+
+
+@triton.jit
+def _print_many(x_ptr, BLOCK: tl.constexpr):
+    tl.device_print("", tl.load(x_ptr + tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)))
+
+
+def test_device_print_beyond_the_buffer_says_how_many_were_dropped(capfd: pytest.CaptureFixture[str]) -> None:
+    _print_many[(40, )](torch.zeros(40 * 512, dtype=torch.int32), BLOCK=512)
+    lines = capfd.readouterr().out.splitlines()
+    assert len(lines) == 16384 + 1
+    assert lines[-1].startswith("(4096 more device_print values of _print_many were dropped")
