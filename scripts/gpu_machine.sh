@@ -2,7 +2,7 @@
 # Run a command through SPIR-V on a GPU machine that has Triton and torch but
 # no MLIR or package access (the H200 of this project). Expects, in the repo
 # root: .gl/ (the libvulkan1 .deb) and .device/ (made by scripts/pack_device.sh:
-# the static tool, the runtime library and the package's entry point).
+# this project's wheel, installed into .device/site).
 #   bash scripts/gpu_machine.sh [command...]
 # Without a command, runs the corpus. CUDA is present there too, so Python
 # programs select the SPIR-V driver with `python3 -m triton_spirv.run`, e.g.
@@ -19,9 +19,11 @@ if [ -z "${VK_DRIVER_FILES:-}" ] && ldconfig -p | grep -q libEGL_nvidia.so.0; th
     > /tmp/nvidia_egl_icd.json
   export VK_DRIVER_FILES=/tmp/nvidia_egl_icd.json
 fi
-export PYTHONPATH=$PWD/python:$PWD/.device/site${PYTHONPATH:+:$PYTHONPATH}
-export TRITON_SPIRV_OPT=$PWD/.device/bin/triton-spirv-opt
-export TRITON_SPIRV_RUNTIME=$PWD/.device/bin/libtriton_spirv_runtime.so
+export PYTHONPATH=$PWD/.device/site${PYTHONPATH:+:$PYTHONPATH}
+# The repository's scripts import the checkout's package (python/), which
+# has no binaries: point it at the wheel's.
+export TRITON_SPIRV_OPT=$PWD/.device/site/triton_spirv/_bin/triton-spirv-opt
+export TRITON_SPIRV_RUNTIME=$PWD/.device/site/triton_spirv/_bin/libtriton_spirv_runtime.so
 if [ $# -eq 0 ]; then
   set -- python3 -m triton_spirv.run utils/run_corpus.py
 fi

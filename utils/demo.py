@@ -43,7 +43,7 @@ def run(name: str) -> tuple[str, str, float, int]:
     launch = case.kernel[case.grid(fresh)]
     ms = triton.testing.do_bench(
         lambda: launch(**clone_args(fresh), **case.constexprs, num_warps=case.num_warps,
-                       debug=case.debug),
+                       debug=case.debug, enable_fp_fusion=case.enable_fp_fusion),
         warmup=5, rep=20)
     return "ok", "matches PyTorch", ms, compiled.metadata.shared
 

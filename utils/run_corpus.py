@@ -28,7 +28,7 @@ def launch_case(case: Case) -> tuple[Args, dict[str, torch.Tensor], Any]:
     args = case.make_args(torch.Generator().manual_seed(0))
     expected = case.reference(clone_args(args))
     compiled = case.kernel[case.grid(args)](**args, **case.constexprs, num_warps=case.num_warps,
-                                            debug=case.debug)
+                                            debug=case.debug, enable_fp_fusion=case.enable_fp_fusion)
     return args, expected, compiled
 
 

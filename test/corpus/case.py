@@ -3,7 +3,8 @@
 A later launcher does, for a case `c`:
     args = c.make_args(torch.Generator().manual_seed(0))
     expected = c.reference(clone_args(args))   # before the launch: args are the inputs
-    c.kernel[c.grid(args)](**args, **c.constexprs, num_warps=c.num_warps, debug=c.debug)
+    c.kernel[c.grid(args)](**args, **c.constexprs, num_warps=c.num_warps, debug=c.debug,
+                           enable_fp_fusion=c.enable_fp_fusion)
     assert_outputs_close(c, args, expected)
 `args` holds every non-constexpr kernel argument by name (torch tensors on the CPU,
 Python scalars, or host TensorDescriptors); output tensors are pre-allocated in it.
@@ -45,6 +46,9 @@ class Case:
     num_warps: int = 4
     # Keeps tl.device_assert in the IR (Triton drops it otherwise).
     debug: bool = False
+    # Triton's option: may the compiler fuse a * b + c into one FMA (one
+    # rounding instead of two)?
+    enable_fp_fusion: bool = True
     atol: float = 1e-5
     rtol: float = 1e-5
 

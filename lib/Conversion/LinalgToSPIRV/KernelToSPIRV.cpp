@@ -403,6 +403,16 @@ void dropAtomicOrdering(spirv::ModuleOp module) {
   });
 }
 
+/// Triton's enable_fp_fusion=False: every float add, subtract and multiply
+/// rounds on its own; drivers may not fuse them into FMAs.
+void forbidContraction(spirv::ModuleOp module) {
+  UnitAttr unit = UnitAttr::get(module.getContext());
+  module.walk([&](Operation *op) {
+    if (isa<spirv::FAddOp, spirv::FSubOp, spirv::FMulOp>(op))
+      op->setAttr("no_contraction", unit);
+  });
+}
+
 struct KernelToSPIRVPass
     : triton_spirv::impl::KernelToSPIRVBase<KernelToSPIRVPass> {
   using Base::Base;
@@ -482,6 +492,8 @@ struct KernelToSPIRVPass
         return signalPassFailure();
       if (description->relaxedAtomicsOnly)
         dropAtomicOrdering(spirvModule);
+      if (!fpFusion)
+        forbidContraction(spirvModule);
       auto entry = spirvModule.lookupSymbol<spirv::FuncOp>(name);
       if (!entry) {
         spirvModule.emitError("kernel '") << name << "' was not converted";

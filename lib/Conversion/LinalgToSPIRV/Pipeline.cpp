@@ -41,8 +41,8 @@ LogicalResult mlir::triton_spirv::buildLinalgToSPIRVPipeline(
   pm.addPass(createLowerAffinePass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
-  pm.addPass(
-      createKernelToSPIRV({options.target, workgroupSize, subgroupSize}));
+  pm.addPass(createKernelToSPIRV(
+      {options.target, workgroupSize, subgroupSize, options.fpFusion}));
   OpPassManager &spirvModule = pm.nest<spirv::ModuleOp>();
   spirvModule.addPass(spirv::createSPIRVLowerABIAttributesPass());
   spirvModule.addPass(spirv::createSPIRVUpdateVCEPass());

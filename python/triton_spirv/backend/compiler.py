@@ -86,7 +86,8 @@ class SPIRVBackend(BaseBackend):
             source.write_text(str(mod))
             preset, _, subgroup_size = options.arch.partition(":")
             pipeline = (f"--triton-to-spirv=target={preset} subgroup-size={subgroup_size or 0} "
-                        f"num-warps={options.num_warps} output={binary}")
+                        f"num-warps={options.num_warps} fp-fusion={int(options.enable_fp_fusion)} "
+                        f"output={binary}")
             proc = subprocess.run([str(tool_path()), pipeline, str(source), "-o", "/dev/null"],
                                   capture_output=True, text=True)
             if proc.returncode != 0:

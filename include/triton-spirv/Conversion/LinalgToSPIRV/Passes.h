@@ -56,6 +56,11 @@ struct TritonToSPIRVOptions : PassPipelineOptions<TritonToSPIRVOptions> {
       llvm::cl::desc("Compute fp16 tt.dot with cooperative-matrix "
                      "instructions where the target has them"),
       llvm::cl::init(true)};
+  Option<bool> fpFusion{
+      *this, "fp-fusion",
+      llvm::cl::desc("Let the driver fuse float multiplies and adds into "
+                     "FMAs (Triton's enable_fp_fusion)"),
+      llvm::cl::init(true)};
   Option<std::string> output{
       *this, "output",
       llvm::cl::desc("Write the SPIR-V binary here, and its metadata to the "

@@ -99,6 +99,9 @@ def KernelToSPIRV : Pass<"triton-spirv-kernel-to-spirv", "ModuleOp"> {
            "Invocations per workgroup (num_warps * 32)">,
     Option<"subgroupSize", "subgroup-size", "unsigned", "0",
            "Invocations per subgroup of the device (0: the preset's)">,
+    Option<"fpFusion", "fp-fusion", "bool", "true",
+           "Let the driver fuse float multiplies and adds (Triton's "
+           "enable_fp_fusion); when false they are decorated NoContraction">,
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::gpu::GPUDialect",
