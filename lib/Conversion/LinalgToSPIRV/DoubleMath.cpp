@@ -39,12 +39,28 @@ public:
   }
 
   /// e^r - 1 for |r| <= ln(2)/2: the Taylor series to r^13, whose remainder
-  /// is below 2^-58 relative there.
+  /// is below 2^-58 relative there. Its coefficients 1/n! are constants:
+  /// Vulkan only promises single-precision accuracy for f64 division.
   Value expm1Series(Value r) {
-    Value sum = constant(1.0);
-    for (int n = 13; n >= 2; --n)
-      sum = add(constant(1.0), mul(div(r, constant(n)), sum));
+    double coefficients[14];
+    coefficients[0] = 1.0;
+    for (int n = 1; n <= 13; ++n)
+      coefficients[n] = coefficients[n - 1] / n;
+    Value sum = constant(coefficients[13]);
+    for (int n = 12; n >= 1; --n)
+      sum = add(constant(coefficients[n]), mul(r, sum));
     return mul(r, sum);
+  }
+
+  /// numerator / denominator to double precision: the driver's quotient,
+  /// corrected once by its exact remainder (an FMA), since Vulkan only promises
+  /// single-precision accuracy for f64 division.
+  Value divide(Value numerator, Value denominator) {
+    Value quotient = div(numerator, denominator);
+    Value remainder =
+        math::FmaOp::create(b, loc, arith::NegFOp::create(b, loc, quotient),
+                            denominator, numerator);
+    return add(quotient, div(remainder, denominator));
   }
 
   /// 2^k for an integral f64 k in [-1022, 1023], from its exponent field.
@@ -89,7 +105,7 @@ public:
   Value tanh(Value x) {
     Value magnitude = math::AbsFOp::create(b, loc, x);
     Value m = exp(mul(magnitude, constant(-2.0))).second;
-    Value t = div(arith::NegFOp::create(b, loc, m), add(constant(2.0), m));
+    Value t = divide(arith::NegFOp::create(b, loc, m), add(constant(2.0), m));
     Value signed_ =
         select(less(x, constant(0.0)), arith::NegFOp::create(b, loc, t), t);
     // tanh(±0) = ±0.
