@@ -37,6 +37,12 @@ public:
   Value select(Value c, Value x, Value y) {
     return arith::SelectOp::create(b, loc, c, x, y);
   }
+  /// x * y + z rounded once, which drivers may not rearrange.
+  Value exactFma(Value x, Value y, Value z) {
+    auto fma = math::FmaOp::create(b, loc, x, y, z);
+    fma->setAttr(triton_spirv::kExactAttrName, b.getUnitAttr());
+    return fma;
+  }
 
   /// e^r - 1 for |r| <= ln(2)/2: the Taylor series to r^13, whose remainder
   /// is below 2^-58 relative there. Its coefficients 1/n! are constants:
@@ -74,15 +80,18 @@ public:
   }
 
   /// (e^x, e^x - 1): x = k ln 2 + r with |r| <= ln(2)/2 (ln 2 in two parts,
-  /// so r is exact), then e^x = 2^k (1 + expm1(r)). 2^k is applied in two
-  /// halves, each within the exponent range, so that results near the
-  /// overflow and into the subnormal range scale correctly.
+  /// so r is exact), then e^x = 2^k (1 + expm1(r)). The reduction's FMAs are
+  /// exact (NoContraction): drivers otherwise fold k*high + k*low into
+  /// k*(high + low) and lose r's low bits. 2^k is
+  /// applied in two halves, each within the exponent range, so that results
+  /// near the overflow and into the subnormal range scale correctly.
   std::pair<Value, Value> exp(Value x) {
     constexpr double kLn2High = 6.93147180369123816490e-01;
     constexpr double kLn2Low = 1.90821492927058770002e-10;
     Value k = math::RoundEvenOp::create(b, loc, mul(x, constant(M_LOG2E)));
-    Value r =
-        sub(sub(x, mul(k, constant(kLn2High))), mul(k, constant(kLn2Low)));
+    Value minusK = arith::NegFOp::create(b, loc, k);
+    Value r = exactFma(minusK, constant(kLn2Low),
+                       exactFma(minusK, constant(kLn2High), x));
     Value series = expm1Series(r);
     Value half = math::FloorOp::create(b, loc, mul(k, constant(0.5)));
     Value scaled = mul(mul(add(constant(1.0), series), exp2Integral(half)),

@@ -243,6 +243,26 @@ struct CtPopTo32Bit : OpRewritePattern<math::CtPopOp> {
   }
 };
 
+/// Ops marked `kExactAttrName` become their SPIR-V op decorated
+/// NoContraction (preferred over upstream's patterns, which drop the mark).
+template <typename SourceOp, typename TargetOp>
+struct ExactFloatOp : OpConversionPattern<SourceOp> {
+  ExactFloatOp(const TypeConverter &converter, MLIRContext *context)
+      : OpConversionPattern<SourceOp>(converter, context, /*benefit=*/2) {}
+  LogicalResult
+  matchAndRewrite(SourceOp op, typename SourceOp::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Type type = this->getTypeConverter()->convertType(op.getType());
+    if (!op->hasAttr(triton_spirv::kExactAttrName) || !type)
+      return failure();
+    auto exact =
+        TargetOp::create(rewriter, op.getLoc(), type, adaptor.getOperands());
+    exact->setAttr("no_contraction", rewriter.getUnitAttr());
+    rewriter.replaceOp(op, exact);
+    return success();
+  }
+};
+
 struct CtPopToBitCount : OpConversionPattern<math::CtPopOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -315,7 +335,11 @@ LogicalResult triton_spirv::prepareKernelForSPIRV(func::FuncOp kernel) {
 void triton_spirv::populateKernelToSPIRVPatterns(
     const SPIRVTypeConverter &typeConverter, RewritePatternSet &patterns) {
   patterns.add<ToGLInstruction<math::Exp2Op, spirv::GLExp2Op>,
-               ToGLInstruction<math::Log2Op, spirv::GLLog2Op>, CtPopToBitCount>(
+               ToGLInstruction<math::Log2Op, spirv::GLLog2Op>, CtPopToBitCount,
+               ExactFloatOp<arith::AddFOp, spirv::FAddOp>,
+               ExactFloatOp<arith::SubFOp, spirv::FSubOp>,
+               ExactFloatOp<arith::MulFOp, spirv::FMulOp>,
+               ExactFloatOp<math::FmaOp, spirv::GLFmaOp>>(
       typeConverter, patterns.getContext());
 }
 

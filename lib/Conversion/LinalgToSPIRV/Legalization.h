@@ -4,6 +4,7 @@
 #define TRITON_SPIRV_LIB_CONVERSION_LINALGTOSPIRV_LEGALIZATION_H
 
 #include "mlir/Support/LLVM.h"
+#include "llvm/ADT/StringRef.h"
 
 namespace mlir {
 class RewritePatternSet;
@@ -30,6 +31,11 @@ LogicalResult emulateSmallFloats(func::FuncOp kernel);
 /// 16/32-bit transcendental functions); fails, with a diagnostic, on other
 /// f64 functions without a lowering.
 LogicalResult expandDoublePrecisionMath(func::FuncOp kernel);
+
+/// On float arith/math ops whose rounding must not change: the SPIR-V op is
+/// decorated NoContraction, which stops drivers from fusing or refactoring
+/// it (NVIDIA's and Mesa's compilers turn a*b + a*c into a*(b + c)).
+inline constexpr llvm::StringLiteral kExactAttrName = "triton_spirv.exact";
 
 /// Patterns for what upstream SPIR-V conversions lack: GLSL exp2/log2.
 void populateKernelToSPIRVPatterns(const SPIRVTypeConverter &typeConverter,

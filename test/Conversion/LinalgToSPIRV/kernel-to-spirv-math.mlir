@@ -1,11 +1,15 @@
 // RUN: triton-spirv-opt %s --triton-spirv-kernel-to-spirv="target=lavapipe workgroup-size=32" -split-input-file | FileCheck %s
 
 // GLSL.std.450's Exp takes 16/32-bit floats: f64 exp is written with f64
-// arithmetic (range reduction by ln 2, a series, and 2^k built in the
-// exponent field); f32 exp stays the GLSL instruction.
+// arithmetic (range reduction by ln 2 in two parts, with FMAs the driver may
+// not rearrange; a series; 2^k built in the exponent field); f32 exp stays
+// the GLSL instruction.
 // CHECK-LABEL: spirv.module
 // CHECK-NOT: spirv.GL.Exp {{.*}} : f64
-// CHECK: spirv.GL.RoundEven %{{.*}} : f64
+// CHECK: %[[K:.*]] = spirv.GL.RoundEven %{{.*}} : f64
+// CHECK: %[[MINUS_K:.*]] = spirv.FNegate %[[K]] : f64
+// CHECK: %[[HIGH:.*]] = spirv.GL.Fma %[[MINUS_K]], %{{.*}}, %{{.*}} {no_contraction} : f64
+// CHECK: spirv.GL.Fma %[[MINUS_K]], %{{.*}}, %[[HIGH]] {no_contraction} : f64
 // CHECK: spirv.ShiftLeftLogical %{{.*}}, %{{.*}} : i64, i64
 // CHECK: spirv.Bitcast %{{.*}} : i64 to f64
 // CHECK: spirv.GL.Exp %{{.*}} : f32
