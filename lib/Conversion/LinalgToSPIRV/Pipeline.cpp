@@ -24,6 +24,7 @@ LogicalResult mlir::triton_spirv::buildLinalgToSPIRVPipeline(
   }
   unsigned workgroupSize = options.numWarps * 32;
 
+  pm.addPass(createFoldBlockCopies());
   pm.addPass(createFuseElementwise());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());

@@ -1,8 +1,10 @@
 //===- PassUtils.cpp - Shared steps of the conversion passes --------------===//
 
 #include "Patterns.h"
+#include "triton-spirv/Dialect/Triton/IR/Dialect.h"
 #include "triton-spirv/Conversion/InlineBlock.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/IRMapping.h"
 
 using namespace mlir;
@@ -37,4 +39,31 @@ LogicalResult mlir::triton_spirv::applyConversionWithoutRollback(
   ConversionConfig config;
   config.allowPatternRollback = false;
   return applyPartialConversion(root, target, std::move(patterns), config);
+}
+
+FailureOr<Value> mlir::triton_spirv::lookupBuffer(Operation *op,
+                                                  Type elementType) {
+  auto root = op->getAttrOfType<IntegerAttr>(kRootArgAttrName);
+  auto func = op->getParentOfType<func::FuncOp>();
+  if (!root || !func)
+    return op->emitError("pointer root unknown: run "
+                         "--triton-func-to-kernel-abi first");
+  for (BlockArgument arg : func.getArguments()) {
+    unsigned index = arg.getArgNumber();
+    auto role = func.getArgAttrOfType<StringAttr>(index, kAbiAttrName);
+    auto argIndex =
+        func.getArgAttrOfType<IntegerAttr>(index, kArgIndexAttrName);
+    auto memrefType = dyn_cast<MemRefType>(arg.getType());
+    if (role && role.getValue() == "buffer" && argIndex &&
+        argIndex.getInt() == root.getInt() && memrefType &&
+        memrefType.getElementType() == elementType)
+      return Value(arg);
+  }
+  return op->emitError("no buffer of element type ")
+         << elementType << " for kernel argument " << root.getInt();
+}
+
+bool mlir::triton_spirv::isPointerRootCast(UnrealizedConversionCastOp op) {
+  return op.getNumOperands() == 2 && op.getNumResults() == 1 &&
+         isa<triton::PointerType>(op.getResult(0).getType());
 }

@@ -12,6 +12,13 @@ namespace mlir::triton_spirv {
 /// derives from.
 inline constexpr StringLiteral kRootArgAttrName = "triton_spirv.root_arg";
 
+/// The buffer argument through which memory op `op` (marked with
+/// `kRootArgAttrName` by the ABI pass) accesses elements of `elementType`.
+FailureOr<Value> lookupBuffer(Operation *op, Type elementType);
+
+/// The ABI pass rebuilds each pointer argument as a cast of (buffer, offset).
+bool isPointerRootCast(UnrealizedConversionCastOp op);
+
 /// make_range, splat, broadcast, expand_dims, reshape, trans, cat, join,
 /// split, unsplat (any element type, pointers included).
 void populateShapeOpsToLinalgPatterns(RewritePatternSet &patterns);

@@ -17,6 +17,8 @@ void mlir::triton_spirv::buildTritonToLinalgPipeline(OpPassManager &pm) {
   pm.addPass(createTritonFuncToKernelABI());
   // Early returns are cf branches; SPIR-V needs structured control flow.
   pm.addPass(createLiftControlFlowToSCFPass());
+  // Structured accesses first; the rest element by element.
+  pm.addPass(createTritonStructuredMemory());
   pm.addPass(createTritonTensorsToLinalg());
   pm.addPass(createTritonPointersToMemRef());
   pm.addPass(createConvertElementwiseToLinalgPass());

@@ -58,40 +58,12 @@ unsigned storageBits(Type type) {
   return std::max(8u, type.getIntOrFloatBitWidth());
 }
 
-/// The buffer argument through which `op` accesses elements of `elementType`.
-FailureOr<Value> lookupBuffer(Operation *op, Type elementType) {
-  auto root = op->getAttrOfType<IntegerAttr>(kRootArgAttrName);
-  auto func = op->getParentOfType<func::FuncOp>();
-  if (!root || !func)
-    return op->emitError("pointer root unknown: run "
-                         "--triton-func-to-kernel-abi first");
-  for (BlockArgument arg : func.getArguments()) {
-    unsigned index = arg.getArgNumber();
-    auto role = func.getArgAttrOfType<StringAttr>(index, kAbiAttrName);
-    auto argIndex =
-        func.getArgAttrOfType<IntegerAttr>(index, kArgIndexAttrName);
-    auto memrefType = dyn_cast<MemRefType>(arg.getType());
-    if (role && role.getValue() == "buffer" && argIndex &&
-        argIndex.getInt() == root.getInt() && memrefType &&
-        memrefType.getElementType() == elementType)
-      return Value(arg);
-  }
-  return op->emitError("no buffer of element type ")
-         << elementType << " for kernel argument " << root.getInt();
-}
-
-/// The ABI pass rebuilds each pointer argument as a cast of (buffer, offset).
-bool isPointerRootCast(UnrealizedConversionCastOp op) {
-  return op.getNumOperands() == 2 && op.getNumResults() == 1 &&
-         isa<PointerType>(op.getResult(0).getType());
-}
-
 struct RootCastLowering : OpConversionPattern<UnrealizedConversionCastOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
   matchAndRewrite(UnrealizedConversionCastOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    if (!isPointerRootCast(op))
+    if (!triton_spirv::isPointerRootCast(op))
       return failure();
     rewriter.replaceOp(op, adaptor.getOperands()[1]);
     return success();
@@ -233,7 +205,7 @@ struct LoadLowering : OpConversionPattern<LoadOp> {
   matchAndRewrite(LoadOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Type elementType = getElementTypeOrSelf(op.getType());
-    FailureOr<Value> buffer = lookupBuffer(op, elementType);
+    FailureOr<Value> buffer = triton_spirv::lookupBuffer(op, elementType);
     if (failed(buffer))
       return failure();
     SmallVector<Value> operands;
@@ -273,7 +245,7 @@ struct StoreLowering : OpConversionPattern<StoreOp> {
   matchAndRewrite(StoreOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Type elementType = getElementTypeOrSelf(op.getValue().getType());
-    FailureOr<Value> buffer = lookupBuffer(op, elementType);
+    FailureOr<Value> buffer = triton_spirv::lookupBuffer(op, elementType);
     if (failed(buffer))
       return failure();
     Value mask = adaptor.getMask();
@@ -344,7 +316,7 @@ struct AtomicRMWLowering : OpConversionPattern<AtomicRMWOp> {
                   ConversionPatternRewriter &rewriter) const override {
     Type elementType = getElementTypeOrSelf(op.getType());
     arith::AtomicRMWKind kind = atomicKind(op.getAtomicRmwOp(), elementType);
-    FailureOr<Value> buffer = lookupBuffer(op, elementType);
+    FailureOr<Value> buffer = triton_spirv::lookupBuffer(op, elementType);
     if (failed(buffer))
       return failure();
     SmallVector<Value> operands{adaptor.getVal()};
@@ -377,7 +349,7 @@ struct AtomicCASLowering : OpConversionPattern<AtomicCASOp> {
   matchAndRewrite(AtomicCASOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Type elementType = getElementTypeOrSelf(op.getType());
-    FailureOr<Value> buffer = lookupBuffer(op, elementType);
+    FailureOr<Value> buffer = triton_spirv::lookupBuffer(op, elementType);
     if (failed(buffer))
       return failure();
     Value result = mapElements(
@@ -462,7 +434,7 @@ struct TritonPointersToMemRefPass
     target.addIllegalDialect<TritonDialect>();
     target.markUnknownOpDynamicallyLegal([&](Operation *op) {
       if (auto cast = dyn_cast<UnrealizedConversionCastOp>(op))
-        if (isPointerRootCast(cast))
+        if (triton_spirv::isPointerRootCast(cast))
           return false;
       return converter.isLegal(op) &&
              llvm::all_of(op->getRegions(), [&](Region &region) {

@@ -1,24 +1,15 @@
-//===- Slices.h - Tensor slices and builders the patterns share -*- C++ -*-===//
+//===- Slices.h - Tensor slices the patterns share -------------*- C++ -*-===//
 
 #ifndef TRITON_SPIRV_LIB_CONVERSION_TRITONTOLINALG_SLICES_H
 #define TRITON_SPIRV_LIB_CONVERSION_TRITONTOLINALG_SLICES_H
+
+#include "triton-spirv/Conversion/ParallelGeneric.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Value.h"
 
 namespace mlir::triton_spirv {
-
-/// An uninitialized tensor of `type` (a destination for linalg ops).
-Value emptyLike(OpBuilder &b, Location loc, RankedTensorType type);
-
-/// An element-wise linalg.generic with one result per tensor type of
-/// `resultTypes` (written into fresh empty tensors) or none: every operand is
-/// indexed by the identity map over the rank of the results (or, without
-/// results, of the first input).
-linalg::GenericOp createParallelGeneric(
-    OpBuilder &b, Location loc, TypeRange resultTypes, ValueRange inputs,
-    function_ref<void(OpBuilder &, Location, ValueRange)> body);
 
 /// `size` positions of `src` from `offset` along `dim` (all of every other
 /// dimension). With `dropDim`, `size` must be 1 and the result lacks `dim`.

@@ -10,6 +10,9 @@ class OpPassManager;
 namespace arith {
 class ArithDialect;
 }
+namespace bufferization {
+class BufferizationDialect;
+}
 namespace func {
 class FuncDialect;
 }

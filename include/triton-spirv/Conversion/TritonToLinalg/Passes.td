@@ -22,6 +22,28 @@ def TritonFuncToKernelABI : Pass<"triton-func-to-kernel-abi", "ModuleOp"> {
                            "::mlir::memref::MemRefDialect"];
 }
 
+def TritonStructuredMemory : Pass<"triton-structured-memory", "ModuleOp"> {
+  let summary = "Loads and stores through structured pointers as strided views";
+  let description = [{
+    Pointer analysis: a block of pointers that is an affine function of the
+    element indices (splat, make_range, expand_dims, broadcast, addptr,
+    addi/subi, muli by a uniform value) addresses a strided box of its
+    buffer. A tt.load or tt.store through it becomes a
+    `memref.reinterpret_cast` view and a whole-block `memref.copy` into a
+    fresh buffer (read as a tensor with `bufferization.to_tensor`), or a
+    `bufferization.materialize_in_destination` of the stored tensor. A mask
+    that is a conjunction of `index < bound` comparisons limits both to a
+    rectangular `memref.subview`; `other` fills the rest of a loaded block.
+    Other accesses are left to --triton-pointers-to-memref. Runs after
+    --triton-func-to-kernel-abi, on tt ops.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::bufferization::BufferizationDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 def TritonPointersToMemRef : Pass<"triton-pointers-to-memref", "ModuleOp"> {
   let summary = "Lower pointers, loads, stores and atomics to memref accesses";
   let description = [{

@@ -1,0 +1,236 @@
+//===- FoldBlockCopies.cpp - Block copies as element accesses -------------===//
+//
+// --triton-structured-memory expresses a structured load as a copy of a
+// strided view of a kernel buffer into a fresh block, read as a tensor, and a
+// structured store as a tensor materialized into such a view. On a GPU the
+// block would be a round trip through workgroup memory; instead each element
+// is read (written) where it is used: the copy becomes an element-wise
+// linalg.generic that loads from the buffer at offset + sum(i_d * stride_d)
+// inside the copied extents (the fill value elsewhere), which later fuses
+// into its consumers like any element-wise op.
+//
+//===----------------------------------------------------------------------===//
+
+#include "triton-spirv/Conversion/LinalgToSPIRV/Passes.h"
+#include "triton-spirv/Conversion/ParallelGeneric.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/IR/Iterators.h"
+
+namespace mlir::triton_spirv {
+#define GEN_PASS_DEF_FOLDBLOCKCOPIES
+#include "triton-spirv/Conversion/LinalgToSPIRV/Passes.h.inc"
+} // namespace mlir::triton_spirv
+
+using namespace mlir;
+
+namespace {
+/// A strided view of a kernel buffer, or its leading `extents` (empty: all).
+struct BlockView {
+  memref::ReinterpretCastOp view;
+  memref::SubViewOp leading; // null when the whole view is accessed
+  SmallVector<OpFoldResult> extents;
+};
+
+/// Whether `subview` takes the leading positions of its source.
+bool isLeading(memref::SubViewOp subview) {
+  return llvm::all_of(
+             subview.getMixedOffsets(),
+             [](OpFoldResult o) { return isConstantIntValue(o, 0); }) &&
+         llvm::all_of(subview.getMixedStrides(),
+                      [](OpFoldResult s) { return isConstantIntValue(s, 1); });
+}
+
+std::optional<BlockView> matchBlockView(Value memref) {
+  BlockView block;
+  if (auto subview = memref.getDefiningOp<memref::SubViewOp>()) {
+    if (!isLeading(subview))
+      return std::nullopt;
+    block.leading = subview;
+    block.extents = subview.getMixedSizes();
+    memref = subview.getSource();
+  }
+  block.view = memref.getDefiningOp<memref::ReinterpretCastOp>();
+  auto source = block.view
+                    ? dyn_cast<MemRefType>(block.view.getSource().getType())
+                    : MemRefType();
+  if (!source || source.getRank() != 1 ||
+      block.view.getMixedOffsets().size() != 1)
+    return std::nullopt;
+  return block;
+}
+
+/// The buffer position of the element at `indices`, and whether it lies in
+/// the extents (null when there are none).
+std::pair<Value, Value> addressOf(OpBuilder &b, Location loc, BlockView &block,
+                                  ArrayRef<int64_t> shape) {
+  Value offset = getValueOrCreateConstantIndexOp(
+      b, loc, block.view.getMixedOffsets().front());
+  Value inside;
+  for (auto [dim, stride] : llvm::enumerate(block.view.getMixedStrides())) {
+    Value index = linalg::IndexOp::create(b, loc, dim);
+    Value step = arith::MulIOp::create(
+        b, loc, index, getValueOrCreateConstantIndexOp(b, loc, stride));
+    offset = arith::AddIOp::create(b, loc, offset, step);
+    if (block.extents.empty() ||
+        isConstantIntValue(block.extents[dim], shape[dim]))
+      continue;
+    Value below = arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::slt, index,
+        getValueOrCreateConstantIndexOp(b, loc, block.extents[dim]));
+    inside = inside ? arith::AndIOp::create(b, loc, inside, below) : below;
+  }
+  return {offset, inside};
+}
+
+/// to_tensor(block) where the block is filled (optionally) and then written
+/// by one copy from a view: an element-wise read of the view.
+LogicalResult foldLoad(bufferization::ToTensorOp toTensor) {
+  auto alloc = toTensor.getBuffer().getDefiningOp<memref::AllocOp>();
+  if (!alloc || alloc.getType().getMemorySpace())
+    return failure();
+  memref::CopyOp copy;
+  linalg::FillOp fill;
+  SmallVector<Operation *> aliases;
+  for (Operation *user : alloc->getUsers()) {
+    if (user == toTensor)
+      continue;
+    if (auto fillOp = dyn_cast<linalg::FillOp>(user)) {
+      fill = fillOp;
+      continue;
+    }
+    Operation *writer = user;
+    if (auto subview = dyn_cast<memref::SubViewOp>(user)) {
+      if (!isLeading(subview) || !subview->hasOneUse())
+        return failure();
+      aliases.push_back(subview);
+      writer = *subview->getUsers().begin();
+    }
+    auto copyOp = dyn_cast<memref::CopyOp>(writer);
+    if (!copyOp || copy)
+      return failure();
+    copy = copyOp;
+  }
+  if (!copy)
+    return failure();
+  std::optional<BlockView> source = matchBlockView(copy.getSource());
+  if (!source)
+    return failure();
+
+  OpBuilder b(toTensor);
+  Location loc = toTensor.getLoc();
+  auto type = cast<RankedTensorType>(toTensor.getType());
+  Value buffer = source->view.getSource();
+  Value fillValue = fill ? fill.getInputs().front() : Value();
+  auto generic = triton_spirv::createParallelGeneric(
+      b, loc, TypeRange{type}, ValueRange{},
+      [&](OpBuilder &nested, Location l, ValueRange) {
+        auto [offset, inside] = addressOf(nested, l, *source, type.getShape());
+        auto read = [&](OpBuilder &inner, Location il) -> Value {
+          return memref::LoadOp::create(inner, il, buffer, offset);
+        };
+        Value value;
+        if (!inside) {
+          value = read(nested, l);
+        } else {
+          // Outside the copied extents: the fill, else undefined (zero).
+          auto ifInside = scf::IfOp::create(
+              nested, l, inside,
+              [&](OpBuilder &then, Location tl) {
+                scf::YieldOp::create(then, tl, read(then, tl));
+              },
+              [&](OpBuilder &otherwise, Location ol) {
+                Value outside =
+                    fillValue ? fillValue
+                              : arith::getZeroConstant(otherwise, ol,
+                                                       type.getElementType());
+                scf::YieldOp::create(otherwise, ol, outside);
+              });
+          value = ifInside.getResult(0);
+        }
+        linalg::YieldOp::create(nested, l, value);
+      });
+  toTensor.replaceAllUsesWith(generic.getResult(0));
+  toTensor.erase();
+  copy.erase();
+  for (Operation *alias : aliases)
+    alias->erase();
+  if (fill)
+    fill.erase();
+  alloc.erase();
+  return success();
+}
+
+/// materialize_in_destination(value or its leading slice, view or its
+/// leading subview): an element-wise write into the buffer.
+LogicalResult foldStore(bufferization::MaterializeInDestinationOp store) {
+  std::optional<BlockView> dest = matchBlockView(store.getDest());
+  if (!dest)
+    return failure();
+  Value value = store.getSource();
+  if (dest->leading) {
+    auto slice = value.getDefiningOp<tensor::ExtractSliceOp>();
+    if (!slice || !llvm::all_of(slice.getMixedOffsets(), [](OpFoldResult o) {
+          return isConstantIntValue(o, 0);
+        }))
+      return failure();
+    value = slice.getSource();
+  }
+  auto type = dyn_cast<RankedTensorType>(value.getType());
+  if (!type || !type.hasStaticShape())
+    return failure();
+  OpBuilder b(store);
+  Location loc = store.getLoc();
+  Value buffer = dest->view.getSource();
+  triton_spirv::createParallelGeneric(
+      b, loc, TypeRange{}, ValueRange{value},
+      [&](OpBuilder &nested, Location l, ValueRange args) {
+        auto [offset, inside] = addressOf(nested, l, *dest, type.getShape());
+        if (inside) {
+          auto ifInside = scf::IfOp::create(nested, l, inside);
+          OpBuilder::InsertionGuard guard(nested);
+          nested.setInsertionPointToStart(ifInside.thenBlock());
+          memref::StoreOp::create(nested, l, args[0], buffer, offset);
+        } else {
+          memref::StoreOp::create(nested, l, args[0], buffer, offset);
+        }
+        linalg::YieldOp::create(nested, l);
+      });
+  store.erase();
+  return success();
+}
+
+struct FoldBlockCopiesPass
+    : triton_spirv::impl::FoldBlockCopiesBase<FoldBlockCopiesPass> {
+  void runOnOperation() override {
+    SmallVector<Operation *> candidates;
+    getOperation().walk([&](Operation *op) {
+      if (isa<bufferization::ToTensorOp,
+              bufferization::MaterializeInDestinationOp>(op))
+        candidates.push_back(op);
+    });
+    for (Operation *op : candidates) {
+      if (auto toTensor = dyn_cast<bufferization::ToTensorOp>(op))
+        (void)foldLoad(toTensor);
+      else
+        (void)foldStore(cast<bufferization::MaterializeInDestinationOp>(op));
+    }
+    // Views and slices left without users (users first).
+    getOperation().walk<WalkOrder::PostOrder, ReverseIterator>(
+        [](Operation *op) {
+          if (isa<memref::SubViewOp, memref::ReinterpretCastOp,
+                  tensor::ExtractSliceOp>(op) &&
+              op->use_empty())
+            op->erase();
+        });
+  }
+};
+} // namespace

@@ -1,0 +1,512 @@
+//===- StructuredMemory.cpp - Block loads and stores as strided views -----===//
+//
+// Pointer analysis. A block of pointers built from a pointer argument as
+//
+//   splat(p + scalar) + sum over dimensions d of (index along d) * stride_d
+//
+// (make_range, splat, expand_dims, broadcast, addi/subi, muli by a uniform
+// value, constants) addresses a strided box of the argument's buffer. A load
+// or store through it becomes a memref.reinterpret_cast view of the buffer
+// and one whole-block copy. A mask that is a conjunction of `index < bound`
+// comparisons (after expand_dims/broadcast, as in `(rows < M)[:, None] &
+// (cols < N)[None, :]`) limits the copy to a rectangular subview; `other`
+// fills the rest of a loaded block.
+//
+// Everything else (gathers through loaded indices, modulo wrap-around,
+// pointers carried through loops, masks of other shapes) is left to
+// --triton-pointers-to-memref, which accepts any pointer arithmetic.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Patterns.h"
+#include "triton-spirv/Conversion/TritonToLinalg/Passes.h"
+#include "triton-spirv/Dialect/Triton/IR/Dialect.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/IR/Matchers.h"
+
+namespace mlir::triton_spirv {
+#define GEN_PASS_DEF_TRITONSTRUCTUREDMEMORY
+#include "triton-spirv/Conversion/TritonToLinalg/Passes.h.inc"
+} // namespace mlir::triton_spirv
+
+using namespace mlir;
+using namespace mlir::triton;
+
+namespace {
+/// A block of integers (or element offsets) that is an affine function of
+/// the element's indices: value[i] = offset + sum_d i_d * strides[d].
+struct AffineBlock {
+  OpFoldResult offset;
+  SmallVector<OpFoldResult> strides;
+
+  bool isUniform() const {
+    return llvm::all_of(strides, [](OpFoldResult stride) {
+      return isConstantIntValue(stride, 0);
+    });
+  }
+};
+
+/// Builds the analysis' index arithmetic, folding constants.
+class IndexBuilder {
+public:
+  IndexBuilder(OpBuilder &b, Location loc) : b(b), loc(loc) {}
+
+  OpFoldResult constant(int64_t value) { return b.getIndexAttr(value); }
+  Value value(OpFoldResult ofr) {
+    return getValueOrCreateConstantIndexOp(b, loc, ofr);
+  }
+  OpFoldResult add(OpFoldResult x, OpFoldResult y) {
+    if (isConstantIntValue(x, 0))
+      return y;
+    if (isConstantIntValue(y, 0))
+      return x;
+    std::optional<int64_t> cx = getConstantIntValue(x),
+                           cy = getConstantIntValue(y);
+    if (cx && cy)
+      return constant(*cx + *cy);
+    return arith::AddIOp::create(b, loc, value(x), value(y)).getResult();
+  }
+  OpFoldResult sub(OpFoldResult x, OpFoldResult y) {
+    if (isConstantIntValue(y, 0))
+      return x;
+    std::optional<int64_t> cx = getConstantIntValue(x),
+                           cy = getConstantIntValue(y);
+    if (cx && cy)
+      return constant(*cx - *cy);
+    return arith::SubIOp::create(b, loc, value(x), value(y)).getResult();
+  }
+  OpFoldResult mul(OpFoldResult x, OpFoldResult y) {
+    if (isConstantIntValue(x, 0) || isConstantIntValue(y, 0))
+      return constant(0);
+    if (isConstantIntValue(x, 1))
+      return y;
+    if (isConstantIntValue(y, 1))
+      return x;
+    std::optional<int64_t> cx = getConstantIntValue(x),
+                           cy = getConstantIntValue(y);
+    if (cx && cy)
+      return constant(*cx * *cy);
+    return arith::MulIOp::create(b, loc, value(x), value(y)).getResult();
+  }
+  OpFoldResult min(OpFoldResult x, OpFoldResult y) {
+    std::optional<int64_t> cx = getConstantIntValue(x),
+                           cy = getConstantIntValue(y);
+    if (cx && cy)
+      return constant(std::min(*cx, *cy));
+    return arith::MinSIOp::create(b, loc, value(x), value(y)).getResult();
+  }
+  OpFoldResult max(OpFoldResult x, OpFoldResult y) {
+    std::optional<int64_t> cx = getConstantIntValue(x),
+                           cy = getConstantIntValue(y);
+    if (cx && cy)
+      return constant(std::max(*cx, *cy));
+    return arith::MaxSIOp::create(b, loc, value(x), value(y)).getResult();
+  }
+  /// An integer scalar as an index.
+  OpFoldResult fromInteger(Value scalar) {
+    APInt constantValue;
+    if (matchPattern(scalar, m_ConstantInt(&constantValue)))
+      return constant(constantValue.getSExtValue());
+    return arith::IndexCastOp::create(b, loc, b.getIndexType(), scalar)
+        .getResult();
+  }
+
+private:
+  OpBuilder &b;
+  Location loc;
+};
+
+class StructuredAccess {
+public:
+  StructuredAccess(OpBuilder &b, Location loc) : b(b), index(b, loc) {}
+
+  FailureOr<AffineBlock> analyzeIntegers(Value value);
+  FailureOr<AffineBlock> analyzePointers(Value value);
+  /// Per dimension, how many leading positions the mask keeps.
+  FailureOr<SmallVector<OpFoldResult>> analyzeMask(Value mask);
+
+private:
+  FailureOr<OpFoldResult> scalarPointerOffset(Value pointer);
+  /// The shape ops shared by pointers, integers and masks.
+  FailureOr<AffineBlock>
+  analyzeShapeOp(Operation *def,
+                 function_ref<FailureOr<AffineBlock>(Value)> analyze);
+
+  OpBuilder &b;
+  IndexBuilder index;
+};
+
+FailureOr<AffineBlock> StructuredAccess::analyzeShapeOp(
+    Operation *def, function_ref<FailureOr<AffineBlock>(Value)> analyze) {
+  if (auto expand = dyn_cast<ExpandDimsOp>(def)) {
+    FailureOr<AffineBlock> src = analyze(expand.getSrc());
+    if (failed(src))
+      return failure();
+    src->strides.insert(src->strides.begin() + expand.getAxis(),
+                        index.constant(0));
+    return src;
+  }
+  if (auto broadcast = dyn_cast<BroadcastOp>(def)) {
+    FailureOr<AffineBlock> src = analyze(broadcast.getSrc());
+    if (failed(src))
+      return failure();
+    // A broadcast dimension reads position 0 of the source everywhere.
+    auto srcShape = cast<RankedTensorType>(broadcast.getSrc().getType());
+    auto dstShape = cast<RankedTensorType>(broadcast.getType());
+    for (unsigned dim = 0; dim < src->strides.size(); ++dim)
+      if (srcShape.getDimSize(dim) != dstShape.getDimSize(dim))
+        src->strides[dim] = index.constant(0);
+    return src;
+  }
+  return failure();
+}
+
+FailureOr<AffineBlock> StructuredAccess::analyzeIntegers(Value value) {
+  auto type = dyn_cast<RankedTensorType>(value.getType());
+  Operation *def = value.getDefiningOp();
+  if (!type || !def || !isa<IntegerType>(type.getElementType()))
+    return failure();
+  unsigned rank = type.getRank();
+  auto uniform = [&](OpFoldResult offset) {
+    return AffineBlock{offset,
+                       SmallVector<OpFoldResult>(rank, index.constant(0))};
+  };
+  if (auto range = dyn_cast<MakeRangeOp>(def))
+    return AffineBlock{index.constant(range.getStart()), {index.constant(1)}};
+  if (auto splat = dyn_cast<SplatOp>(def))
+    return uniform(index.fromInteger(splat.getSrc()));
+  DenseIntElementsAttr constant;
+  if (matchPattern(value, m_Constant(&constant)) && constant.isSplat())
+    return uniform(
+        index.constant(constant.getSplatValue<APInt>().getSExtValue()));
+  if (isa<arith::ExtSIOp>(def))
+    return analyzeIntegers(def->getOperand(0));
+  if (isa<arith::AddIOp, arith::SubIOp, arith::MulIOp>(def)) {
+    FailureOr<AffineBlock> lhs = analyzeIntegers(def->getOperand(0));
+    FailureOr<AffineBlock> rhs = analyzeIntegers(def->getOperand(1));
+    if (failed(lhs) || failed(rhs))
+      return failure();
+    AffineBlock result;
+    if (isa<arith::MulIOp>(def)) {
+      // Only a uniform factor keeps the block affine.
+      if (!lhs->isUniform())
+        std::swap(lhs, rhs);
+      if (!lhs->isUniform())
+        return failure();
+      result.offset = index.mul(lhs->offset, rhs->offset);
+      for (OpFoldResult stride : rhs->strides)
+        result.strides.push_back(index.mul(lhs->offset, stride));
+      return result;
+    }
+    bool subtract = isa<arith::SubIOp>(def);
+    auto combine = [&](OpFoldResult x, OpFoldResult y) {
+      return subtract ? index.sub(x, y) : index.add(x, y);
+    };
+    result.offset = combine(lhs->offset, rhs->offset);
+    for (auto [x, y] : llvm::zip(lhs->strides, rhs->strides))
+      result.strides.push_back(combine(x, y));
+    return result;
+  }
+  return analyzeShapeOp(def, [&](Value src) { return analyzeIntegers(src); });
+}
+
+FailureOr<OpFoldResult> StructuredAccess::scalarPointerOffset(Value pointer) {
+  if (auto cast = pointer.getDefiningOp<UnrealizedConversionCastOp>())
+    if (triton_spirv::isPointerRootCast(cast))
+      return OpFoldResult(cast.getOperand(1));
+  if (auto addPtr = pointer.getDefiningOp<AddPtrOp>()) {
+    FailureOr<OpFoldResult> base = scalarPointerOffset(addPtr.getPtr());
+    if (failed(base))
+      return failure();
+    return index.add(*base, index.fromInteger(addPtr.getOffset()));
+  }
+  return failure();
+}
+
+FailureOr<AffineBlock> StructuredAccess::analyzePointers(Value value) {
+  auto type = dyn_cast<RankedTensorType>(value.getType());
+  Operation *def = value.getDefiningOp();
+  if (!type || !def)
+    return failure();
+  if (auto splat = dyn_cast<SplatOp>(def)) {
+    FailureOr<OpFoldResult> offset = scalarPointerOffset(splat.getSrc());
+    if (failed(offset))
+      return failure();
+    return AffineBlock{
+        *offset, SmallVector<OpFoldResult>(type.getRank(), index.constant(0))};
+  }
+  if (auto addPtr = dyn_cast<AddPtrOp>(def)) {
+    FailureOr<AffineBlock> pointers = analyzePointers(addPtr.getPtr());
+    FailureOr<AffineBlock> offsets = analyzeIntegers(addPtr.getOffset());
+    if (failed(pointers) || failed(offsets))
+      return failure();
+    pointers->offset = index.add(pointers->offset, offsets->offset);
+    for (auto [stride, extra] : llvm::zip(pointers->strides, offsets->strides))
+      stride = index.add(stride, extra);
+    return pointers;
+  }
+  return analyzeShapeOp(def, [&](Value src) { return analyzePointers(src); });
+}
+
+FailureOr<SmallVector<OpFoldResult>> StructuredAccess::analyzeMask(Value mask) {
+  auto type = cast<RankedTensorType>(mask.getType());
+  Operation *def = mask.getDefiningOp();
+  if (!def)
+    return failure();
+  auto whole = [&]() {
+    return llvm::map_to_vector(
+        type.getShape(), [&](int64_t size) { return index.constant(size); });
+  };
+  // All or nothing, by a uniform condition.
+  auto allIf = [&](Value condition) {
+    Value zero = index.value(index.constant(0));
+    return llvm::map_to_vector(type.getShape(), [&](int64_t size) {
+      return OpFoldResult(
+          arith::SelectOp::create(b, mask.getLoc(), condition,
+                                  index.value(index.constant(size)), zero)
+              .getResult());
+    });
+  };
+  if (auto andOp = dyn_cast<arith::AndIOp>(def)) {
+    auto lhs = analyzeMask(andOp.getLhs());
+    auto rhs = analyzeMask(andOp.getRhs());
+    if (failed(lhs) || failed(rhs))
+      return failure();
+    for (auto [x, y] : llvm::zip(*lhs, *rhs))
+      x = index.min(x, y);
+    return lhs;
+  }
+  if (auto expand = dyn_cast<ExpandDimsOp>(def)) {
+    auto src = analyzeMask(expand.getSrc());
+    if (failed(src))
+      return failure();
+    src->insert(src->begin() + expand.getAxis(), index.constant(1));
+    return src;
+  }
+  if (auto broadcast = dyn_cast<BroadcastOp>(def)) {
+    auto src = analyzeMask(broadcast.getSrc());
+    if (failed(src))
+      return failure();
+    // A broadcast size-1 dimension keeps 0 or 1 positions: then none or all.
+    auto srcType = cast<RankedTensorType>(broadcast.getSrc().getType());
+    for (auto [dim, extent] : llvm::enumerate(*src))
+      if (srcType.getDimSize(dim) != type.getDimSize(dim))
+        extent = index.mul(extent, index.constant(type.getDimSize(dim)));
+    return src;
+  }
+  if (auto splat = dyn_cast<SplatOp>(def))
+    return allIf(splat.getSrc());
+  DenseIntElementsAttr constant;
+  if (matchPattern(mask, m_Constant(&constant)) && constant.isSplat())
+    return constant.getSplatValue<bool>()
+               ? whole()
+               : SmallVector<OpFoldResult>(type.getRank(), index.constant(0));
+  auto compare = dyn_cast<arith::CmpIOp>(def);
+  if (!compare)
+    return failure();
+  // index < bound (or <=), with the index along one dimension in unit steps
+  // and the bound uniform; `bound > index` is read the other way round.
+  arith::CmpIPredicate predicate = compare.getPredicate();
+  Value lhs = compare.getLhs(), rhs = compare.getRhs();
+  if (predicate == arith::CmpIPredicate::sgt ||
+      predicate == arith::CmpIPredicate::sge) {
+    std::swap(lhs, rhs);
+    predicate = predicate == arith::CmpIPredicate::sgt
+                    ? arith::CmpIPredicate::slt
+                    : arith::CmpIPredicate::sle;
+  }
+  if (predicate != arith::CmpIPredicate::slt &&
+      predicate != arith::CmpIPredicate::sle)
+    return failure();
+  FailureOr<AffineBlock> indices = analyzeIntegers(lhs);
+  FailureOr<AffineBlock> bound = analyzeIntegers(rhs);
+  if (failed(indices) || failed(bound) || !bound->isUniform())
+    return failure();
+  // Positions i along `dim` are kept while offset + i < limit.
+  OpFoldResult limit = predicate == arith::CmpIPredicate::sle
+                           ? index.add(bound->offset, index.constant(1))
+                           : bound->offset;
+  SmallVector<OpFoldResult> extents = whole();
+  std::optional<unsigned> varying;
+  for (auto [dim, stride] : llvm::enumerate(indices->strides)) {
+    if (isConstantIntValue(stride, 0))
+      continue;
+    if (varying || !isConstantIntValue(stride, 1))
+      return failure();
+    varying = dim;
+  }
+  OpFoldResult kept = index.sub(limit, indices->offset);
+  if (!varying) {
+    // A uniform comparison keeps everything or nothing.
+    Value holds = arith::CmpIOp::create(
+        b, compare.getLoc(), arith::CmpIPredicate::sgt, index.value(kept),
+        index.value(index.constant(0)));
+    return allIf(holds);
+  }
+  extents[*varying] =
+      index.max(index.constant(0),
+                index.min(kept, index.constant(type.getDimSize(*varying))));
+  return extents;
+}
+
+/// The scalar every element of `block` holds, when it is a splat.
+Value splatScalar(Value block) {
+  if (auto splat = block.getDefiningOp<SplatOp>())
+    return splat.getSrc();
+  DenseElementsAttr constant;
+  if (matchPattern(block, m_Constant(&constant)) && constant.isSplat()) {
+    OpBuilder b(block.getDefiningOp());
+    return arith::ConstantOp::create(
+        b, block.getLoc(),
+        cast<TypedAttr>(constant.getSplatValue<Attribute>()));
+  }
+  return {};
+}
+
+/// The strided view of `buffer` that `block` describes, shaped `shape`.
+Value createView(OpBuilder &b, Location loc, Value buffer,
+                 const AffineBlock &block, ArrayRef<int64_t> shape) {
+  SmallVector<int64_t> staticStrides;
+  for (OpFoldResult stride : block.strides)
+    staticStrides.push_back(
+        getConstantIntValue(stride).value_or(ShapedType::kDynamic));
+  auto layout = StridedLayoutAttr::get(
+      b.getContext(),
+      getConstantIntValue(block.offset).value_or(ShapedType::kDynamic),
+      staticStrides);
+  auto elementType = cast<MemRefType>(buffer.getType()).getElementType();
+  auto type = MemRefType::get(shape, elementType, layout);
+  SmallVector<OpFoldResult> sizes =
+      llvm::map_to_vector(shape, [&](int64_t size) -> OpFoldResult {
+        return b.getIndexAttr(size);
+      });
+  return memref::ReinterpretCastOp::create(b, loc, type, buffer, block.offset,
+                                           sizes, block.strides);
+}
+
+/// The leading `extents` of `memref` (all of it without extents).
+Value leading(OpBuilder &b, Location loc, Value memref,
+              ArrayRef<OpFoldResult> extents) {
+  if (extents.empty())
+    return memref;
+  unsigned rank = extents.size();
+  return memref::SubViewOp::create(
+      b, loc, memref, SmallVector<OpFoldResult>(rank, b.getIndexAttr(0)),
+      extents, SmallVector<OpFoldResult>(rank, b.getIndexAttr(1)));
+}
+
+/// Loads and stores through structured pointers: the pointer, the mask's
+/// extents (empty without a mask), the buffer; fails for the others.
+struct Access {
+  AffineBlock pointers;
+  SmallVector<OpFoldResult> extents;
+  Value buffer;
+};
+
+FailureOr<Access> analyzeAccess(OpBuilder &b, Operation *op, Value pointer,
+                                Value mask) {
+  auto type = dyn_cast<RankedTensorType>(pointer.getType());
+  if (!type)
+    return failure();
+  Type elementType = cast<PointerType>(type.getElementType()).getPointeeType();
+  // Booleans are stored as bytes: the element-wise lowering handles them.
+  if (elementType.isInteger(1) || isa<ShapedType>(elementType))
+    return failure();
+  StructuredAccess analysis(b, op->getLoc());
+  FailureOr<AffineBlock> pointers = analysis.analyzePointers(pointer);
+  if (failed(pointers))
+    return failure();
+  Access access{*pointers, {}, {}};
+  if (mask) {
+    FailureOr<SmallVector<OpFoldResult>> extents = analysis.analyzeMask(mask);
+    if (failed(extents))
+      return failure();
+    access.extents = *extents;
+  }
+  FailureOr<Value> buffer = triton_spirv::lookupBuffer(op, elementType);
+  if (failed(buffer))
+    return failure();
+  access.buffer = *buffer;
+  return access;
+}
+
+LogicalResult rewriteLoad(LoadOp load) {
+  OpBuilder b(load);
+  Location loc = load.getLoc();
+  Value other;
+  if (load.getOther() && !(other = splatScalar(load.getOther())))
+    return failure();
+  FailureOr<Access> access =
+      analyzeAccess(b, load, load.getPtr(), load.getMask());
+  if (failed(access))
+    return failure();
+  auto type = cast<RankedTensorType>(load.getType());
+  Value view =
+      createView(b, loc, access->buffer, access->pointers, type.getShape());
+  Value block = memref::AllocOp::create(
+      b, loc, MemRefType::get(type.getShape(), type.getElementType()));
+  // Masked-off elements without `other` are undefined, as in Triton.
+  if (other && !access->extents.empty())
+    linalg::FillOp::create(b, loc, other, block);
+  Value source = leading(b, loc, view, access->extents);
+  Value target = leading(b, loc, block, access->extents);
+  memref::CopyOp::create(b, loc, source, target);
+  load.replaceAllUsesWith(bufferization::ToTensorOp::create(b, loc, type, block,
+                                                            /*restrict=*/true,
+                                                            /*writable=*/true)
+                              .getResult());
+  load.erase();
+  return success();
+}
+
+LogicalResult rewriteStore(StoreOp store) {
+  OpBuilder b(store);
+  Location loc = store.getLoc();
+  FailureOr<Access> access =
+      analyzeAccess(b, store, store.getPtr(), store.getMask());
+  if (failed(access))
+    return failure();
+  auto type = cast<RankedTensorType>(store.getValue().getType());
+  Value view =
+      createView(b, loc, access->buffer, access->pointers, type.getShape());
+  Value value = store.getValue();
+  if (!access->extents.empty()) {
+    unsigned rank = type.getRank();
+    value = tensor::ExtractSliceOp::create(
+        b, loc, value, SmallVector<OpFoldResult>(rank, b.getIndexAttr(0)),
+        access->extents, SmallVector<OpFoldResult>(rank, b.getIndexAttr(1)));
+  }
+  auto materialize = bufferization::MaterializeInDestinationOp::create(
+      b, loc, value, leading(b, loc, view, access->extents));
+  materialize.setWritable(true);
+  store.erase();
+  return success();
+}
+
+struct TritonStructuredMemoryPass
+    : public triton_spirv::impl::TritonStructuredMemoryBase<
+          TritonStructuredMemoryPass> {
+  void runOnOperation() override {
+    SmallVector<Operation *> accesses;
+    getOperation().walk([&](Operation *op) {
+      if (isa<LoadOp, StoreOp>(op))
+        accesses.push_back(op);
+    });
+    // What the analysis cannot prove structured stays for the element-wise
+    // lowering; index arithmetic it built on the way is dead and cleaned up.
+    for (Operation *op : accesses) {
+      if (auto load = dyn_cast<LoadOp>(op))
+        (void)rewriteLoad(load);
+      else
+        (void)rewriteStore(cast<StoreOp>(op));
+    }
+  }
+};
+} // namespace

@@ -1,0 +1,39 @@
+// RUN: triton-spirv-opt %s --triton-spirv-fold-block-copies | FileCheck %s
+
+// A masked structured load (view, fill, copy of the leading %n elements,
+// to_tensor) becomes an element-wise read of the buffer at offset + i * stride
+// for i < %n, the fill value elsewhere; the masked store an element-wise
+// write for i < %n. No block buffer, view or copy is left.
+// CHECK-LABEL: func.func @copy
+// CHECK-SAME: (%[[IN:[^:]*]]: memref<?xf32>, %[[OFF:[^:]*]]: index, %[[OUT:[^:]*]]: memref<?xf32>, %[[N:[^:]*]]: index)
+// CHECK-NOT: memref.alloc
+// CHECK: %[[LOADED:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<64xf32>) {
+// CHECK: %[[I:.*]] = linalg.index 0 : index
+// CHECK: %[[STEP:.*]] = arith.muli %[[I]], %{{.*}} : index
+// CHECK: %[[AT:.*]] = arith.addi %[[OFF]], %[[STEP]] : index
+// CHECK: %[[INSIDE:.*]] = arith.cmpi slt, %[[I]], %[[N]] : index
+// CHECK: scf.if %[[INSIDE]] -> (f32) {
+// CHECK: memref.load %[[IN]][%[[AT]]] : memref<?xf32>
+// CHECK: } else {
+// CHECK: scf.yield %{{.*}} : f32
+// CHECK: linalg.generic {{.*}} ins(%[[LOADED]] : tensor<64xf32>) {
+// CHECK: scf.if %{{.*}} {
+// CHECK: memref.store %{{.*}}, %[[OUT]][%{{.*}}] : memref<?xf32>
+// CHECK-NOT: memref.copy
+// CHECK-NOT: memref.reinterpret_cast
+// CHECK-NOT: materialize_in_destination
+func.func @copy(%in: memref<?xf32>, %off: index, %out: memref<?xf32>, %n: index) {
+  %other = arith.constant -1.0 : f32
+  %view = memref.reinterpret_cast %in to offset: [%off], sizes: [64], strides: [2] : memref<?xf32> to memref<64xf32, strided<[2], offset: ?>>
+  %block = memref.alloc() : memref<64xf32>
+  linalg.fill ins(%other : f32) outs(%block : memref<64xf32>)
+  %src = memref.subview %view[0] [%n] [1] : memref<64xf32, strided<[2], offset: ?>> to memref<?xf32, strided<[2], offset: ?>>
+  %dst = memref.subview %block[0] [%n] [1] : memref<64xf32> to memref<?xf32, strided<[1]>>
+  memref.copy %src, %dst : memref<?xf32, strided<[2], offset: ?>> to memref<?xf32, strided<[1]>>
+  %loaded = bufferization.to_tensor %block restrict writable : memref<64xf32> to tensor<64xf32>
+  %out_view = memref.reinterpret_cast %out to offset: [0], sizes: [64], strides: [1] : memref<?xf32> to memref<64xf32, strided<[1]>>
+  %slice = tensor.extract_slice %loaded[0] [%n] [1] : tensor<64xf32> to tensor<?xf32>
+  %part = memref.subview %out_view[0] [%n] [1] : memref<64xf32, strided<[1]>> to memref<?xf32, strided<[1]>>
+  bufferization.materialize_in_destination %slice in writable %part : (tensor<?xf32>, memref<?xf32, strided<[1]>>) -> ()
+  return
+}

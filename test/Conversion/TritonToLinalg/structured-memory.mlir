@@ -1,0 +1,124 @@
+// RUN: triton-spirv-opt %s --triton-func-to-kernel-abi --triton-structured-memory --cse -split-input-file | FileCheck %s
+
+// A contiguous block from a pointer argument, masked by `offs < n`: a view
+// at the program's offset with unit stride, and a copy of its first
+// clamp(n - start, 0, 128) elements into a block filled with `other`.
+// CHECK-LABEL: func.func @masked_copy
+// CHECK-SAME: (%[[IN:[^:]*]]: memref<?xf32> {{[^%]*}}, %[[IN_OFF:[^:]*]]: index {{[^%]*}}, %[[OUT:[^:]*]]: memref<?xf32> {{[^%]*}}, %[[OUT_OFF:[^:]*]]: index {{[^%]*}}, %[[N:[^:]*]]: i32
+// CHECK: %[[START:.*]] = arith.index_cast %{{.*}} : i32 to index
+// CHECK: %[[OFFSET:.*]] = arith.addi %[[IN_OFF]], %[[START]] : index
+// CHECK: %[[BOUND:.*]] = arith.index_cast %[[N]] : i32 to index
+// CHECK: %[[LEFT:.*]] = arith.subi %[[BOUND]], %[[START]] : index
+// CHECK: %[[UPTO:.*]] = arith.minsi %[[LEFT]], %{{.*}} : index
+// CHECK: %[[KEPT:.*]] = arith.maxsi %{{.*}}, %[[UPTO]] : index
+// CHECK: %[[VIEW:.*]] = memref.reinterpret_cast %[[IN]] to offset: [%[[OFFSET]]], sizes: [128], strides: [1] : memref<?xf32> to memref<128xf32, strided<[1], offset: ?>>
+// CHECK: %[[BLOCK:.*]] = memref.alloc() : memref<128xf32>
+// CHECK: linalg.fill ins(%{{.*}} : f32) outs(%[[BLOCK]] : memref<128xf32>)
+// CHECK: %[[SRC:.*]] = memref.subview %[[VIEW]][0] [%[[KEPT]]] [1]
+// CHECK: %[[DST:.*]] = memref.subview %[[BLOCK]][0] [%[[KEPT]]] [1]
+// CHECK: memref.copy %[[SRC]], %[[DST]]
+// CHECK: %[[LOADED:.*]] = bufferization.to_tensor %[[BLOCK]] restrict writable : memref<128xf32> to tensor<128xf32>
+// CHECK: %[[OUT_VIEW:.*]] = memref.reinterpret_cast %[[OUT]] to offset: [%{{.*}}], sizes: [128], strides: [1]
+// CHECK: %[[SLICE:.*]] = tensor.extract_slice %{{.*}}[0] [%[[KEPT]]] [1] : tensor<128xf32> to tensor<?xf32>
+// CHECK: %[[OUT_PART:.*]] = memref.subview %[[OUT_VIEW]][0] [%[[KEPT]]] [1]
+// CHECK: bufferization.materialize_in_destination %[[SLICE]] in writable %[[OUT_PART]]
+// CHECK-NOT: tt.load
+// CHECK-NOT: tt.store
+tt.func public @masked_copy(%in: !tt.ptr<f32>, %out: !tt.ptr<f32>, %n: i32) {
+  %c128 = arith.constant 128 : i32
+  %pid = tt.get_program_id x : i32
+  %start = arith.muli %pid, %c128 : i32
+  %range = tt.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32>
+  %starts = tt.splat %start : i32 -> tensor<128xi32>
+  %offs = arith.addi %starts, %range : tensor<128xi32>
+  %bound = tt.splat %n : i32 -> tensor<128xi32>
+  %mask = arith.cmpi slt, %offs, %bound : tensor<128xi32>
+  %other = arith.constant dense<-1.0> : tensor<128xf32>
+  %in_base = tt.splat %in : !tt.ptr<f32> -> tensor<128x!tt.ptr<f32>>
+  %in_ptrs = tt.addptr %in_base, %offs : tensor<128x!tt.ptr<f32>>, tensor<128xi32>
+  %x = tt.load %in_ptrs, %mask, %other : tensor<128x!tt.ptr<f32>>
+  %y = arith.addf %x, %x : tensor<128xf32>
+  %out_base = tt.splat %out : !tt.ptr<f32> -> tensor<128x!tt.ptr<f32>>
+  %out_ptrs = tt.addptr %out_base, %offs : tensor<128x!tt.ptr<f32>>, tensor<128xi32>
+  tt.store %out_ptrs, %y, %mask : tensor<128x!tt.ptr<f32>>
+  tt.return
+}
+
+// -----
+
+// A 2-D tile: rows strided by a runtime stride (expand_dims + broadcast),
+// columns contiguous, masked by (rows < m)[:, None] & (cols < n)[None, :].
+// The stride stays dynamic in the view; each dimension gets its extent.
+// CHECK-LABEL: func.func @tile
+// CHECK: %[[STRIDE:.*]] = arith.index_cast %{{.*}} : i32 to index
+// CHECK: memref.reinterpret_cast %{{.*}} to offset: [%{{.*}}], sizes: [16, 32], strides: [%[[STRIDE]], 1] : memref<?xf16> to memref<16x32xf16, strided<[?, 1], offset: ?>>
+// CHECK: memref.subview %{{.*}}[0, 0] [%{{.*}}, %{{.*}}] [1, 1]
+// CHECK: memref.copy
+// CHECK-NOT: tt.load
+tt.func public @tile(%a: !tt.ptr<f16>, %stride: i32, %m: i32, %n: i32, %out: !tt.ptr<f16>) {
+  %rows = tt.make_range {end = 16 : i32, start = 0 : i32} : tensor<16xi32>
+  %cols = tt.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32>
+  %rows2 = tt.expand_dims %rows {axis = 1 : i32} : tensor<16xi32> -> tensor<16x1xi32>
+  %strides = tt.splat %stride : i32 -> tensor<16x1xi32>
+  %row_offs = arith.muli %rows2, %strides : tensor<16x1xi32>
+  %cols2 = tt.expand_dims %cols {axis = 0 : i32} : tensor<32xi32> -> tensor<1x32xi32>
+  %row_b = tt.broadcast %row_offs : tensor<16x1xi32> -> tensor<16x32xi32>
+  %col_b = tt.broadcast %cols2 : tensor<1x32xi32> -> tensor<16x32xi32>
+  %offs = arith.addi %row_b, %col_b : tensor<16x32xi32>
+  %base = tt.splat %a : !tt.ptr<f16> -> tensor<16x32x!tt.ptr<f16>>
+  %ptrs = tt.addptr %base, %offs : tensor<16x32x!tt.ptr<f16>>, tensor<16x32xi32>
+  %m_splat = tt.splat %m : i32 -> tensor<16x1xi32>
+  %rows_in = arith.cmpi slt, %rows2, %m_splat : tensor<16x1xi32>
+  %n_splat = tt.splat %n : i32 -> tensor<1x32xi32>
+  %cols_in = arith.cmpi slt, %cols2, %n_splat : tensor<1x32xi32>
+  %rows_in_b = tt.broadcast %rows_in : tensor<16x1xi1> -> tensor<16x32xi1>
+  %cols_in_b = tt.broadcast %cols_in : tensor<1x32xi1> -> tensor<16x32xi1>
+  %mask = arith.andi %rows_in_b, %cols_in_b : tensor<16x32xi1>
+  %x = tt.load %ptrs, %mask : tensor<16x32x!tt.ptr<f16>>
+  %sum = "tt.reduce"(%x) <{axis = 0 : i32}> ({
+  ^bb0(%l: f16, %r: f16):
+    %s = arith.addf %l, %r : f16
+    tt.reduce.return %s : f16
+  }) : (tensor<16x32xf16>) -> tensor<32xf16>
+  %total = "tt.reduce"(%sum) <{axis = 0 : i32}> ({
+  ^bb0(%l: f16, %r: f16):
+    %s = arith.addf %l, %r : f16
+    tt.reduce.return %s : f16
+  }) : (tensor<32xf16>) -> f16
+  tt.store %out, %total : !tt.ptr<f16>
+  tt.return
+}
+
+// -----
+
+// Not provably structured, so left to the element-wise lowering: offsets
+// loaded from memory, a wrap-around (remsi), and a mask on every other
+// element. (The indices themselves and the result are structured.)
+// CHECK-LABEL: func.func @unstructured
+// CHECK: bufferization.to_tensor %{{.*}} : memref<8xi32> to tensor<8xi32>
+// CHECK-COUNT-3: tt.load %{{.*}} : tensor<8x!tt.ptr<f32>>
+// CHECK: bufferization.materialize_in_destination
+tt.func public @unstructured(%p: !tt.ptr<f32>, %idx: !tt.ptr<i32>, %n: i32, %out: !tt.ptr<f32>) {
+  %range = tt.make_range {end = 8 : i32, start = 0 : i32} : tensor<8xi32>
+  %idx_base = tt.splat %idx : !tt.ptr<i32> -> tensor<8x!tt.ptr<i32>>
+  %idx_ptrs = tt.addptr %idx_base, %range : tensor<8x!tt.ptr<i32>>, tensor<8xi32>
+  %gathered = tt.load %idx_ptrs : tensor<8x!tt.ptr<i32>>
+  %base = tt.splat %p : !tt.ptr<f32> -> tensor<8x!tt.ptr<f32>>
+  %g_ptrs = tt.addptr %base, %gathered : tensor<8x!tt.ptr<f32>>, tensor<8xi32>
+  %g = tt.load %g_ptrs : tensor<8x!tt.ptr<f32>>
+  %bound = tt.splat %n : i32 -> tensor<8xi32>
+  %wrapped = arith.remsi %range, %bound : tensor<8xi32>
+  %w_ptrs = tt.addptr %base, %wrapped : tensor<8x!tt.ptr<f32>>, tensor<8xi32>
+  %w = tt.load %w_ptrs : tensor<8x!tt.ptr<f32>>
+  %two = arith.constant dense<2> : tensor<8xi32>
+  %doubled = arith.muli %range, %two : tensor<8xi32>
+  %every_other = arith.cmpi slt, %doubled, %bound : tensor<8xi32>
+  %r_ptrs = tt.addptr %base, %range : tensor<8x!tt.ptr<f32>>, tensor<8xi32>
+  %e = tt.load %r_ptrs, %every_other : tensor<8x!tt.ptr<f32>>
+  %gw = arith.addf %g, %w : tensor<8xf32>
+  %gwe = arith.addf %gw, %e : tensor<8xf32>
+  %out_base = tt.splat %out : !tt.ptr<f32> -> tensor<8x!tt.ptr<f32>>
+  %out_ptrs = tt.addptr %out_base, %range : tensor<8x!tt.ptr<f32>>, tensor<8xi32>
+  tt.store %out_ptrs, %gwe : tensor<8x!tt.ptr<f32>>
+  tt.return
+}
