@@ -150,3 +150,28 @@ def test_device_memory_tensors_are_bound_in_place() -> None:
     assert torch.equal(out[3:4996], x[7:] + x[7:])
     assert torch.equal(out[:3], torch.zeros(3))
     assert vulkan.device().allocation_holding(out.data_ptr()) is not None
+
+
+@pytest.mark.parametrize("name", ["vector_add", "softmax", "layer_norm_bwd_dwdb", "atomic_rmw", "join_split_interleave_cat",
+                                  "device_print", "i64_offsets"])
+def test_staged_tensors(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where the device cannot import host memory, tensors are copied into
+    device memory for the launch and back (forced here on lavapipe)."""
+    monkeypatch.setenv("TRITON_SPIRV_STAGING", "1")
+    [case] = [c for c in all_cases() if c.name == name]
+    run_case(case)
+
+
+@triton.jit
+def _shift_in_place(x_ptr, n, BLOCK: tl.constexpr):
+    offsets = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offsets + 1, mask=offsets + 1 < n)
+    tl.store(x_ptr + offsets, x, mask=offsets + 1 < n)
+
+
+def test_staged_views_of_one_storage_alias(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TRITON_SPIRV_STAGING", "1")
+    base = torch.arange(10, dtype=torch.float32)
+    view = base[2:]  # same storage, element offset 2
+    _shift_in_place[(1, )](view, 8, BLOCK=8)
+    torch.testing.assert_close(base, torch.tensor([0, 1, 3, 4, 5, 6, 7, 8, 9, 9], dtype=torch.float32))

@@ -5,6 +5,7 @@ triton-spirv-opt next to the .spv)."""
 from __future__ import annotations
 
 import ctypes
+import os
 import struct
 from typing import Any, Sequence
 
@@ -48,6 +49,59 @@ class _HostBlock:
         start = ctypes.addressof(self._storage)
         self.address = (start + alignment - 1) // alignment * alignment
         ctypes.memmove(self.address, data, len(data))
+
+
+class _LaunchMemory:
+    """The memory one launch binds. Where the device imports host memory,
+    tensors are bound in place and the launcher's own blocks (arguments,
+    debug records) are imported host memory. Elsewhere (or with
+    TRITON_SPIRV_STAGING=1) every tensor storage is staged: copied into mapped
+    device memory before the launch and back after it, once per storage, so
+    arguments that share a storage still alias."""
+
+    def __init__(self, device: vulkan.Device) -> None:
+        self.device = device
+        self.alignment = device.properties.host_import_alignment
+        self.staging = self.alignment == 0 or os.environ.get("TRITON_SPIRV_STAGING") == "1"
+        self._host_blocks: list[_HostBlock] = []
+        # storage start -> (staged address, allocation handle, size)
+        self._staged: dict[int, tuple[int, Any, int]] = {}
+        self._blocks: list[tuple[int, Any]] = []
+
+    def block(self, data: bytes) -> tuple[int, int]:
+        """(address, size) of a copy of `data` the device can bind."""
+        if not self.staging:
+            host = _HostBlock(data, self.alignment)
+            self._host_blocks.append(host)
+            return host.address, host.size
+        address, handle = self.device.allocate(max(len(data), 4))
+        ctypes.memmove(address, data, len(data))
+        self._blocks.append((address, handle))
+        return address, max(len(data), 4)
+
+    def storage(self, start: int, size: int) -> tuple[int, int, int]:
+        """(address to bind, bound size, bytes from that address to `start`)
+        for a tensor storage of `size` bytes at host address `start`."""
+        if not self.staging:
+            base = start & ~(self.alignment - 1)
+            end = (start + max(size, 1) + self.alignment - 1) & ~(self.alignment - 1)
+            return base, end - base, start - base
+        if start not in self._staged:
+            address, handle = self.device.allocate(max(size, 4))
+            ctypes.memmove(address, start, size)
+            self._staged[start] = (address, handle, size)
+        address, _, _ = self._staged[start]
+        return address, max(size, 4), 0
+
+    def finish(self) -> None:
+        """Copies staged storages back and frees the staging memory."""
+        for start, (address, handle, size) in self._staged.items():
+            ctypes.memmove(start, address, size)
+            self.device.free(address, handle)
+        for address, handle in self._blocks:
+            self.device.free(address, handle)
+        self._staged.clear()
+        self._blocks.clear()
 
 
 def _slot_bytes(slot_type: str, value: Any) -> bytes:
@@ -95,10 +149,9 @@ class SPIRVLauncher:
         bases = [r["offset"] for r in self.abi["push_constants"] if r["role"] == "program_id_base_x"]
         self.program_id_base_offset = bases[0] if bases else 0xFFFFFFFF
         self.device = vulkan.device()
-        self.alignment = self.device.properties.host_import_alignment
 
-    def _buffer(self, value: Any, position: int) -> tuple[int, int, int]:
-        """(aligned host address, aligned size, element offset) of a tensor argument."""
+    def _buffer(self, value: Any, position: int, memory: _LaunchMemory) -> tuple[int, int, int]:
+        """(address, size, element offset) of the buffer that binds a tensor argument."""
         if not hasattr(value, "data_ptr"):
             raise TypeError(f"argument {position} of {self.name} must be a tensor, "
                             f"got {type(value).__name__}")
@@ -112,20 +165,14 @@ class SPIRVLauncher:
         allocation = self.device.allocation_holding(start)
         if allocation is not None:  # device memory: bound as it is
             base, whole = allocation
-            offset_bytes = value.data_ptr() - base
-            return base, whole, offset_bytes // element_bytes
-        alignment = self.alignment
-        if alignment == 0:
-            raise vulkan.VulkanError("the Vulkan device cannot import host memory "
-                                     "(VK_EXT_external_memory_host is missing)")
-        base = start & ~(alignment - 1)
-        end = (start + max(size, 1) + alignment - 1) & ~(alignment - 1)
+            return base, whole, (value.data_ptr() - base) // element_bytes
+        address, bound, skipped = memory.storage(start, size)
         # Triton types a pointer argument by its tensor's dtype, so the offset
         # counts elements of that size.
-        offset_bytes = value.data_ptr() - base
+        offset_bytes = skipped + value.data_ptr() - start
         if offset_bytes % element_bytes:
             raise ValueError(f"argument {position} of {self.name} is not aligned to its element size")
-        return base, end - base, offset_bytes // element_bytes
+        return address, bound, offset_bytes // element_bytes
 
     def _flatten(self, args: Sequence[Any]) -> list[Any]:
         """The TTIR function's arguments. Triton's front end expands a host
@@ -145,11 +192,21 @@ class SPIRVLauncher:
     def __call__(self, grid_x: int, grid_y: int, grid_z: int, stream: Any, function: KernelBinary,
                  packed_metadata: Any, launch_metadata: Any, enter_hook: Any, exit_hook: Any,
                  *args: Any) -> None:
-        global _device_time_ns
         if enter_hook is not None:
             enter_hook(launch_metadata)
         values = self._flatten(args)
-        buffers = {index: self._buffer(values[index], index) for index in self.tensor_args}
+        memory = _LaunchMemory(self.device)
+        try:
+            self._launch(grid_x, grid_y, grid_z, function, values, memory)
+        finally:
+            memory.finish()
+        if exit_hook is not None:
+            exit_hook(launch_metadata)
+
+    def _launch(self, grid_x: int, grid_y: int, grid_z: int, function: KernelBinary, values: list[Any],
+                memory: _LaunchMemory) -> None:
+        global _device_time_ns
+        buffers = {index: self._buffer(values[index], index, memory) for index in self.tensor_args}
         grid = (grid_x, grid_y, grid_z)
 
         def pack(size: int, slots: list[tuple[int, str, str, int]]) -> bytes:
@@ -167,22 +224,13 @@ class SPIRVLauncher:
 
         bindings = [buffers[index][:2] for index in self.binding_args]
         if self.argument_bytes:
-            if self.alignment == 0:
-                raise vulkan.VulkanError("the kernel's arguments need a buffer and the Vulkan "
-                                         "device cannot import host memory")
-            arguments = _HostBlock(pack(self.argument_bytes, self.argument_slots), self.alignment)
-            bindings.append((arguments.address, arguments.size))
+            bindings.append(memory.block(pack(self.argument_bytes, self.argument_slots)))
         debug_block = None
         if self.debug:
-            if self.alignment == 0:
-                raise vulkan.VulkanError("device_print/device_assert need a buffer and the Vulkan "
-                                         "device cannot import host memory")
-            debug_block = _HostBlock(bytes(self.debug.size), self.alignment)
-            bindings.append((debug_block.address, debug_block.size))
+            debug_block = memory.block(bytes(self.debug.size))
+            bindings.append(debug_block)
         constants = pack(self.push_constant_bytes, self.slots)
         kernel = function.pipeline(self.abi["entry_point"], self.num_bindings, self.push_constant_bytes)
         _device_time_ns += kernel.launch(grid, bindings, constants, self.program_id_base_offset)
         if debug_block is not None:
-            self.debug.report(debug_block.address)
-        if exit_hook is not None:
-            exit_hook(launch_metadata)
+            self.debug.report(debug_block[0])
