@@ -419,23 +419,25 @@ struct KernelToSPIRVPass
   void runOnOperation() override {
     ModuleOp module = getOperation();
     MLIRContext *context = &getContext();
-    std::optional<triton_spirv::TargetDescription> description =
-        triton_spirv::lookupTarget(target);
-    if (!description) {
-      module.emitError("unknown target '")
-          << target << "'; expected one of " << triton_spirv::targetNames();
+    std::string error;
+    SmallVector<std::string> featureList(features.begin(), features.end());
+    FailureOr<triton_spirv::TargetDescription> description =
+        triton_spirv::resolveTarget(
+            target,
+            {featureList, maxWorkgroupMemory, maxWorkgroupSize, subgroupSize},
+            error);
+    if (failed(description)) {
+      module.emitError(error);
       return signalPassFailure();
     }
     if (workgroupSize == 0 ||
         workgroupSize > description->maxWorkgroupInvocations) {
       module.emitError("workgroup size ")
-          << workgroupSize << " is outside 1.."
+          << static_cast<unsigned>(workgroupSize) << " is outside 1.."
           << description->maxWorkgroupInvocations << " for target '" << target
           << "'";
       return signalPassFailure();
     }
-    if (subgroupSize)
-      description->subgroupSize = subgroupSize;
     spirv::TargetEnvAttr targetEnv =
         triton_spirv::getTargetEnv(context, *description);
     if (!targetEnv)

@@ -16,10 +16,15 @@ using namespace mlir;
 
 LogicalResult mlir::triton_spirv::buildLinalgToSPIRVPipeline(
     OpPassManager &pm, const TritonToSPIRVOptions &options) {
-  std::optional<TargetDescription> target = lookupTarget(options.target);
-  if (!target) {
-    llvm::errs() << "unknown target '" << options.target
-                 << "'; expected one of " << targetNames() << "\n";
+  SmallVector<std::string> features(options.features.begin(),
+                                    options.features.end());
+  TargetOverrides overrides{features, options.maxWorkgroupMemory,
+                            options.maxWorkgroupSize, options.subgroupSize};
+  std::string error;
+  FailureOr<TargetDescription> target =
+      resolveTarget(options.target, overrides, error);
+  if (failed(target)) {
+    llvm::errs() << error << "\n";
     return failure();
   }
   unsigned workgroupSize = options.numWarps * 32;
@@ -30,20 +35,26 @@ LogicalResult mlir::triton_spirv::buildLinalgToSPIRVPipeline(
   pm.addPass(createCSEPass());
   pm.addPass(createBufferizeToWorkgroup());
   pm.addPass(createCanonicalizerPass());
-  unsigned subgroupSize =
-      options.subgroupSize ? options.subgroupSize : target->subgroupSize;
-  // Cooperative matrices are sized for the preset's subgroups.
+  unsigned subgroupSize = target->subgroupSize;
+  // Cooperative matrices are used with NVIDIA's 32-wide subgroups.
   bool cooperativeMatrix = options.cooperativeMatrix &&
-                           target->cooperativeMatrix &&
-                           subgroupSize == target->subgroupSize;
+                           target->features.cooperativeMatrix &&
+                           subgroupSize == 32;
   pm.addPass(createDistributeToWorkgroup(
       {workgroupSize, subgroupSize, cooperativeMatrix}));
   pm.addPass(memref::createFoldMemRefAliasOpsPass());
   pm.addPass(createLowerAffinePass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
-  pm.addPass(createKernelToSPIRV(
-      {options.target, workgroupSize, subgroupSize, options.fpFusion}));
+  KernelToSPIRVOptions lowering;
+  lowering.target = options.target;
+  lowering.workgroupSize = workgroupSize;
+  lowering.subgroupSize = subgroupSize;
+  lowering.features = features;
+  lowering.maxWorkgroupMemory = options.maxWorkgroupMemory;
+  lowering.maxWorkgroupSize = options.maxWorkgroupSize;
+  lowering.fpFusion = options.fpFusion;
+  pm.addPass(createKernelToSPIRV(lowering));
   OpPassManager &spirvModule = pm.nest<spirv::ModuleOp>();
   spirvModule.addPass(spirv::createSPIRVLowerABIAttributesPass());
   spirvModule.addPass(spirv::createSPIRVUpdateVCEPass());

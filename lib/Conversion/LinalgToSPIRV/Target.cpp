@@ -4,66 +4,129 @@
 
 #include "mlir/AsmParser/AsmParser.h"
 #include "mlir/Dialect/SPIRV/IR/SPIRVAttributes.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 
 using namespace mlir;
+using triton_spirv::TargetDescription;
+using triton_spirv::TargetFeatures;
 
 namespace {
-// Capabilities every preset has: compute shaders, 8/16-bit storage and
-// arithmetic, 64-bit integers and subgroup operations.
-#define COMMON_CAPABILITIES                                                    \
-  "Shader, Int8, Int16, Int64, Float16, StorageBuffer8BitAccess, "             \
-  "StorageBuffer16BitAccess, "                                                 \
-  "GroupNonUniform, "                                                          \
-  "GroupNonUniformArithmetic, GroupNonUniformBallot, GroupNonUniformShuffle, " \
-  "GroupNonUniformVote"
-#define COMMON_EXTENSIONS                                                      \
-  "SPV_KHR_storage_buffer_storage_class, SPV_KHR_8bit_storage, "               \
-  "SPV_KHR_16bit_storage"
-
-// Desktop drivers (lavapipe, NVIDIA): 64-bit floats and atomics, float atomic
-// add.
-#define DESKTOP_CAPABILITIES                                                   \
-  COMMON_CAPABILITIES                                                          \
-  ", Float64, Int64Atomics, AtomicFloat32AddEXT, AtomicFloat64AddEXT"
-#define DESKTOP_EXTENSIONS COMMON_EXTENSIONS ", SPV_EXT_shader_atomic_float_add"
-
 // Numbers measured on the machines (DESIGN.md): lavapipe on Debian 12 and the
 // NVIDIA H200 driver; generic uses Vulkan 1.2's required minimums.
-const triton_spirv::TargetDescription kTargets[] = {
-    {"lavapipe",
-     "#spirv.vce<v1.5, [" DESKTOP_CAPABILITIES "], [" DESKTOP_EXTENSIONS "]>",
-     "", 32768, 1024, 128, 8, true, false},
-    // Cooperative matrices need SPIR-V 1.6 (Vulkan 1.3).
-    {"nvidia",
-     "#spirv.vce<v1.6, [" DESKTOP_CAPABILITIES ", CooperativeMatrixKHR], "
-     "[" DESKTOP_EXTENSIONS ", SPV_KHR_cooperative_matrix]>",
-     "NVIDIA:DiscreteGPU", 49152, 1024, 256, 32, false, true},
-    {"generic",
-     "#spirv.vce<v1.5, [" COMMON_CAPABILITIES "], [" COMMON_EXTENSIONS "]>", "",
-     16384, 128, 128, 32, false, false},
+constexpr TargetFeatures kDesktopFeatures{/*int8=*/true,
+                                          /*int16=*/true,
+                                          /*int64=*/true,
+                                          /*float16=*/true,
+                                          /*float64=*/true,
+                                          /*atomicFloatAdd=*/true,
+                                          /*cooperativeMatrix=*/false};
+const TargetDescription kTargets[] = {
+    {"lavapipe", "", 32768, 1024, 128, 8, true, kDesktopFeatures},
+    {"nvidia", "NVIDIA:DiscreteGPU", 49152, 1024, 256, 32, false,
+     [] {
+       TargetFeatures features = kDesktopFeatures;
+       features.cooperativeMatrix = true;
+       return features;
+     }()},
+    {"generic", "", 16384, 128, 128, 32, false, TargetFeatures{}},
 };
+
+/// Each feature's name and flag.
+SmallVector<std::pair<StringRef, bool *>> featureFlags(TargetFeatures &f) {
+  return {{"int8", &f.int8},
+          {"int16", &f.int16},
+          {"int64", &f.int64},
+          {"float16", &f.float16},
+          {"float64", &f.float64},
+          {"atomic-float-add", &f.atomicFloatAdd},
+          {"cooperative-matrix", &f.cooperativeMatrix}};
+}
 } // namespace
 
-std::optional<triton_spirv::TargetDescription>
-triton_spirv::lookupTarget(StringRef name) {
-  for (const TargetDescription &target : kTargets)
-    if (target.name == name)
-      return target;
-  return std::nullopt;
+FailureOr<TargetDescription>
+triton_spirv::resolveTarget(StringRef name, const TargetOverrides &overrides,
+                            std::string &error) {
+  const TargetDescription *preset = llvm::find_if(
+      kTargets, [&](const TargetDescription &t) { return t.name == name; });
+  if (preset == std::end(kTargets)) {
+    error = ("unknown target '" + name +
+             "'; expected one of lavapipe, nvidia, generic")
+                .str();
+    return failure();
+  }
+  TargetDescription target = *preset;
+  if (overrides.maxWorkgroupMemoryBytes)
+    target.maxWorkgroupMemoryBytes = overrides.maxWorkgroupMemoryBytes;
+  if (overrides.maxWorkgroupInvocations)
+    target.maxWorkgroupInvocations = overrides.maxWorkgroupInvocations;
+  if (overrides.subgroupSize)
+    target.subgroupSize = overrides.subgroupSize;
+  auto flags = featureFlags(target.features);
+  for (StringRef feature : overrides.features) {
+    bool enable = !feature.consume_front("-");
+    feature.consume_front("+");
+    auto *flag =
+        llvm::find_if(flags, [&](auto &f) { return f.first == feature; });
+    if (flag == flags.end()) {
+      error = ("unknown target feature '" + feature +
+               "'; expected int8, int16, int64, float16, float64, "
+               "atomic-float-add or cooperative-matrix")
+                  .str();
+      return failure();
+    }
+    *flag->second = enable;
+  }
+  return target;
 }
-
-StringRef triton_spirv::targetNames() { return "lavapipe, nvidia, generic"; }
 
 spirv::TargetEnvAttr
 triton_spirv::getTargetEnv(MLIRContext *context,
                            const TargetDescription &target) {
+  const TargetFeatures &f = target.features;
+  // Compute shaders and subgroup operations are always there.
+  SmallVector<StringRef> capabilities{"Shader",
+                                      "GroupNonUniform",
+                                      "GroupNonUniformArithmetic",
+                                      "GroupNonUniformBallot",
+                                      "GroupNonUniformShuffle",
+                                      "GroupNonUniformVote"};
+  SmallVector<StringRef> extensions{"SPV_KHR_storage_buffer_storage_class"};
+  if (f.int8) {
+    capabilities.append({"Int8", "StorageBuffer8BitAccess"});
+    extensions.push_back("SPV_KHR_8bit_storage");
+  }
+  if (f.int16 || f.float16) {
+    capabilities.push_back("StorageBuffer16BitAccess");
+    extensions.push_back("SPV_KHR_16bit_storage");
+  }
+  if (f.int16)
+    capabilities.push_back("Int16");
+  if (f.float16)
+    capabilities.push_back("Float16");
+  if (f.int64)
+    capabilities.append({"Int64", "Int64Atomics"});
+  if (f.float64)
+    capabilities.push_back("Float64");
+  if (f.atomicFloatAdd) {
+    capabilities.push_back("AtomicFloat32AddEXT");
+    if (f.float64)
+      capabilities.push_back("AtomicFloat64AddEXT");
+    extensions.push_back("SPV_EXT_shader_atomic_float_add");
+  }
+  if (f.cooperativeMatrix) {
+    capabilities.push_back("CooperativeMatrixKHR");
+    extensions.push_back("SPV_KHR_cooperative_matrix");
+  }
+  // Cooperative matrices need SPIR-V 1.6 (Vulkan 1.3).
+  StringRef version = f.cooperativeMatrix ? "v1.6" : "v1.5";
   std::string device = target.device.empty() ? "" : target.device.str() + ", ";
   std::string text = llvm::formatv(
-      "#spirv.target_env<{0}, api=Vulkan, {1}#spirv.resource_limits<"
-      "max_compute_shared_memory_size = {2}, "
-      "max_compute_workgroup_invocations = {3}, subgroup_size = {4}>>",
-      target.vce, device, target.maxWorkgroupMemoryBytes,
-      target.maxWorkgroupInvocations, target.subgroupSize);
+      "#spirv.target_env<#spirv.vce<{0}, [{1}], [{2}]>, api=Vulkan, "
+      "{3}#spirv.resource_limits<max_compute_shared_memory_size = {4}, "
+      "max_compute_workgroup_invocations = {5}, subgroup_size = {6}>>",
+      version, llvm::join(capabilities, ", "), llvm::join(extensions, ", "),
+      device, target.maxWorkgroupMemoryBytes, target.maxWorkgroupInvocations,
+      target.subgroupSize);
   return dyn_cast_or_null<spirv::TargetEnvAttr>(parseAttribute(text, context));
 }

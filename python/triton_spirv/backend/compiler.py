@@ -84,8 +84,11 @@ class SPIRVBackend(BaseBackend):
             binary = Path(workdir) / "kernel.spv"
             # Locations stay in the text so that diagnostics name Python lines.
             source.write_text(str(mod))
-            preset, _, subgroup_size = options.arch.partition(":")
-            pipeline = (f"--triton-to-spirv=target={preset} subgroup-size={subgroup_size or 0} "
+            # preset[:subgroup size[:workgroup memory[:largest workgroup]]]
+            preset, *limits = options.arch.split(":")
+            subgroup, memory, workgroup = (limits + ["0"] * 3)[:3]
+            pipeline = (f"--triton-to-spirv=target={preset} subgroup-size={subgroup} "
+                        f"max-workgroup-memory={memory} max-workgroup-size={workgroup} "
                         f"num-warps={options.num_warps} fp-fusion={int(options.enable_fp_fusion)} "
                         f"output={binary}")
             proc = subprocess.run([str(tool_path()), pipeline, str(source), "-o", "/dev/null"],

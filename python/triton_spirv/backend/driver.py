@@ -122,11 +122,13 @@ class SPIRVDriver(DriverBase):
         return ty
 
     def get_current_target(self) -> GPUTarget:
-        # The arch names the tool's target preset and the device's subgroup
-        # size, which the code depends on (subgroup shuffles); warp_size stays
-        # 32 because a workgroup is num_warps * 32 invocations.
-        properties = vulkan.device().properties
-        return GPUTarget("spirv", f"{properties.target}:{properties.subgroup_size}", 32)
+        # The arch names the tool's target preset and what the code depends
+        # on of this device: its subgroup size (shuffles), workgroup memory and
+        # largest workgroup; warp_size stays 32 because a workgroup is
+        # num_warps * 32 invocations.
+        p = vulkan.device().properties
+        arch = f"{p.target}:{p.subgroup_size}:{p.max_shared_memory}:{p.max_workgroup_invocations}"
+        return GPUTarget("spirv", arch, 32)
 
     def get_active_torch_device(self) -> Any:
         import torch

@@ -51,6 +51,21 @@ struct TritonToSPIRVOptions : PassPipelineOptions<TritonToSPIRVOptions> {
       llvm::cl::desc("Invocations per subgroup of the device the kernel will "
                      "run on (0: the target preset's)"),
       llvm::cl::init(0)};
+  ListOption<std::string> features{
+      *this, "features",
+      llvm::cl::desc("Target features to enable (+name) or disable (-name): "
+                     "int8, int16, int64, float16, float64, atomic-float-add, "
+                     "cooperative-matrix")};
+  Option<unsigned> maxWorkgroupMemory{
+      *this, "max-workgroup-memory",
+      llvm::cl::desc("Workgroup memory of the device in bytes (0: the "
+                     "target preset's)"),
+      llvm::cl::init(0)};
+  Option<unsigned> maxWorkgroupSize{
+      *this, "max-workgroup-size",
+      llvm::cl::desc("Most invocations per workgroup (0: the target "
+                     "preset's)"),
+      llvm::cl::init(0)};
   Option<bool> cooperativeMatrix{
       *this, "cooperative-matrix",
       llvm::cl::desc("Compute fp16 tt.dot with cooperative-matrix "

@@ -118,6 +118,12 @@ def KernelToSPIRV : Pass<"triton-spirv-kernel-to-spirv", "ModuleOp"> {
            "Invocations per workgroup (num_warps * 32)">,
     Option<"subgroupSize", "subgroup-size", "unsigned", "0",
            "Invocations per subgroup of the device (0: the preset's)">,
+    ListOption<"features", "features", "std::string",
+               "Target features to enable (+name) or disable (-name)">,
+    Option<"maxWorkgroupMemory", "max-workgroup-memory", "unsigned", "0",
+           "Workgroup memory of the device in bytes (0: the preset's)">,
+    Option<"maxWorkgroupSize", "max-workgroup-size", "unsigned", "0",
+           "Most invocations per workgroup (0: the preset's)">,
     Option<"fpFusion", "fp-fusion", "bool", "true",
            "Let the driver fuse float multiplies and adds (Triton's "
            "enable_fp_fusion); when false they are decorated NoContraction">,

@@ -4,17 +4,30 @@
 #define TRITON_SPIRV_CONVERSION_LINALGTOSPIRV_TARGET_H
 
 #include "mlir/Dialect/SPIRV/IR/TargetAndABI.h"
+#include "mlir/Support/LLVM.h"
 #include "llvm/ADT/StringRef.h"
 
-#include <optional>
+#include <string>
 
 namespace mlir::triton_spirv {
+
+/// Optional device features the generated SPIR-V may use.
+struct TargetFeatures {
+  bool int8 = true;    // Int8, 8-bit storage buffers
+  bool int16 = true;   // Int16, 16-bit storage buffers
+  bool int64 = true;   // Int64, 64-bit atomics
+  bool float16 = true; // Float16
+  bool float64 = false;
+  /// SPV_EXT_shader_atomic_float_add (float atomic add without a CAS loop).
+  bool atomicFloatAdd = false;
+  /// KHR cooperative matrices of 16x16x16 fp16 with fp16 and fp32
+  /// accumulators in subgroup scope (needs SPIR-V 1.6).
+  bool cooperativeMatrix = false;
+};
 
 /// What the pipeline needs to know about a Vulkan device.
 struct TargetDescription {
   llvm::StringRef name;
-  /// `#spirv.vce<...>`: SPIR-V version, capabilities and extensions.
-  llvm::StringRef vce;
   /// `vendor:device-type` of the target environment, or empty.
   llvm::StringRef device;
   unsigned maxWorkgroupMemoryBytes;
@@ -25,19 +38,28 @@ struct TargetDescription {
   /// whose trip count differs between invocations (Mesa 22.3 lavapipe): emit
   /// them relaxed.
   bool relaxedAtomicsOnly;
-  /// The device has KHR cooperative matrices of 16x16x16 fp16 with fp16 and
-  /// fp32 accumulators in subgroup scope.
-  bool cooperativeMatrix;
+  TargetFeatures features;
 };
 
-/// The presets: "lavapipe" (Mesa's CPU driver), "nvidia" (Hopper-class
-/// desktop driver) and "generic" (Vulkan 1.2 with its required limits).
-std::optional<TargetDescription> lookupTarget(llvm::StringRef name);
+/// Changes to a preset (0 or empty: keep the preset's). Features are named
+/// `int8`, `int16`, `int64`, `float16`, `float64`, `atomic-float-add` and
+/// `cooperative-matrix`; `+name` (or `name`) enables one, `-name` disables it.
+struct TargetOverrides {
+  ArrayRef<std::string> features;
+  unsigned maxWorkgroupMemoryBytes = 0;
+  unsigned maxWorkgroupInvocations = 0;
+  unsigned subgroupSize = 0;
+};
 
-/// The names accepted by lookupTarget, for diagnostics.
-llvm::StringRef targetNames();
+/// The preset `name` ("lavapipe": Mesa's CPU driver, "nvidia": Hopper-class
+/// desktop driver, "generic": Vulkan 1.2 with its required limits) with the
+/// overrides applied; fails with a message in `error`.
+FailureOr<TargetDescription> resolveTarget(llvm::StringRef name,
+                                           const TargetOverrides &overrides,
+                                           std::string &error);
 
-/// The preset's `#spirv.target_env` (its VCE triple and limits).
+/// The target's `#spirv.target_env` (SPIR-V version, capabilities and
+/// extensions from its features, and its limits).
 spirv::TargetEnvAttr getTargetEnv(MLIRContext *context,
                                   const TargetDescription &target);
 

@@ -1,0 +1,23 @@
+// Pipeline options change the target preset: features, workgroup memory,
+// workgroup size.
+// RUN: not triton-spirv-opt %s --triton-spirv-kernel-to-spirv="target=lavapipe workgroup-size=32 features=-float64" 2>&1 | FileCheck %s --check-prefix=NO-F64
+// RUN: not triton-spirv-opt %s --triton-spirv-kernel-to-spirv="target=lavapipe workgroup-size=32 max-workgroup-memory=1024" 2>&1 | FileCheck %s --check-prefix=SMALL-MEMORY
+// RUN: not triton-spirv-opt %s --triton-spirv-kernel-to-spirv="target=lavapipe workgroup-size=128 max-workgroup-size=64" 2>&1 | FileCheck %s --check-prefix=SMALL-WORKGROUP
+// RUN: not triton-spirv-opt %s --triton-spirv-kernel-to-spirv="target=lavapipe features=+quantum" 2>&1 | FileCheck %s --check-prefix=UNKNOWN
+// RUN: triton-spirv-opt %s --triton-spirv-kernel-to-spirv="target=generic workgroup-size=32 features=+float64,+cooperative-matrix" | FileCheck %s --check-prefix=MORE
+
+// NO-F64: error: the target cannot hold buffers of 'f64'
+// SMALL-MEMORY: error: out of resources: the kernel needs 4096 bytes of workgroup memory, the target has 1024
+// SMALL-WORKGROUP: error: workgroup size 128 is outside 1..64 for target 'lavapipe'
+// UNKNOWN: error: unknown target feature 'quantum'; expected int8, int16, int64, float16, float64, atomic-float-add or cooperative-matrix
+// MORE: spirv.target_env = #spirv.target_env<#spirv.vce<v1.6, [{{.*}}Float64, CooperativeMatrixKHR], [{{.*}}SPV_KHR_cooperative_matrix]>
+func.func @kernel(%d: memref<?xf64> {triton_spirv.abi = "buffer", triton_spirv.arg_index = 0 : i64})
+    attributes {triton_spirv.kernel} {
+  %c0 = arith.constant 0 : index
+  %scratch = memref.alloc() : memref<512xf64, #gpu.address_space<workgroup>>
+  %x = memref.load %d[%c0] : memref<?xf64>
+  memref.store %x, %scratch[%c0] : memref<512xf64, #gpu.address_space<workgroup>>
+  %y = memref.load %scratch[%c0] : memref<512xf64, #gpu.address_space<workgroup>>
+  memref.store %y, %d[%c0] : memref<?xf64>
+  return
+}
