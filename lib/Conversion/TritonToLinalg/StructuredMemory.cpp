@@ -63,62 +63,38 @@ public:
     return getValueOrCreateConstantIndexOp(b, loc, ofr);
   }
   OpFoldResult add(OpFoldResult x, OpFoldResult y) {
-    if (isConstantIntValue(x, 0))
-      return y;
-    if (isConstantIntValue(y, 0))
-      return x;
-    std::optional<int64_t> cx = getConstantIntValue(x),
-                           cy = getConstantIntValue(y);
-    if (cx && cy)
-      return constant(*cx + *cy);
-    return arith::AddIOp::create(b, loc, value(x), value(y)).getResult();
+    return apply<arith::AddIOp>(x, y);
   }
   OpFoldResult sub(OpFoldResult x, OpFoldResult y) {
-    if (isConstantIntValue(y, 0))
-      return x;
-    std::optional<int64_t> cx = getConstantIntValue(x),
-                           cy = getConstantIntValue(y);
-    if (cx && cy)
-      return constant(*cx - *cy);
-    return arith::SubIOp::create(b, loc, value(x), value(y)).getResult();
+    return apply<arith::SubIOp>(x, y);
   }
   OpFoldResult mul(OpFoldResult x, OpFoldResult y) {
-    if (isConstantIntValue(x, 0) || isConstantIntValue(y, 0))
-      return constant(0);
-    if (isConstantIntValue(x, 1))
-      return y;
-    if (isConstantIntValue(y, 1))
-      return x;
-    std::optional<int64_t> cx = getConstantIntValue(x),
-                           cy = getConstantIntValue(y);
-    if (cx && cy)
-      return constant(*cx * *cy);
-    return arith::MulIOp::create(b, loc, value(x), value(y)).getResult();
+    return apply<arith::MulIOp>(x, y);
   }
   OpFoldResult min(OpFoldResult x, OpFoldResult y) {
-    std::optional<int64_t> cx = getConstantIntValue(x),
-                           cy = getConstantIntValue(y);
-    if (cx && cy)
-      return constant(std::min(*cx, *cy));
-    return arith::MinSIOp::create(b, loc, value(x), value(y)).getResult();
+    return apply<arith::MinSIOp>(x, y);
   }
   OpFoldResult max(OpFoldResult x, OpFoldResult y) {
-    std::optional<int64_t> cx = getConstantIntValue(x),
-                           cy = getConstantIntValue(y);
-    if (cx && cy)
-      return constant(std::max(*cx, *cy));
-    return arith::MaxSIOp::create(b, loc, value(x), value(y)).getResult();
+    return apply<arith::MaxSIOp>(x, y);
   }
   /// An integer scalar as an index.
   OpFoldResult fromInteger(Value scalar) {
-    APInt constantValue;
-    if (matchPattern(scalar, m_ConstantInt(&constantValue)))
-      return constant(constantValue.getSExtValue());
-    return arith::IndexCastOp::create(b, loc, b.getIndexType(), scalar)
-        .getResult();
+    return asFoldResult(
+        b.createOrFold<arith::IndexCastOp>(loc, b.getIndexType(), scalar));
   }
 
 private:
+  /// The op's result, or the constant it folds to as an attribute.
+  template <typename OpT> OpFoldResult apply(OpFoldResult x, OpFoldResult y) {
+    return asFoldResult(b.createOrFold<OpT>(loc, value(x), value(y)));
+  }
+  /// Constants as attributes, so that views get static strides.
+  OpFoldResult asFoldResult(Value v) {
+    if (std::optional<int64_t> c = getConstantIntValue(v))
+      return constant(*c);
+    return v;
+  }
+
   OpBuilder &b;
   Location loc;
 };

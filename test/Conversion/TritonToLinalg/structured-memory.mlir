@@ -10,7 +10,7 @@
 // CHECK: %[[BOUND:.*]] = arith.index_cast %[[N]] : i32 to index
 // CHECK: %[[LEFT:.*]] = arith.subi %[[BOUND]], %[[START]] : index
 // CHECK: %[[UPTO:.*]] = arith.minsi %[[LEFT]], %{{.*}} : index
-// CHECK: %[[KEPT:.*]] = arith.maxsi %{{.*}}, %[[UPTO]] : index
+// CHECK: %[[KEPT:.*]] = arith.maxsi %[[UPTO]], %{{.*}} : index
 // CHECK: %[[VIEW:.*]] = memref.reinterpret_cast %[[IN]] to offset: [%[[OFFSET]]], sizes: [128], strides: [1] : memref<?xf32> to memref<128xf32, strided<[1], offset: ?>>
 // CHECK: %[[BLOCK:.*]] = memref.alloc() : memref<128xf32>
 // CHECK: linalg.fill ins(%{{.*}} : f32) outs(%[[BLOCK]] : memref<128xf32>)
