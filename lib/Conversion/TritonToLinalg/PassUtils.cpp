@@ -1,8 +1,8 @@
 //===- PassUtils.cpp - Shared steps of the conversion passes --------------===//
 
 #include "Patterns.h"
-#include "triton-spirv/Dialect/Triton/IR/Dialect.h"
 #include "triton-spirv/Conversion/InlineBlock.h"
+#include "triton-spirv/Dialect/Triton/IR/Dialect.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/IRMapping.h"
