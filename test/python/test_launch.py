@@ -175,3 +175,33 @@ def test_staged_views_of_one_storage_alias(monkeypatch: pytest.MonkeyPatch) -> N
     view = base[2:]  # same storage, element offset 2
     _shift_in_place[(1, )](view, 8, BLOCK=8)
     torch.testing.assert_close(base, torch.tensor([0, 1, 3, 4, 5, 6, 7, 8, 9, 9], dtype=torch.float32))
+
+
+@triton.jit
+def _matmul_without_wraparound(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_ak, stride_bk, stride_bn,
+                               stride_cm, stride_cn, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    # Rows and columns masked instead of wrapped (no `%`): every load and store
+    # goes through the structured path, the A and B blocks carried by the loop.
+    offs_m = tl.program_id(0) * BM + tl.arange(0, BM)
+    offs_n = tl.program_id(1) * BN + tl.arange(0, BN)
+    offs_k = tl.arange(0, BK)
+    a_ptrs = a_ptr + offs_m[:, None] * stride_am + offs_k[None, :] * stride_ak
+    b_ptrs = b_ptr + offs_k[:, None] * stride_bk + offs_n[None, :] * stride_bn
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for k in range(0, tl.cdiv(K, BK)):
+        a = tl.load(a_ptrs, mask=(offs_m[:, None] < M) & (offs_k[None, :] < K - k * BK), other=0.0)
+        b = tl.load(b_ptrs, mask=(offs_k[:, None] < K - k * BK) & (offs_n[None, :] < N), other=0.0)
+        acc = tl.dot(a, b, acc, input_precision="ieee")
+        a_ptrs += BK * stride_ak
+        b_ptrs += BK * stride_bk
+    c_ptrs = c_ptr + offs_m[:, None] * stride_cm + offs_n[None, :] * stride_cn
+    tl.store(c_ptrs, acc, mask=(offs_m[:, None] < M) & (offs_n[None, :] < N))
+
+
+def test_structured_blocks_carried_by_a_loop() -> None:
+    M, N, K = 45, 37, 70
+    a, b = torch.randn(M, K), torch.randn(N, K).t()  # B column-major: strided rows
+    c = torch.full((M, N), -7.0)
+    _matmul_without_wraparound[(triton.cdiv(M, 16), triton.cdiv(N, 16))](
+        a, b, c, M, N, K, *a.stride(), *b.stride(), *c.stride(), BM=16, BN=16, BK=16)
+    torch.testing.assert_close(c, a @ b, rtol=1e-4, atol=1e-4)

@@ -12,9 +12,13 @@
 // (cols < N)[None, :]`) limits the copy to a rectangular subview; `other`
 // fills the rest of a loaded block.
 //
+// A block carried by an scf.for and advanced by the same uniform steps in
+// every iteration (`ptrs += BLOCK_K * stride`) is its entry block moved by
+// (iterations so far) * step.
+//
 // Everything else (gathers through loaded indices, modulo wrap-around,
-// pointers carried through loops, masks of other shapes) is left to
-// --triton-pointers-to-memref, which accepts any pointer arithmetic.
+// masks of other shapes) is left to --triton-pointers-to-memref, which
+// accepts any pointer arithmetic.
 //
 //===----------------------------------------------------------------------===//
 
@@ -27,9 +31,12 @@
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 
 namespace mlir::triton_spirv {
 #define GEN_PASS_DEF_TRITONSTRUCTUREDMEMORY
@@ -77,6 +84,9 @@ public:
   OpFoldResult max(OpFoldResult x, OpFoldResult y) {
     return apply<arith::MaxSIOp>(x, y);
   }
+  OpFoldResult divide(OpFoldResult x, OpFoldResult y) {
+    return apply<arith::DivSIOp>(x, y);
+  }
   /// An integer scalar as an index.
   OpFoldResult fromInteger(Value scalar) {
     return asFoldResult(
@@ -110,6 +120,7 @@ public:
 
 private:
   FailureOr<OpFoldResult> scalarPointerOffset(Value pointer);
+  FailureOr<AffineBlock> analyzeLoopCarried(BlockArgument pointers);
   /// The shape ops shared by pointers, integers and masks.
   FailureOr<AffineBlock>
   analyzeShapeOp(Operation *def,
@@ -206,8 +217,68 @@ FailureOr<OpFoldResult> StructuredAccess::scalarPointerOffset(Value pointer) {
   return failure();
 }
 
+/// `value` if it is defined outside `loop`; if it is computed inside the loop
+/// by side-effect-free ops from values defined outside (the same in every
+/// iteration), a copy of that computation placed before the loop; else null.
+static Value hoistInvariant(Value value, scf::ForOp loop, IRMapping &hoisted) {
+  if (!loop->isAncestor(value.getParentRegion()->getParentOp()))
+    return value;
+  if (Value copy = hoisted.lookupOrNull(value))
+    return copy;
+  Operation *def = value.getDefiningOp();
+  if (!def || def->getNumRegions() != 0 || !isMemoryEffectFree(def))
+    return {};
+  for (Value operand : def->getOperands())
+    if (!hoistInvariant(operand, loop, hoisted))
+      return {};
+  OpBuilder b(loop);
+  Operation *copy = b.clone(*def, hoisted);
+  return copy->getResult(cast<OpResult>(value).getResultNumber());
+}
+
+/// A pointer block carried by an scf.for whose yielded value is the block
+/// advanced by the same uniform addptr steps in every iteration: the entry
+/// block, moved by (iterations so far) * step.
+FailureOr<AffineBlock>
+StructuredAccess::analyzeLoopCarried(BlockArgument pointers) {
+  auto loop = dyn_cast<scf::ForOp>(pointers.getOwner()->getParentOp());
+  if (!loop || pointers.getArgNumber() == 0)
+    return failure();
+  unsigned position = pointers.getArgNumber() - 1;
+  OpFoldResult step = index.constant(0);
+  Value advanced = loop.getYieldedValues()[position];
+  while (advanced != pointers) {
+    // Each step runs once per iteration (not under a condition) and is the
+    // same in every iteration.
+    auto addPtr = advanced.getDefiningOp<AddPtrOp>();
+    if (!addPtr || addPtr->getBlock() != loop.getBody())
+      return failure();
+    // Analyzed before the loop, where it is defined for every access.
+    IRMapping hoisted;
+    Value offset = hoistInvariant(addPtr.getOffset(), loop, hoisted);
+    if (!offset)
+      return failure();
+    FailureOr<AffineBlock> increment = analyzeIntegers(offset);
+    if (failed(increment) || !increment->isUniform())
+      return failure();
+    step = index.add(step, increment->offset);
+    advanced = addPtr.getPtr();
+  }
+  FailureOr<AffineBlock> entry = analyzePointers(loop.getInitArgs()[position]);
+  if (failed(entry))
+    return failure();
+  auto asIndex = [&](Value v) { return index.fromInteger(v); };
+  OpFoldResult done =
+      index.sub(asIndex(loop.getInductionVar()), asIndex(loop.getLowerBound()));
+  OpFoldResult iterations = index.divide(done, asIndex(loop.getStep()));
+  entry->offset = index.add(entry->offset, index.mul(iterations, step));
+  return entry;
+}
+
 FailureOr<AffineBlock> StructuredAccess::analyzePointers(Value value) {
   auto type = dyn_cast<RankedTensorType>(value.getType());
+  if (auto arg = dyn_cast<BlockArgument>(value); arg && type)
+    return analyzeLoopCarried(arg);
   Operation *def = value.getDefiningOp();
   if (!type || !def)
     return failure();

@@ -122,3 +122,40 @@ tt.func public @unstructured(%p: !tt.ptr<f32>, %idx: !tt.ptr<i32>, %n: i32, %out
   tt.store %out_ptrs, %gwe : tensor<8x!tt.ptr<f32>>
   tt.return
 }
+
+// -----
+
+// A block carried by a loop and advanced by a uniform step each iteration
+// (`ptrs += 16 * stride`, the step computed inside the loop): the entry
+// block moved by ((k - 0) / 1) * step.
+// CHECK-LABEL: func.func @carried
+// CHECK: scf.for %[[K:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args
+// CHECK: %[[DONE:.*]] = arith.index_cast %[[K]] : i32 to index
+// CHECK: %[[MOVED:.*]] = arith.muli %[[DONE]], %{{.*}} : index
+// CHECK: %[[OFFSET:.*]] = arith.addi %{{.*}}, %[[MOVED]] : index
+// CHECK: memref.reinterpret_cast %{{.*}} to offset: [%[[OFFSET]]], sizes: [16], strides: [%{{.*}}]
+// CHECK-NOT: tt.load
+tt.func public @carried(%p: !tt.ptr<f32>, %stride: i32, %out: !tt.ptr<f32>) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c4 = arith.constant 4 : i32
+  %c16 = arith.constant 16 : i32
+  %zero = arith.constant dense<0.0> : tensor<16xf32>
+  %range = tt.make_range {end = 16 : i32, start = 0 : i32} : tensor<16xi32>
+  %strides = tt.splat %stride : i32 -> tensor<16xi32>
+  %offs = arith.muli %range, %strides : tensor<16xi32>
+  %base = tt.splat %p : !tt.ptr<f32> -> tensor<16x!tt.ptr<f32>>
+  %ptrs = tt.addptr %base, %offs : tensor<16x!tt.ptr<f32>>, tensor<16xi32>
+  %sum:2 = scf.for %k = %c0 to %c4 step %c1 iter_args(%acc = %zero, %cur = %ptrs) -> (tensor<16xf32>, tensor<16x!tt.ptr<f32>>) : i32 {
+    %x = tt.load %cur : tensor<16x!tt.ptr<f32>>
+    %next_acc = arith.addf %acc, %x : tensor<16xf32>
+    %step = arith.muli %stride, %c16 : i32
+    %steps = tt.splat %step : i32 -> tensor<16xi32>
+    %next = tt.addptr %cur, %steps : tensor<16x!tt.ptr<f32>>, tensor<16xi32>
+    scf.yield %next_acc, %next : tensor<16xf32>, tensor<16x!tt.ptr<f32>>
+  }
+  %out_base = tt.splat %out : !tt.ptr<f32> -> tensor<16x!tt.ptr<f32>>
+  %out_ptrs = tt.addptr %out_base, %range : tensor<16x!tt.ptr<f32>>, tensor<16xi32>
+  tt.store %out_ptrs, %sum#0 : tensor<16x!tt.ptr<f32>>
+  tt.return
+}

@@ -34,6 +34,9 @@ def TritonStructuredMemory : Pass<"triton-structured-memory", "ModuleOp"> {
     `bufferization.materialize_in_destination` of the stored tensor. A mask
     that is a conjunction of `index < bound` comparisons limits both to a
     rectangular `memref.subview`; `other` fills the rest of a loaded block.
+    A block carried by an `scf.for` and advanced by the same uniform steps
+    in every iteration is its entry block moved by (iterations so far) *
+    step.
     Other accesses are left to --triton-pointers-to-memref. Runs after
     --triton-func-to-kernel-abi, on tt ops.
   }];
