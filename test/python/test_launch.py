@@ -205,3 +205,24 @@ def test_structured_blocks_carried_by_a_loop() -> None:
     _matmul_without_wraparound[(triton.cdiv(M, 16), triton.cdiv(N, 16))](
         a, b, c, M, N, K, *a.stride(), *b.stride(), *c.stride(), BM=16, BN=16, BK=16)
     torch.testing.assert_close(c, a @ b, rtol=1e-4, atol=1e-4)
+
+
+@triton.jit
+def _wrapped_rows(x_ptr, out_ptr, M, stride, BLOCK: tl.constexpr, COLS: tl.constexpr):
+    # The matmul tutorial's wrap-around: rows (pid * BLOCK + i) % M.
+    rows = (tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)) % M
+    cols = tl.arange(0, COLS)
+    x = tl.load(x_ptr + rows[:, None] * stride + cols[None, :])
+    out_rows = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    tl.store(out_ptr + out_rows[:, None] * COLS + cols[None, :], x)
+
+
+@pytest.mark.parametrize("rows", [5, 16, 45])
+def test_wrapped_block_loads(rows: int) -> None:
+    """Two copies split at the wrap when the block wraps once (16, 45 rows);
+    element by element when it wraps more often (5 rows, blocks of 16)."""
+    x = torch.randn(rows, 8)
+    programs = triton.cdiv(rows, 16) + 1  # the last program starts past the end
+    out = torch.empty(programs * 16, 8)
+    _wrapped_rows[(programs, )](x, out, rows, x.stride(0), BLOCK=16, COLS=8)
+    torch.testing.assert_close(out, x[torch.arange(programs * 16) % rows])

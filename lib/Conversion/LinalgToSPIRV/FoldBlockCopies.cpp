@@ -68,101 +68,137 @@ std::optional<BlockView> matchBlockView(Value memref) {
   return block;
 }
 
-/// The buffer position of the element at `indices`, and whether it lies in
-/// the extents (null when there are none).
+/// The buffer position of the current element (linalg.index) of a block
+/// whose region from `at` (per dimension; empty: the origin) is read from
+/// or written to `block`, and whether the element lies in the region's
+/// extents (null when it always does).
 std::pair<Value, Value> addressOf(OpBuilder &b, Location loc, BlockView &block,
+                                  ArrayRef<OpFoldResult> at,
                                   ArrayRef<int64_t> shape) {
   Value offset = getValueOrCreateConstantIndexOp(
       b, loc, block.view.getMixedOffsets().front());
   Value inside;
+  auto both = [&](Value condition) {
+    inside =
+        inside ? arith::AndIOp::create(b, loc, inside, condition) : condition;
+  };
   for (auto [dim, stride] : llvm::enumerate(block.view.getMixedStrides())) {
     Value index = linalg::IndexOp::create(b, loc, dim);
+    bool fromOrigin = at.empty() || isConstantIntValue(at[dim], 0);
+    if (!fromOrigin) {
+      Value start = getValueOrCreateConstantIndexOp(b, loc, at[dim]);
+      both(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, index,
+                                 start));
+      index = arith::SubIOp::create(b, loc, index, start);
+    }
     Value step = arith::MulIOp::create(
         b, loc, index, getValueOrCreateConstantIndexOp(b, loc, stride));
     offset = arith::AddIOp::create(b, loc, offset, step);
     if (block.extents.empty() ||
-        isConstantIntValue(block.extents[dim], shape[dim]))
+        (fromOrigin && isConstantIntValue(block.extents[dim], shape[dim])))
       continue;
-    Value below = arith::CmpIOp::create(
+    both(arith::CmpIOp::create(
         b, loc, arith::CmpIPredicate::slt, index,
-        getValueOrCreateConstantIndexOp(b, loc, block.extents[dim]));
-    inside = inside ? arith::AndIOp::create(b, loc, inside, below) : below;
+        getValueOrCreateConstantIndexOp(b, loc, block.extents[dim])));
   }
   return {offset, inside};
 }
 
+/// One copy into a block: from a view, to the block's region at `at`.
+struct BlockCopy {
+  memref::CopyOp copy;
+  BlockView source;
+  SmallVector<OpFoldResult> at;
+};
+
 /// to_tensor(block) where the block is filled (optionally) and then written
-/// by one copy from a view: an element-wise read of the view.
+/// by copies from views: an element-wise read of the views, each in the
+/// region it was copied to (later copies first), the fill value (or zero)
+/// elsewhere.
 LogicalResult foldLoad(bufferization::ToTensorOp toTensor) {
   auto alloc = toTensor.getBuffer().getDefiningOp<memref::AllocOp>();
   if (!alloc || alloc.getType().getMemorySpace())
     return failure();
-  memref::CopyOp copy;
   linalg::FillOp fill;
-  SmallVector<Operation *> aliases;
+  SmallVector<BlockCopy> copies;
+  SmallVector<Operation *> regions;
   for (Operation *user : alloc->getUsers()) {
     if (user == toTensor)
       continue;
     if (auto fillOp = dyn_cast<linalg::FillOp>(user)) {
+      if (fill)
+        return failure();
       fill = fillOp;
       continue;
     }
-    Operation *writer = user;
+    Value written = alloc;
+    SmallVector<OpFoldResult> at;
     if (auto subview = dyn_cast<memref::SubViewOp>(user)) {
-      if (!isLeading(subview) || !subview->hasOneUse())
+      if (!subview->hasOneUse() ||
+          !llvm::all_of(subview.getMixedStrides(), [](OpFoldResult s) {
+            return isConstantIntValue(s, 1);
+          }))
         return failure();
-      aliases.push_back(subview);
-      writer = *subview->getUsers().begin();
+      regions.push_back(subview);
+      at = subview.getMixedOffsets();
+      written = subview;
+      user = *subview->getUsers().begin();
     }
-    auto copyOp = dyn_cast<memref::CopyOp>(writer);
-    if (!copyOp || copy)
+    auto copy = dyn_cast<memref::CopyOp>(user);
+    if (!copy || copy.getTarget() != written)
       return failure();
-    copy = copyOp;
+    std::optional<BlockView> source = matchBlockView(copy.getSource());
+    if (!source)
+      return failure();
+    copies.push_back({copy, *source, at});
   }
-  if (!copy)
+  if (copies.empty())
     return failure();
-  std::optional<BlockView> source = matchBlockView(copy.getSource());
-  if (!source)
-    return failure();
+  // Program order, so that a later copy wins where copies overlap.
+  llvm::sort(copies, [](const BlockCopy &x, const BlockCopy &y) {
+    return x.copy->isBeforeInBlock(y.copy);
+  });
 
   OpBuilder b(toTensor);
   Location loc = toTensor.getLoc();
   auto type = cast<RankedTensorType>(toTensor.getType());
-  Value buffer = source->view.getSource();
   Value fillValue = fill ? fill.getInputs().front() : Value();
   auto generic = triton_spirv::createParallelGeneric(
       b, loc, TypeRange{type}, ValueRange{},
       [&](OpBuilder &nested, Location l, ValueRange) {
-        auto [offset, inside] = addressOf(nested, l, *source, type.getShape());
-        auto read = [&](OpBuilder &inner, Location il) -> Value {
-          return memref::LoadOp::create(inner, il, buffer, offset);
-        };
-        Value value;
-        if (!inside) {
-          value = read(nested, l);
-        } else {
-          // Outside the copied extents: the fill, else undefined (zero).
-          auto ifInside = scf::IfOp::create(
-              nested, l, inside,
-              [&](OpBuilder &then, Location tl) {
-                scf::YieldOp::create(then, tl, read(then, tl));
-              },
-              [&](OpBuilder &otherwise, Location ol) {
-                Value outside =
-                    fillValue ? fillValue
-                              : arith::getZeroConstant(otherwise, ol,
-                                                       type.getElementType());
-                scf::YieldOp::create(otherwise, ol, outside);
-              });
-          value = ifInside.getResult(0);
+        // Outside every copied region: the fill, else undefined (zero).
+        Value value = fillValue ? fillValue
+                                : arith::getZeroConstant(nested, l,
+                                                         type.getElementType());
+        for (BlockCopy &copy : copies) {
+          auto [offset, inside] =
+              addressOf(nested, l, copy.source, copy.at, type.getShape());
+          Value buffer = copy.source.view.getSource();
+          if (!inside) {
+            value = memref::LoadOp::create(nested, l, buffer, offset);
+            continue;
+          }
+          value = scf::IfOp::create(
+                      nested, l, inside,
+                      [&](OpBuilder &then, Location tl) {
+                        scf::YieldOp::create(
+                            then, tl,
+                            memref::LoadOp::create(then, tl, buffer, offset)
+                                .getResult());
+                      },
+                      [&](OpBuilder &otherwise, Location ol) {
+                        scf::YieldOp::create(otherwise, ol, value);
+                      })
+                      .getResult(0);
         }
         linalg::YieldOp::create(nested, l, value);
       });
   toTensor.replaceAllUsesWith(generic.getResult(0));
   toTensor.erase();
-  copy.erase();
-  for (Operation *alias : aliases)
-    alias->erase();
+  for (BlockCopy &copy : copies)
+    copy.copy.erase();
+  for (Operation *region : regions)
+    region->erase();
   if (fill)
     fill.erase();
   alloc.erase();
@@ -193,7 +229,8 @@ LogicalResult foldStore(bufferization::MaterializeInDestinationOp store) {
   triton_spirv::createParallelGeneric(
       b, loc, TypeRange{}, ValueRange{value},
       [&](OpBuilder &nested, Location l, ValueRange args) {
-        auto [offset, inside] = addressOf(nested, l, *dest, type.getShape());
+        auto [offset, inside] =
+            addressOf(nested, l, *dest, /*at=*/{}, type.getShape());
         if (inside) {
           auto ifInside = scf::IfOp::create(nested, l, inside);
           OpBuilder::InsertionGuard guard(nested);

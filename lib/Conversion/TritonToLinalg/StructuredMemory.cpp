@@ -16,9 +16,13 @@
 // every iteration (`ptrs += BLOCK_K * stride`) is its entry block moved by
 // (iterations so far) * step.
 //
-// Everything else (gathers through loaded indices, modulo wrap-around,
-// masks of other shapes) is left to --triton-pointers-to-memref, which
-// accepts any pointer arithmetic.
+// A load whose block wraps around along one dimension (`(start + arange) %
+// M`, the matmul tutorial's rows) is two copies, split at the wrap, under a
+// run-time check that it wraps at most once.
+//
+// Everything else (gathers through loaded indices, wrapped stores, masks of
+// other shapes) is left to --triton-pointers-to-memref, which accepts any
+// pointer arithmetic.
 //
 //===----------------------------------------------------------------------===//
 
@@ -47,16 +51,37 @@ using namespace mlir;
 using namespace mlir::triton;
 
 namespace {
+/// `scale * ((start + i_dim) mod modulus)`: the wrap-around of the matmul
+/// tutorial's `(pid * BLOCK + arange(BLOCK)) % M`.
+struct Wrap {
+  unsigned dim;
+  OpFoldResult start, modulus, scale;
+};
+
 /// A block of integers (or element offsets) that is an affine function of
-/// the element's indices: value[i] = offset + sum_d i_d * strides[d].
+/// the element's indices, plus at most one wrapped term:
+/// value[i] = offset + sum_d i_d * strides[d] (+ wrap).
 struct AffineBlock {
   OpFoldResult offset;
   SmallVector<OpFoldResult> strides;
+  std::optional<Wrap> wrap;
 
   bool isUniform() const {
-    return llvm::all_of(strides, [](OpFoldResult stride) {
+    return !wrap && llvm::all_of(strides, [](OpFoldResult stride) {
       return isConstantIntValue(stride, 0);
     });
+  }
+  /// The one dimension along which the block varies, in unit steps.
+  std::optional<unsigned> unitDimension() const {
+    std::optional<unsigned> varying;
+    for (auto [dim, stride] : llvm::enumerate(strides)) {
+      if (isConstantIntValue(stride, 0))
+        continue;
+      if (varying || !isConstantIntValue(stride, 1))
+        return std::nullopt;
+      varying = dim;
+    }
+    return wrap ? std::nullopt : varying;
   }
 };
 
@@ -86,6 +111,9 @@ public:
   }
   OpFoldResult divide(OpFoldResult x, OpFoldResult y) {
     return apply<arith::DivSIOp>(x, y);
+  }
+  OpFoldResult remainder(OpFoldResult x, OpFoldResult y) {
+    return apply<arith::RemSIOp>(x, y);
   }
   /// An integer scalar as an index.
   OpFoldResult fromInteger(Value scalar) {
@@ -138,6 +166,8 @@ FailureOr<AffineBlock> StructuredAccess::analyzeShapeOp(
       return failure();
     src->strides.insert(src->strides.begin() + expand.getAxis(),
                         index.constant(0));
+    if (src->wrap && src->wrap->dim >= expand.getAxis())
+      ++src->wrap->dim;
     return src;
   }
   if (auto broadcast = dyn_cast<BroadcastOp>(def)) {
@@ -147,9 +177,13 @@ FailureOr<AffineBlock> StructuredAccess::analyzeShapeOp(
     // A broadcast dimension reads position 0 of the source everywhere.
     auto srcShape = cast<RankedTensorType>(broadcast.getSrc().getType());
     auto dstShape = cast<RankedTensorType>(broadcast.getType());
-    for (unsigned dim = 0; dim < src->strides.size(); ++dim)
-      if (srcShape.getDimSize(dim) != dstShape.getDimSize(dim))
-        src->strides[dim] = index.constant(0);
+    for (unsigned dim = 0; dim < src->strides.size(); ++dim) {
+      if (srcShape.getDimSize(dim) == dstShape.getDimSize(dim))
+        continue;
+      if (src->wrap && src->wrap->dim == dim)
+        return failure();
+      src->strides[dim] = index.constant(0);
+    }
     return src;
   }
   return failure();
@@ -175,6 +209,19 @@ FailureOr<AffineBlock> StructuredAccess::analyzeIntegers(Value value) {
         index.constant(constant.getSplatValue<APInt>().getSExtValue()));
   if (isa<arith::ExtSIOp>(def))
     return analyzeIntegers(def->getOperand(0));
+  if (auto remainder = dyn_cast<arith::RemSIOp>(def)) {
+    // (start + i_d) mod M, with i_d along one dimension in unit steps.
+    FailureOr<AffineBlock> lhs = analyzeIntegers(remainder.getLhs());
+    FailureOr<AffineBlock> rhs = analyzeIntegers(remainder.getRhs());
+    if (failed(lhs) || failed(rhs) || !rhs->isUniform())
+      return failure();
+    std::optional<unsigned> dim = lhs->unitDimension();
+    if (!dim)
+      return failure();
+    AffineBlock wrapped = uniform(index.constant(0));
+    wrapped.wrap = Wrap{*dim, lhs->offset, rhs->offset, index.constant(1)};
+    return wrapped;
+  }
   if (isa<arith::AddIOp, arith::SubIOp, arith::MulIOp>(def)) {
     FailureOr<AffineBlock> lhs = analyzeIntegers(def->getOperand(0));
     FailureOr<AffineBlock> rhs = analyzeIntegers(def->getOperand(1));
@@ -190,9 +237,16 @@ FailureOr<AffineBlock> StructuredAccess::analyzeIntegers(Value value) {
       result.offset = index.mul(lhs->offset, rhs->offset);
       for (OpFoldResult stride : rhs->strides)
         result.strides.push_back(index.mul(lhs->offset, stride));
+      result.wrap = rhs->wrap;
+      if (result.wrap)
+        result.wrap->scale = index.mul(lhs->offset, result.wrap->scale);
       return result;
     }
     bool subtract = isa<arith::SubIOp>(def);
+    // At most one wrapped term, added.
+    if ((lhs->wrap && rhs->wrap) || (subtract && rhs->wrap))
+      return failure();
+    result.wrap = lhs->wrap ? lhs->wrap : rhs->wrap;
     auto combine = [&](OpFoldResult x, OpFoldResult y) {
       return subtract ? index.sub(x, y) : index.add(x, y);
     };
@@ -292,8 +346,11 @@ FailureOr<AffineBlock> StructuredAccess::analyzePointers(Value value) {
   if (auto addPtr = dyn_cast<AddPtrOp>(def)) {
     FailureOr<AffineBlock> pointers = analyzePointers(addPtr.getPtr());
     FailureOr<AffineBlock> offsets = analyzeIntegers(addPtr.getOffset());
-    if (failed(pointers) || failed(offsets))
+    if (failed(pointers) || failed(offsets) ||
+        (pointers->wrap && offsets->wrap))
       return failure();
+    if (offsets->wrap)
+      pointers->wrap = offsets->wrap;
     pointers->offset = index.add(pointers->offset, offsets->offset);
     for (auto [stride, extra] : llvm::zip(pointers->strides, offsets->strides))
       stride = index.add(stride, extra);
@@ -374,7 +431,7 @@ FailureOr<SmallVector<OpFoldResult>> StructuredAccess::analyzeMask(Value mask) {
     return failure();
   FailureOr<AffineBlock> indices = analyzeIntegers(lhs);
   FailureOr<AffineBlock> bound = analyzeIntegers(rhs);
-  if (failed(indices) || failed(bound) || !bound->isUniform())
+  if (failed(indices) || failed(bound) || !bound->isUniform() || indices->wrap)
     return failure();
   // Positions i along `dim` are kept while offset + i < limit.
   OpFoldResult limit = predicate == arith::CmpIPredicate::sle
@@ -382,13 +439,8 @@ FailureOr<SmallVector<OpFoldResult>> StructuredAccess::analyzeMask(Value mask) {
                            : bound->offset;
   SmallVector<OpFoldResult> extents = whole();
   std::optional<unsigned> varying;
-  for (auto [dim, stride] : llvm::enumerate(indices->strides)) {
-    if (isConstantIntValue(stride, 0))
-      continue;
-    if (varying || !isConstantIntValue(stride, 1))
-      return failure();
-    varying = dim;
-  }
+  if (!indices->isUniform() && !(varying = indices->unitDimension()))
+    return failure();
   OpFoldResult kept = index.sub(limit, indices->offset);
   if (!varying) {
     // A uniform comparison keeps everything or nothing.
@@ -438,6 +490,14 @@ Value createView(OpBuilder &b, Location loc, Value buffer,
                                            sizes, block.strides);
 }
 
+/// The part of `memref` of `sizes` at `offsets` (unit steps).
+Value part(OpBuilder &b, Location loc, Value memref,
+           ArrayRef<OpFoldResult> offsets, ArrayRef<OpFoldResult> sizes) {
+  return memref::SubViewOp::create(
+      b, loc, memref, offsets, sizes,
+      SmallVector<OpFoldResult>(sizes.size(), b.getIndexAttr(1)));
+}
+
 /// The leading `extents` of `memref` (all of it without extents).
 Value leading(OpBuilder &b, Location loc, Value memref,
               ArrayRef<OpFoldResult> extents) {
@@ -484,6 +544,77 @@ FailureOr<Access> analyzeAccess(OpBuilder &b, Operation *op, Value pointer,
   return access;
 }
 
+/// A load whose block wraps around along one dimension: two copies, the
+/// rows from the start to the wrap and the rows after it (triton-shared's
+/// split). That is exact while the block wraps at most once (start >= 0,
+/// block size <= modulus), which is checked at run time; otherwise the load
+/// stays element-wise.
+void rewriteWrappedLoad(OpBuilder &b, LoadOp load, const Access &access,
+                        Value other) {
+  Location loc = load.getLoc();
+  auto type = cast<RankedTensorType>(load.getType());
+  const Wrap &wrap = *access.pointers.wrap;
+  unsigned dim = wrap.dim;
+  IndexBuilder index(b, loc);
+  OpFoldResult size = index.constant(type.getDimSize(dim));
+  Value fromStart = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge,
+                                          index.value(wrap.start),
+                                          index.value(index.constant(0)));
+  Value wrapsOnce =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sle,
+                            index.value(size), index.value(wrap.modulus));
+  auto exact =
+      scf::IfOp::create(b, loc, TypeRange{type},
+                        arith::AndIOp::create(b, loc, fromStart, wrapsOnce),
+                        /*withElseRegion=*/true);
+  b.setInsertionPointToStart(exact.elseBlock());
+  scf::YieldOp::create(b, loc, b.clone(*load)->getResults());
+
+  b.setInsertionPointToStart(exact.thenBlock());
+  OpFoldResult first = index.remainder(wrap.start, wrap.modulus);
+  OpFoldResult headRows = index.min(size, index.sub(wrap.modulus, first));
+  OpFoldResult tailRows = index.sub(size, headRows);
+  AffineBlock head = access.pointers;
+  head.wrap.reset();
+  head.strides[dim] = index.add(head.strides[dim], wrap.scale);
+  AffineBlock tail = head;
+  head.offset = index.add(head.offset, index.mul(wrap.scale, first));
+  tail.offset =
+      index.add(tail.offset, index.mul(access.pointers.strides[dim], headRows));
+  SmallVector<OpFoldResult> kept =
+      access.extents.empty()
+          ? llvm::map_to_vector(type.getShape(),
+                                [&](int64_t n) { return index.constant(n); })
+          : access.extents;
+  SmallVector<OpFoldResult> headKept = kept, tailKept = kept;
+  headKept[dim] = index.min(headRows, kept[dim]);
+  tailKept[dim] = index.max(
+      index.constant(0), index.min(tailRows, index.sub(kept[dim], headRows)));
+  SmallVector<OpFoldResult> tailAt(type.getRank(), index.constant(0));
+  tailAt[dim] = headRows;
+
+  Value block = memref::AllocOp::create(
+      b, loc, MemRefType::get(type.getShape(), type.getElementType()));
+  if (other && !access.extents.empty())
+    linalg::FillOp::create(b, loc, other, block);
+  SmallVector<OpFoldResult> zeros(type.getRank(), index.constant(0));
+  Value headView = createView(b, loc, access.buffer, head, type.getShape());
+  Value headSource = part(b, loc, headView, zeros, headKept);
+  Value headTarget = part(b, loc, block, zeros, headKept);
+  memref::CopyOp::create(b, loc, headSource, headTarget);
+  Value tailView = createView(b, loc, access.buffer, tail, type.getShape());
+  Value tailSource = part(b, loc, tailView, zeros, tailKept);
+  Value tailTarget = part(b, loc, block, tailAt, tailKept);
+  memref::CopyOp::create(b, loc, tailSource, tailTarget);
+  scf::YieldOp::create(b, loc,
+                       bufferization::ToTensorOp::create(b, loc, type, block,
+                                                         /*restrict=*/true,
+                                                         /*writable=*/true)
+                           .getResult());
+  load.getResult().replaceAllUsesWith(exact.getResult(0));
+  load.erase();
+}
+
 LogicalResult rewriteLoad(LoadOp load) {
   OpBuilder b(load);
   Location loc = load.getLoc();
@@ -494,6 +625,10 @@ LogicalResult rewriteLoad(LoadOp load) {
       analyzeAccess(b, load, load.getPtr(), load.getMask());
   if (failed(access))
     return failure();
+  if (access->pointers.wrap) {
+    rewriteWrappedLoad(b, load, *access, other);
+    return success();
+  }
   auto type = cast<RankedTensorType>(load.getType());
   Value view =
       createView(b, loc, access->buffer, access->pointers, type.getShape());
@@ -518,7 +653,8 @@ LogicalResult rewriteStore(StoreOp store) {
   Location loc = store.getLoc();
   FailureOr<Access> access =
       analyzeAccess(b, store, store.getPtr(), store.getMask());
-  if (failed(access))
+  // Wrapped stores stay element-wise.
+  if (failed(access) || access->pointers.wrap)
     return failure();
   auto type = cast<RankedTensorType>(store.getValue().getType());
   Value view =

@@ -1,4 +1,4 @@
-// RUN: triton-spirv-opt %s --triton-spirv-fold-block-copies | FileCheck %s
+// RUN: triton-spirv-opt %s --triton-spirv-fold-block-copies -split-input-file | FileCheck %s
 
 // A masked structured load (view, fill, copy of the leading %n elements,
 // to_tensor) becomes an element-wise read of the buffer at offset + i * stride
@@ -36,4 +36,39 @@ func.func @copy(%in: memref<?xf32>, %off: index, %out: memref<?xf32>, %n: index)
   %part = memref.subview %out_view[0] [%n] [1] : memref<64xf32, strided<[1]>> to memref<?xf32, strided<[1]>>
   bufferization.materialize_in_destination %slice in writable %part : (tensor<?xf32>, memref<?xf32, strided<[1]>>) -> ()
   return
+}
+
+// -----
+
+// Two copies into one block (a wrapped block's head and tail): each element
+// is read from the copy whose region holds it, the tail's rows counted from
+// its region's first row %h.
+// CHECK-LABEL: func.func @two_copies
+// CHECK-SAME: (%[[BUF:[^:]*]]: memref<?xf32>, %[[HEAD_AT:[^:]*]]: index, %[[H:[^:]*]]: index)
+// CHECK: linalg.generic
+// CHECK: %[[I:.*]] = linalg.index 0 : index
+// CHECK: %[[IN_HEAD:.*]] = arith.cmpi slt, %[[I]], %[[H]] : index
+// CHECK: %[[HEAD:.*]] = scf.if %[[IN_HEAD]] -> (f32) {
+// CHECK: memref.load %[[BUF]]
+// CHECK: %[[J:.*]] = linalg.index 0 : index
+// CHECK: %[[IN_TAIL:.*]] = arith.cmpi sge, %[[J]], %[[H]] : index
+// CHECK: %[[ROW:.*]] = arith.subi %[[J]], %[[H]] : index
+// CHECK: scf.if %{{.*}} -> (f32) {
+// CHECK: memref.load %[[BUF]]
+// CHECK: } else {
+// CHECK: scf.yield %[[HEAD]] : f32
+func.func @two_copies(%buf: memref<?xf32>, %head_at: index, %h: index) -> tensor<16xf32> {
+  %c16 = arith.constant 16 : index
+  %t = arith.subi %c16, %h : index
+  %head_view = memref.reinterpret_cast %buf to offset: [%head_at], sizes: [16], strides: [1] : memref<?xf32> to memref<16xf32, strided<[1], offset: ?>>
+  %tail_view = memref.reinterpret_cast %buf to offset: [0], sizes: [16], strides: [1] : memref<?xf32> to memref<16xf32, strided<[1]>>
+  %block = memref.alloc() : memref<16xf32>
+  %head_src = memref.subview %head_view[0] [%h] [1] : memref<16xf32, strided<[1], offset: ?>> to memref<?xf32, strided<[1], offset: ?>>
+  %head_dst = memref.subview %block[0] [%h] [1] : memref<16xf32> to memref<?xf32, strided<[1]>>
+  memref.copy %head_src, %head_dst : memref<?xf32, strided<[1], offset: ?>> to memref<?xf32, strided<[1]>>
+  %tail_src = memref.subview %tail_view[0] [%t] [1] : memref<16xf32, strided<[1]>> to memref<?xf32, strided<[1]>>
+  %tail_dst = memref.subview %block[%h] [%t] [1] : memref<16xf32> to memref<?xf32, strided<[1], offset: ?>>
+  memref.copy %tail_src, %tail_dst : memref<?xf32, strided<[1]>> to memref<?xf32, strided<[1], offset: ?>>
+  %loaded = bufferization.to_tensor %block restrict writable : memref<16xf32> to tensor<16xf32>
+  return %loaded : tensor<16xf32>
 }

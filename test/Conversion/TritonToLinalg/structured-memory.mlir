@@ -159,3 +159,48 @@ tt.func public @carried(%p: !tt.ptr<f32>, %stride: i32, %out: !tt.ptr<f32>) {
   tt.store %out_ptrs, %sum#0 : tensor<16x!tt.ptr<f32>>
   tt.return
 }
+
+// -----
+
+// Rows wrapped around (start + i) % m, as in the matmul tutorial: under a
+// run-time check that the block wraps at most once, two copies split at the
+// wrap (rows from start % m, then rows from 0 placed after them); otherwise
+// the element-wise load.
+// CHECK-LABEL: func.func @wrapped
+// CHECK: %[[EXACT:.*]] = arith.andi %{{.*}}, %{{.*}} : i1
+// CHECK: scf.if %[[EXACT]] -> (tensor<16x8xf32>) {
+// CHECK: %[[FIRST:.*]] = arith.remsi %{{.*}}, %{{.*}} : index
+// CHECK: %[[LEFT:.*]] = arith.subi %{{.*}}, %[[FIRST]] : index
+// CHECK: %[[HEAD:.*]] = arith.minsi %[[LEFT]], %{{.*}} : index
+// CHECK: %[[BLOCK:.*]] = memref.alloc() : memref<16x8xf32>
+// CHECK: memref.copy %{{.*}}, %{{.*}} : memref<?x8xf32, strided<[?, 1], offset: ?>> to memref<?x8xf32, strided<[8, 1]>>
+// CHECK: memref.subview %[[BLOCK]][%[[HEAD]], 0]
+// CHECK: memref.copy
+// CHECK: scf.yield %{{.*}} : tensor<16x8xf32>
+// CHECK: } else {
+// CHECK: tt.load
+tt.func public @wrapped(%p: !tt.ptr<f32>, %m: i32, %stride: i32, %out: !tt.ptr<f32>) {
+  %c16 = arith.constant 16 : i32
+  %pid = tt.get_program_id x : i32
+  %start = arith.muli %pid, %c16 : i32
+  %range = tt.make_range {end = 16 : i32, start = 0 : i32} : tensor<16xi32>
+  %starts = tt.splat %start : i32 -> tensor<16xi32>
+  %unwrapped = arith.addi %starts, %range : tensor<16xi32>
+  %ms = tt.splat %m : i32 -> tensor<16xi32>
+  %rows = arith.remsi %unwrapped, %ms : tensor<16xi32>
+  %rows2 = tt.expand_dims %rows {axis = 1 : i32} : tensor<16xi32> -> tensor<16x1xi32>
+  %strides = tt.splat %stride : i32 -> tensor<16x1xi32>
+  %row_offs = arith.muli %rows2, %strides : tensor<16x1xi32>
+  %cols = tt.make_range {end = 8 : i32, start = 0 : i32} : tensor<8xi32>
+  %cols2 = tt.expand_dims %cols {axis = 0 : i32} : tensor<8xi32> -> tensor<1x8xi32>
+  %rb = tt.broadcast %row_offs : tensor<16x1xi32> -> tensor<16x8xi32>
+  %cb = tt.broadcast %cols2 : tensor<1x8xi32> -> tensor<16x8xi32>
+  %offs = arith.addi %rb, %cb : tensor<16x8xi32>
+  %base = tt.splat %p : !tt.ptr<f32> -> tensor<16x8x!tt.ptr<f32>>
+  %ptrs = tt.addptr %base, %offs : tensor<16x8x!tt.ptr<f32>>, tensor<16x8xi32>
+  %x = tt.load %ptrs : tensor<16x8x!tt.ptr<f32>>
+  %out_base = tt.splat %out : !tt.ptr<f32> -> tensor<16x8x!tt.ptr<f32>>
+  %out_ptrs = tt.addptr %out_base, %offs : tensor<16x8x!tt.ptr<f32>>, tensor<16x8xi32>
+  tt.store %out_ptrs, %x : tensor<16x8x!tt.ptr<f32>>
+  tt.return
+}

@@ -8,11 +8,12 @@ include "mlir/Pass/PassBase.td"
 def FoldBlockCopies : Pass<"triton-spirv-fold-block-copies", "ModuleOp"> {
   let summary = "Read and write structured blocks element by element";
   let description = [{
-    A block loaded by --triton-structured-memory (a `memref.copy` of a
-    strided view, or of its leading subview, into a fresh buffer read with
-    `bufferization.to_tensor`) becomes an element-wise `linalg.generic` that
-    loads each element from the kernel buffer at offset + sum(i_d * stride_d)
-    inside the copied extents and takes the fill value (or zero) outside. A
+    A block loaded by --triton-structured-memory (`memref.copy`s of strided
+    views, or of their leading subviews, into regions of a fresh buffer read
+    with `bufferization.to_tensor`) becomes an element-wise `linalg.generic`
+    that loads each element from the kernel buffer at offset +
+    sum(i_d * stride_d) of the copy whose region holds it, and takes the
+    fill value (or zero) outside them. A
     `bufferization.materialize_in_destination` into such a view becomes a
     result-less generic that stores the elements inside the extents. No
     block is staged in workgroup memory; the reads fuse into their consumers.

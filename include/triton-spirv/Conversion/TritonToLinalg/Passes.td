@@ -37,7 +37,10 @@ def TritonStructuredMemory : Pass<"triton-structured-memory", "ModuleOp"> {
     A block carried by an `scf.for` and advanced by the same uniform steps
     in every iteration is its entry block moved by (iterations so far) *
     step.
-    Other accesses are left to --triton-pointers-to-memref. Runs after
+    A load whose block wraps around along one dimension (`(start + arange)
+    % M`) is two copies split at the wrap, under a run-time check that it
+    wraps at most once. Other accesses are left to
+    --triton-pointers-to-memref. Runs after
     --triton-func-to-kernel-abi, on tt ops.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
