@@ -381,6 +381,14 @@ struct AtomicCASLowering : OpConversionPattern<AtomicCASOp> {
 
 /// Ops this lowering cannot express, with the message shown to the user.
 std::optional<std::string> unsupportedMessage(Operation *op) {
+  if (isa<MakeTensorDescOp, DescriptorLoadOp, DescriptorStoreOp,
+          DescriptorReduceOp, DescriptorGatherOp, DescriptorScatterOp,
+          MakeTensorPtrOp, AdvanceOp>(op))
+    return (op->getName().getStringRef() +
+            " must be rewritten to plain pointers first (Triton's "
+            "rewrite_tensor_descriptor_to_pointer and rewrite_tensor_pointer "
+            "passes, which the backend runs)")
+        .str();
   if (isa<LoadOp, StoreOp>(op)) {
     auto ptrType = dyn_cast<PointerType>(op->getOperand(0).getType());
     if (ptrType && isa<RankedTensorType>(ptrType.getPointeeType()))

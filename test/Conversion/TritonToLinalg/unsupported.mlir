@@ -44,3 +44,21 @@ tt.func public @packed_map(%s: i32, %q: !tt.ptr<i32>) {
   tt.store %p, %y : tensor<8x!tt.ptr<i32>>
   tt.return
 }
+
+// -----
+
+// Triton's own passes (which the backend runs) turn tensor descriptors and
+// block pointers into plain pointers; raw ones are named.
+tt.func public @descriptor(%p: !tt.ptr<f32>, %n: i32, %out: !tt.ptr<f32>) {
+  %c1 = arith.constant 1 : i64
+  %c0 = arith.constant 0 : i32
+  // expected-error @+1 {{tt.make_tensor_descriptor must be rewritten to plain pointers first}}
+  %d = tt.make_tensor_descriptor %p, [%n], [%c1] : !tt.ptr<f32>, !tt.tensordesc<tensor<16xf32>>
+  // expected-error @+1 {{tt.descriptor_load must be rewritten to plain pointers first}}
+  %v = tt.descriptor_load %d[%c0] : !tt.tensordesc<tensor<16xf32>> -> tensor<16xf32>
+  %r = tt.make_range {end = 16 : i32, start = 0 : i32} : tensor<16xi32>
+  %b = tt.splat %out : !tt.ptr<f32> -> tensor<16x!tt.ptr<f32>>
+  %ptrs = tt.addptr %b, %r : tensor<16x!tt.ptr<f32>>, tensor<16xi32>
+  tt.store %ptrs, %v : tensor<16x!tt.ptr<f32>>
+  tt.return
+}
