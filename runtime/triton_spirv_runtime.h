@@ -74,6 +74,18 @@ int tsr_launch(tsr_kernel *kernel, const uint32_t grid[3],
                const void *push_constants, uint32_t program_id_base_offset,
                uint64_t *elapsed_ns);
 
+/* tsr_launch without the wait: returns once the work is submitted. One
+ * launch is in flight at a time: the next submission (and tsr_free,
+ * tsr_destroy_kernel, tsr_close_device) first waits for it. The bound host
+ * memory must stay valid until then. */
+int tsr_submit(tsr_kernel *kernel, const uint32_t grid[3],
+               const tsr_binding *bindings, uint32_t num_bindings,
+               const void *push_constants, uint32_t program_id_base_offset);
+
+/* Waits for the submitted launch, if any; `elapsed_ns` (optional) receives
+ * its GPU time (0 when there was none). */
+int tsr_synchronize(tsr_device *device, uint64_t *elapsed_ns);
+
 #ifdef __cplusplus
 }
 #endif

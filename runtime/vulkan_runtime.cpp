@@ -117,6 +117,11 @@ struct tsr_device {
   std::mutex mutex;
   // Mapped device allocations, which launches bind without importing.
   std::vector<tsr_allocation *> allocations;
+  // The submitted launch not waited for yet (at most one: launches share
+  // the command buffer, the query pool and their kernel's descriptor set),
+  // and the host memory it imported, released once it is done.
+  bool pending = false;
+  std::vector<std::pair<VkBuffer, VkDeviceMemory>> pendingImports;
   // Messages of the validation layer since the last check.
   std::mutex validationMutex;
   std::string validationErrors;
@@ -440,6 +445,47 @@ void release(tsr_device *device, std::vector<ImportedBuffer> &buffers) {
   buffers.clear();
 }
 
+/// Waits for the submitted launch, if any (the caller holds the device
+/// lock); `elapsedNs` receives its GPU time, or 0.
+int waitPending(tsr_device *device, uint64_t *elapsedNs) {
+  if (elapsedNs)
+    *elapsedNs = 0;
+  if (!device->pending)
+    return 0;
+  device->pending = false;
+  struct Releaser {
+    tsr_device *device;
+    ~Releaser() {
+      for (auto [buffer, memory] : device->pendingImports)
+        destroyBuffer(device->device, buffer, memory);
+      device->pendingImports.clear();
+    }
+  } releaser{device};
+  // Bounded wait: a kernel that never finishes becomes an error, not a hang.
+  const char *timeoutEnv = std::getenv("TRITON_SPIRV_TIMEOUT_S");
+  uint64_t timeoutNs =
+      (timeoutEnv ? std::strtoull(timeoutEnv, nullptr, 10) : 600) *
+      1000000000ull;
+  VkResult waited =
+      vkWaitForFences(device->device, 1, &device->fence, VK_TRUE, timeoutNs);
+  if (waited == VK_TIMEOUT) {
+    vkDeviceWaitIdle(device->device);
+    return fail("the kernel did not finish within the timeout "
+                "(TRITON_SPIRV_TIMEOUT_S)");
+  }
+  TSR_CHECK(waited, "waiting for the kernel");
+  if (device->timestamps && elapsedNs) {
+    uint64_t stamps[2];
+    if (vkGetQueryPoolResults(device->device, device->queryPool, 0, 2,
+                              sizeof(stamps), stamps, sizeof(uint64_t),
+                              VK_QUERY_RESULT_64_BIT) == VK_SUCCESS)
+      *elapsedNs = static_cast<uint64_t>(
+          (stamps[1] - stamps[0]) *
+          double(device->properties.limits.timestampPeriod));
+  }
+  return checkValidation(device);
+}
+
 int importHostMemory(tsr_device *device, const tsr_binding &binding,
                      ImportedBuffer &imported) {
   if (!device->getHostPointerProperties)
@@ -515,6 +561,10 @@ void tsr_close_device(tsr_device *device) {
   if (!device)
     return;
   if (device->device) {
+    {
+      std::lock_guard<std::mutex> lock(device->mutex);
+      waitPending(device, nullptr);
+    }
     vkDeviceWaitIdle(device->device);
     // Allocations still alive (their tensors outlive the device) go with it.
     for (tsr_allocation *allocation : device->allocations) {
@@ -634,6 +684,7 @@ void tsr_free(tsr_allocation *allocation) {
   tsr_device *device = allocation->device;
   {
     std::lock_guard<std::mutex> lock(device->mutex);
+    waitPending(device, nullptr); // the launch in flight may use it
     auto &all = device->allocations;
     all.erase(std::remove(all.begin(), all.end(), allocation), all.end());
   }
@@ -726,6 +777,10 @@ int tsr_create_kernel(tsr_device *device, const uint32_t *code, size_t bytes,
 void tsr_destroy_kernel(tsr_kernel *kernel) {
   if (!kernel)
     return;
+  {
+    std::lock_guard<std::mutex> lock(kernel->device->mutex);
+    waitPending(kernel->device, nullptr);
+  }
   VkDevice device = kernel->device->device;
   if (kernel->pool)
     vkDestroyDescriptorPool(device, kernel->pool, nullptr);
@@ -740,13 +795,10 @@ void tsr_destroy_kernel(tsr_kernel *kernel) {
   delete kernel;
 }
 
-int tsr_launch(tsr_kernel *kernel, const uint32_t grid[3],
+int tsr_submit(tsr_kernel *kernel, const uint32_t grid[3],
                const tsr_binding *bindings, uint32_t numBindings,
-               const void *pushConstants, uint32_t programIdBaseOffset,
-               uint64_t *elapsedNs) {
+               const void *pushConstants, uint32_t programIdBaseOffset) {
   tsr_device *device = kernel->device;
-  if (elapsedNs)
-    *elapsedNs = 0;
   if (numBindings != kernel->numBindings)
     return fail("the kernel has " + std::to_string(kernel->numBindings) +
                 " buffer bindings, the launch gives " +
@@ -764,6 +816,9 @@ int tsr_launch(tsr_kernel *kernel, const uint32_t grid[3],
       (grid[0] > limit[0] || grid[1] > limit[1] || grid[2] > limit[2]))
     return fail("grid exceeds the device's workgroup count limits");
   std::lock_guard<std::mutex> lock(device->mutex);
+  // The previous launch's resources are reused below.
+  if (waitPending(device, nullptr))
+    return 1;
   std::vector<ImportedBuffer> buffers(numBindings);
   struct Releaser {
     tsr_device *device;
@@ -851,7 +906,7 @@ int tsr_launch(tsr_kernel *kernel, const uint32_t grid[3],
   if (device->timestamps)
     vkCmdWriteTimestamp(commands, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT,
                         device->queryPool, 1);
-  // Results must be visible to the host when the launch returns.
+  // Results must be visible to the host once the launch is waited for.
   VkMemoryBarrier barrier{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
   barrier.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
   barrier.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
@@ -865,29 +920,30 @@ int tsr_launch(tsr_kernel *kernel, const uint32_t grid[3],
   TSR_CHECK(vkResetFences(device->device, 1, &device->fence), "vkResetFences");
   TSR_CHECK(vkQueueSubmit(device->queue, 1, &submit, device->fence),
             "vkQueueSubmit");
-  // Bounded wait: a kernel that never finishes becomes an error, not a hang.
-  const char *timeoutEnv = std::getenv("TRITON_SPIRV_TIMEOUT_S");
-  uint64_t timeoutNs =
-      (timeoutEnv ? std::strtoull(timeoutEnv, nullptr, 10) : 600) *
-      1000000000ull;
-  VkResult waited =
-      vkWaitForFences(device->device, 1, &device->fence, VK_TRUE, timeoutNs);
-  if (waited == VK_TIMEOUT) {
-    vkDeviceWaitIdle(device->device);
-    return fail("the kernel did not finish within the timeout "
-                "(TRITON_SPIRV_TIMEOUT_S)");
-  }
-  TSR_CHECK(waited, "waiting for the kernel");
-  if (device->timestamps && elapsedNs) {
-    uint64_t stamps[2];
-    if (vkGetQueryPoolResults(device->device, device->queryPool, 0, 2,
-                              sizeof(stamps), stamps, sizeof(uint64_t),
-                              VK_QUERY_RESULT_64_BIT) == VK_SUCCESS)
-      *elapsedNs = static_cast<uint64_t>(
-          (stamps[1] - stamps[0]) *
-          double(device->properties.limits.timestampPeriod));
-  }
+  // The imports live until the launch is waited for.
+  for (ImportedBuffer &imported : buffers)
+    if (imported.buffer || imported.memory)
+      device->pendingImports.push_back({imported.buffer, imported.memory});
+  buffers.clear();
+  device->pending = true;
   return checkValidation(device);
+}
+
+int tsr_synchronize(tsr_device *device, uint64_t *elapsedNs) {
+  std::lock_guard<std::mutex> lock(device->mutex);
+  return waitPending(device, elapsedNs);
+}
+
+int tsr_launch(tsr_kernel *kernel, const uint32_t grid[3],
+               const tsr_binding *bindings, uint32_t numBindings,
+               const void *pushConstants, uint32_t programIdBaseOffset,
+               uint64_t *elapsedNs) {
+  if (elapsedNs)
+    *elapsedNs = 0;
+  if (tsr_submit(kernel, grid, bindings, numBindings, pushConstants,
+                 programIdBaseOffset))
+    return 1;
+  return tsr_synchronize(kernel->device, elapsedNs);
 }
 
 } // extern "C"

@@ -18,6 +18,7 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(REPO / "python"), str(REPO / "test")]
 
 import torch  # noqa: E402
+import triton  # noqa: E402
 
 from corpus.case import Args, Case, assert_outputs_close, clone_args  # noqa: E402
 from corpus.cases import all_cases  # noqa: E402
@@ -29,6 +30,8 @@ def launch_case(case: Case) -> tuple[Args, dict[str, torch.Tensor], Any]:
     expected = case.reference(clone_args(args))
     compiled = case.kernel[case.grid(args)](**args, **case.constexprs, num_warps=case.num_warps,
                                             debug=case.debug, enable_fp_fusion=case.enable_fp_fusion)
+    # Launches may be asynchronous (TRITON_SPIRV_ASYNC=1, or another backend).
+    triton.runtime.driver.active.get_device_interface().synchronize()
     return args, expected, compiled
 
 

@@ -92,6 +92,8 @@ def _lib() -> ctypes.CDLL:
             lib.tsr_launch.argtypes = [ctypes.c_void_p, ctypes.POINTER(ctypes.c_uint32),
                                        ctypes.POINTER(_Binding), ctypes.c_uint32, ctypes.c_char_p,
                                        ctypes.c_uint32, ctypes.POINTER(ctypes.c_uint64)]
+            lib.tsr_submit.argtypes = lib.tsr_launch.argtypes[:-1]
+            lib.tsr_synchronize.argtypes = [ctypes.c_void_p, ctypes.POINTER(ctypes.c_uint64)]
             _library = lib
         return _library
 
@@ -113,10 +115,16 @@ class Kernel:
         self.handle = handle
 
     def launch(self, grid: Sequence[int], bindings: Sequence[tuple[int, int]], push_constants: bytes,
-               program_id_base_offset: int) -> int:
-        """Runs the grid and waits for it; returns the device time in ns (0 if unknown)."""
+               program_id_base_offset: int, wait: bool = True) -> int:
+        """Runs the grid and waits for it; returns the device time in ns (0 if
+        unknown). Without `wait`, returns once it is submitted (0); the
+        device's `synchronize` waits, and so does the next launch."""
         grid_array = (ctypes.c_uint32 * 3)(*grid)
         binding_array = (_Binding * max(len(bindings), 1))(*bindings)
+        if not wait:
+            _check(_lib().tsr_submit(self.handle, grid_array, binding_array, len(bindings),
+                                     push_constants, program_id_base_offset))
+            return 0
         elapsed = ctypes.c_uint64()
         _check(_lib().tsr_launch(self.handle, grid_array, binding_array, len(bindings), push_constants,
                                  program_id_base_offset, ctypes.byref(elapsed)))
@@ -150,6 +158,12 @@ class Device:
             max_workgroup_count=tuple(raw.max_workgroup_count),
             max_shared_memory=raw.max_shared_memory, max_push_constants=raw.max_push_constants,
             host_import_alignment=raw.host_import_alignment, timestamps=bool(raw.timestamps))
+
+    def synchronize(self) -> int:
+        """Waits for the submitted launch, if any; its device time in ns."""
+        elapsed = ctypes.c_uint64()
+        _check(_lib().tsr_synchronize(self.handle, ctypes.byref(elapsed)))
+        return elapsed.value
 
     def allocate(self, size: int) -> tuple[int, ctypes.c_void_p]:
         """Maps `size` bytes of device memory: (host address, allocation handle)."""

@@ -226,3 +226,35 @@ def test_wrapped_block_loads(rows: int) -> None:
     out = torch.empty(programs * 16, 8)
     _wrapped_rows[(programs, )](x, out, rows, x.stride(0), BLOCK=16, COLS=8)
     torch.testing.assert_close(out, x[torch.arange(programs * 16) % rows])
+
+
+@triton.jit
+def _sqrt_of_positive(x_ptr, out_ptr, BLOCK: tl.constexpr):
+    offsets = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offsets)
+    tl.device_assert(x > 0, "inputs must be positive")
+    tl.store(out_ptr + offsets, tl.sqrt(x))
+
+
+def test_asynchronous_launches() -> None:
+    """A launch returns once submitted; the next launch or synchronize()
+    finishes it (results, device time, failed assertions)."""
+    import triton_spirv
+    x = torch.rand(4096)
+    y, z = torch.empty_like(x), torch.empty_like(x)
+    triton_spirv.set_asynchronous(True)
+    try:
+        _add[(4, )](x, x, y, 4096, BLOCK=1024)
+        from triton_spirv.backend import launcher
+        assert launcher._pending is not None  # submitted, not waited for
+        _add[(4, )](y, x, z, 4096, BLOCK=1024)  # waits for the first, reads y
+        triton_spirv.synchronize()
+        torch.testing.assert_close(z, 3 * x)
+        ms = triton.testing.do_bench(lambda: _add[(4, )](x, x, y, 4096, BLOCK=1024), warmup=1, rep=5)
+        assert ms > 0
+        x[5] = float("nan")
+        _sqrt_of_positive[(1, )](x, y, BLOCK=128, debug=True)
+        with pytest.raises(AssertionError, match="inputs must be positive"):
+            triton_spirv.synchronize()
+    finally:
+        triton_spirv.set_asynchronous(False)

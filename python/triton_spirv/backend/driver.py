@@ -10,7 +10,7 @@ from triton.backends.compiler import GPUTarget
 from triton.backends.driver import DriverBase
 
 from .. import vulkan
-from .launcher import KernelBinary, SPIRVLauncher, device_time_ns
+from .launcher import KernelBinary, SPIRVLauncher, device_time_ns, synchronize
 
 __all__ = ["SPIRVDriver"]
 
@@ -51,8 +51,9 @@ class _Utils:
 
 
 class _Event:
-    """`Event(enable_timing=True)`: launches are synchronous, so an event records the
-    device time used so far (wall time where the device has no timestamps)."""
+    """`Event(enable_timing=True)`: recording one finishes the launch in flight
+    (asynchronous mode) and records the device time used so far (wall time
+    where the device has no timestamps)."""
 
     def __init__(self, enable_timing: bool = True) -> None:
         self.device_ns = 0
@@ -79,7 +80,7 @@ class _DeviceInterface:
 
     @staticmethod
     def synchronize(device: Any = None) -> None:
-        pass
+        synchronize()
 
     @staticmethod
     def current_device() -> int:

@@ -7,21 +7,52 @@ from __future__ import annotations
 import ctypes
 import os
 import struct
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 from .. import vulkan
 from .debug_buffer import DebugBuffer
 
-__all__ = ["KernelBinary", "SPIRVLauncher", "device_time_ns"]
+__all__ = ["KernelBinary", "SPIRVLauncher", "device_time_ns", "set_asynchronous", "synchronize"]
 
 _SLOT_FORMATS = {"i32": "<I", "i64": "<Q", "f32": "<f", "f64": "<d"}
 
 # Device time of all launches so far (for timing a Python callable).
 _device_time_ns = 0
 
+# Asynchronous mode: a launch returns once submitted; the launch in flight is
+# finished (copied back, its prints and assertions reported) by the next
+# launch or by synchronize().
+_asynchronous = os.environ.get("TRITON_SPIRV_ASYNC") == "1"
+_pending: tuple["_LaunchMemory", Callable[[], None] | None] | None = None
+
 
 def device_time_ns() -> int:
+    synchronize()
     return _device_time_ns
+
+
+def set_asynchronous(enabled: bool) -> None:
+    """Asynchronous launches (also TRITON_SPIRV_ASYNC=1): a launch returns as
+    soon as it is submitted, and its results (and failed assertions) are
+    there after `synchronize()` or the next launch."""
+    global _asynchronous
+    synchronize()
+    _asynchronous = enabled
+
+
+def synchronize() -> None:
+    """Waits for the launch in flight, if any, and finishes it."""
+    global _pending, _device_time_ns
+    if _pending is None:
+        return
+    memory, report = _pending
+    _pending = None
+    try:
+        _device_time_ns += memory.device.synchronize()
+        if report is not None:
+            report()
+    finally:
+        memory.finish()
 
 
 class KernelBinary:
@@ -192,19 +223,29 @@ class SPIRVLauncher:
     def __call__(self, grid_x: int, grid_y: int, grid_z: int, stream: Any, function: KernelBinary,
                  packed_metadata: Any, launch_metadata: Any, enter_hook: Any, exit_hook: Any,
                  *args: Any) -> None:
+        global _pending
+        synchronize()  # launches run one after the other
         if enter_hook is not None:
             enter_hook(launch_metadata)
         values = self._flatten(args)
         memory = _LaunchMemory(self.device)
+        asynchronous = _asynchronous
         try:
-            self._launch(grid_x, grid_y, grid_z, function, values, memory)
-        finally:
+            report = self._launch(grid_x, grid_y, grid_z, function, values, memory, asynchronous)
+        except BaseException:
+            memory.finish()
+            raise
+        if asynchronous:
+            _pending = (memory, report)
+        else:
             memory.finish()
         if exit_hook is not None:
             exit_hook(launch_metadata)
 
     def _launch(self, grid_x: int, grid_y: int, grid_z: int, function: KernelBinary, values: list[Any],
-                memory: _LaunchMemory) -> None:
+                memory: _LaunchMemory, asynchronous: bool) -> Callable[[], None] | None:
+        """Binds and launches; returns what reports the kernel's prints and
+        assertions once it has finished (when it has any)."""
         global _device_time_ns
         buffers = {index: self._buffer(values[index], index, memory) for index in self.tensor_args}
         grid = (grid_x, grid_y, grid_z)
@@ -231,6 +272,13 @@ class SPIRVLauncher:
             bindings.append(debug_block)
         constants = pack(self.push_constant_bytes, self.slots)
         kernel = function.pipeline(self.abi["entry_point"], self.num_bindings, self.push_constant_bytes)
-        _device_time_ns += kernel.launch(grid, bindings, constants, self.program_id_base_offset)
-        if debug_block is not None:
-            self.debug.report(debug_block[0])
+        _device_time_ns += kernel.launch(grid, bindings, constants, self.program_id_base_offset,
+                                         wait=not asynchronous)
+        if debug_block is None:
+            return None
+        debug, address = self.debug, debug_block[0]
+        report = lambda: debug.report(address)  # noqa: E731
+        if asynchronous:
+            return report
+        report()
+        return None
