@@ -68,22 +68,26 @@ void tsr_destroy_kernel(tsr_kernel *kernel);
 /* Runs grid[0] x grid[1] x grid[2] workgroups and waits for them. Grids
  * beyond the device's limits are split into several dispatches; each gets
  * its first workgroup id written as three uint32 at `program_id_base_offset`
- * in the push constants. `elapsed_ns` (optional) receives the GPU time. */
+ * in the push constants. `elapsed_ns` (optional) receives the GPU time (as
+ * tsr_synchronize). */
 int tsr_launch(tsr_kernel *kernel, const uint32_t grid[3],
                const tsr_binding *bindings, uint32_t num_bindings,
                const void *push_constants, uint32_t program_id_base_offset,
                uint64_t *elapsed_ns);
 
 /* tsr_launch without the wait: returns once the work is submitted. One
- * launch is in flight at a time: the next submission (and tsr_free,
- * tsr_destroy_kernel, tsr_close_device) first waits for it. The bound host
+ * launch is in flight at a time: the next submission (and tsr_destroy_kernel,
+ * tsr_close_device, and tsr_free of an allocation it binds) first waits
+ * for it. The bound host
  * memory must stay valid until then. */
 int tsr_submit(tsr_kernel *kernel, const uint32_t grid[3],
                const tsr_binding *bindings, uint32_t num_bindings,
                const void *push_constants, uint32_t program_id_base_offset);
 
 /* Waits for the submitted launch, if any; `elapsed_ns` (optional) receives
- * its GPU time (0 when there was none). */
+ * the GPU time of the launches finished since the last call (0 when none).
+ * Also reports the error of a launch that tsr_free or tsr_destroy_kernel
+ * waited for. */
 int tsr_synchronize(tsr_device *device, uint64_t *elapsed_ns);
 
 #ifdef __cplusplus

@@ -95,6 +95,12 @@ int typeRank(VkPhysicalDeviceType type) {
 }
 } // namespace
 
+/// Host memory imported as a storage buffer for one launch.
+struct ImportedBuffer {
+  VkBuffer buffer = VK_NULL_HANDLE;
+  VkDeviceMemory memory = VK_NULL_HANDLE;
+};
+
 struct tsr_device {
   VkInstance instance = VK_NULL_HANDLE;
   VkDebugUtilsMessengerEXT messenger = VK_NULL_HANDLE;
@@ -119,9 +125,15 @@ struct tsr_device {
   std::vector<tsr_allocation *> allocations;
   // The submitted launch not waited for yet (at most one: launches share
   // the command buffer, the query pool and their kernel's descriptor set),
-  // and the host memory it imported, released once it is done.
+  // the host memory it imported (released once it is done) and the
+  // allocations it binds (freeing one waits for it).
   bool pending = false;
-  std::vector<std::pair<VkBuffer, VkDeviceMemory>> pendingImports;
+  std::vector<ImportedBuffer> pendingImports;
+  std::vector<tsr_allocation *> pendingAllocations;
+  // GPU time of the launches finished since tsr_synchronize last reported,
+  // and the error of one that finished while freeing resources.
+  uint64_t unreportedElapsedNs = 0;
+  std::string unreportedError;
   // Messages of the validation layer since the last check.
   std::mutex validationMutex;
   std::string validationErrors;
@@ -425,12 +437,6 @@ void savePipelineCache(tsr_device *device) {
   std::rename(temporary.c_str(), device->pipelineCachePath.c_str());
 }
 
-/// Host memory imported as a storage buffer for one launch.
-struct ImportedBuffer {
-  VkBuffer buffer = VK_NULL_HANDLE;
-  VkDeviceMemory memory = VK_NULL_HANDLE;
-};
-
 /// Destroys a buffer and frees (and so unmaps) its memory; either may be null.
 void destroyBuffer(VkDevice device, VkBuffer buffer, VkDeviceMemory memory) {
   if (buffer)
@@ -445,21 +451,16 @@ void release(tsr_device *device, std::vector<ImportedBuffer> &buffers) {
   buffers.clear();
 }
 
-/// Waits for the submitted launch, if any (the caller holds the device
-/// lock); `elapsedNs` receives its GPU time, or 0.
-int waitPending(tsr_device *device, uint64_t *elapsedNs) {
-  if (elapsedNs)
-    *elapsedNs = 0;
+/// Waits for the submitted launch, if any (the caller holds the device lock)
+/// and adds its GPU time to the unreported time.
+int waitPending(tsr_device *device) {
   if (!device->pending)
     return 0;
   device->pending = false;
+  device->pendingAllocations.clear();
   struct Releaser {
     tsr_device *device;
-    ~Releaser() {
-      for (auto [buffer, memory] : device->pendingImports)
-        destroyBuffer(device->device, buffer, memory);
-      device->pendingImports.clear();
-    }
+    ~Releaser() { release(device, device->pendingImports); }
   } releaser{device};
   // Bounded wait: a kernel that never finishes becomes an error, not a hang.
   const char *timeoutEnv = std::getenv("TRITON_SPIRV_TIMEOUT_S");
@@ -474,16 +475,23 @@ int waitPending(tsr_device *device, uint64_t *elapsedNs) {
                 "(TRITON_SPIRV_TIMEOUT_S)");
   }
   TSR_CHECK(waited, "waiting for the kernel");
-  if (device->timestamps && elapsedNs) {
+  if (device->timestamps) {
     uint64_t stamps[2];
     if (vkGetQueryPoolResults(device->device, device->queryPool, 0, 2,
                               sizeof(stamps), stamps, sizeof(uint64_t),
                               VK_QUERY_RESULT_64_BIT) == VK_SUCCESS)
-      *elapsedNs = static_cast<uint64_t>(
+      device->unreportedElapsedNs += static_cast<uint64_t>(
           (stamps[1] - stamps[0]) *
           double(device->properties.limits.timestampPeriod));
   }
   return checkValidation(device);
+}
+
+/// waitPending for a call that cannot report errors (freeing, destroying):
+/// the next tsr_synchronize reports it.
+void waitPendingQuietly(tsr_device *device) {
+  if (waitPending(device) && device->unreportedError.empty())
+    device->unreportedError = lastError;
 }
 
 int importHostMemory(tsr_device *device, const tsr_binding &binding,
@@ -536,6 +544,22 @@ int importHostMemory(tsr_device *device, const tsr_binding &binding,
       "vkBindBufferMemory");
   return 0;
 }
+/// Destroys a kernel's Vulkan objects (no launch may be using them).
+void destroyKernelObjects(tsr_kernel *kernel) {
+  VkDevice device = kernel->device->device;
+  if (kernel->pool)
+    vkDestroyDescriptorPool(device, kernel->pool, nullptr);
+  if (kernel->pipeline)
+    vkDestroyPipeline(device, kernel->pipeline, nullptr);
+  if (kernel->layout)
+    vkDestroyPipelineLayout(device, kernel->layout, nullptr);
+  if (kernel->setLayout)
+    vkDestroyDescriptorSetLayout(device, kernel->setLayout, nullptr);
+  if (kernel->module)
+    vkDestroyShaderModule(device, kernel->module, nullptr);
+  delete kernel;
+}
+
 } // namespace
 
 extern "C" {
@@ -563,7 +587,7 @@ void tsr_close_device(tsr_device *device) {
   if (device->device) {
     {
       std::lock_guard<std::mutex> lock(device->mutex);
-      waitPending(device, nullptr);
+      waitPendingQuietly(device);
     }
     vkDeviceWaitIdle(device->device);
     // Allocations still alive (their tensors outlive the device) go with it.
@@ -684,7 +708,9 @@ void tsr_free(tsr_allocation *allocation) {
   tsr_device *device = allocation->device;
   {
     std::lock_guard<std::mutex> lock(device->mutex);
-    waitPending(device, nullptr); // the launch in flight may use it
+    auto &used = device->pendingAllocations;
+    if (std::find(used.begin(), used.end(), allocation) != used.end())
+      waitPendingQuietly(device); // the launch in flight uses it
     auto &all = device->allocations;
     all.erase(std::remove(all.begin(), all.end(), allocation), all.end());
   }
@@ -702,7 +728,7 @@ int tsr_create_kernel(tsr_device *device, const uint32_t *code, size_t bytes,
   kernel->pushConstantBytes = pushConstantBytes;
   auto cleanup = [&](int status) {
     if (status)
-      tsr_destroy_kernel(kernel);
+      destroyKernelObjects(kernel); // never launched: nothing to wait for
     else
       *out = kernel;
     return status;
@@ -779,20 +805,9 @@ void tsr_destroy_kernel(tsr_kernel *kernel) {
     return;
   {
     std::lock_guard<std::mutex> lock(kernel->device->mutex);
-    waitPending(kernel->device, nullptr);
+    waitPendingQuietly(kernel->device);
   }
-  VkDevice device = kernel->device->device;
-  if (kernel->pool)
-    vkDestroyDescriptorPool(device, kernel->pool, nullptr);
-  if (kernel->pipeline)
-    vkDestroyPipeline(device, kernel->pipeline, nullptr);
-  if (kernel->layout)
-    vkDestroyPipelineLayout(device, kernel->layout, nullptr);
-  if (kernel->setLayout)
-    vkDestroyDescriptorSetLayout(device, kernel->setLayout, nullptr);
-  if (kernel->module)
-    vkDestroyShaderModule(device, kernel->module, nullptr);
-  delete kernel;
+  destroyKernelObjects(kernel);
 }
 
 int tsr_submit(tsr_kernel *kernel, const uint32_t grid[3],
@@ -817,8 +832,9 @@ int tsr_submit(tsr_kernel *kernel, const uint32_t grid[3],
     return fail("grid exceeds the device's workgroup count limits");
   std::lock_guard<std::mutex> lock(device->mutex);
   // The previous launch's resources are reused below.
-  if (waitPending(device, nullptr))
+  if (waitPending(device))
     return 1;
+  device->pendingAllocations.clear();
   std::vector<ImportedBuffer> buffers(numBindings);
   struct Releaser {
     tsr_device *device;
@@ -837,6 +853,7 @@ int tsr_submit(tsr_kernel *kernel, const uint32_t grid[3],
       if (start >= allocation->mapped &&
           start < allocation->mapped + allocation->size) {
         bound[i] = allocation->buffer;
+        device->pendingAllocations.push_back(allocation);
         offsets[i] = start - allocation->mapped;
         ranges[i] = std::min<VkDeviceSize>(bindings[i].size,
                                            allocation->size - offsets[i]);
@@ -921,9 +938,7 @@ int tsr_submit(tsr_kernel *kernel, const uint32_t grid[3],
   TSR_CHECK(vkQueueSubmit(device->queue, 1, &submit, device->fence),
             "vkQueueSubmit");
   // The imports live until the launch is waited for.
-  for (ImportedBuffer &imported : buffers)
-    if (imported.buffer || imported.memory)
-      device->pendingImports.push_back({imported.buffer, imported.memory});
+  device->pendingImports = std::move(buffers);
   buffers.clear();
   device->pending = true;
   return checkValidation(device);
@@ -931,7 +946,14 @@ int tsr_submit(tsr_kernel *kernel, const uint32_t grid[3],
 
 int tsr_synchronize(tsr_device *device, uint64_t *elapsedNs) {
   std::lock_guard<std::mutex> lock(device->mutex);
-  return waitPending(device, elapsedNs);
+  int status = waitPending(device);
+  if (!status && !device->unreportedError.empty())
+    status = fail(std::move(device->unreportedError));
+  device->unreportedError.clear();
+  if (elapsedNs)
+    *elapsedNs = device->unreportedElapsedNs;
+  device->unreportedElapsedNs = 0;
+  return status;
 }
 
 int tsr_launch(tsr_kernel *kernel, const uint32_t grid[3],

@@ -23,6 +23,7 @@ import triton  # noqa: E402
 from corpus.case import Args, Case, assert_outputs_close, clone_args  # noqa: E402
 from corpus.cases import all_cases  # noqa: E402
 
+
 def launch_case(case: Case) -> tuple[Args, dict[str, torch.Tensor], Any]:
     """Launches the case once on its seeded arguments: (the arguments after the
     launch, the reference outputs, the compiled kernel)."""

@@ -23,7 +23,8 @@ class SPIRVOptions:
     allowed_dot_input_precisions: tuple[str, ...] = ("tf32", "tf32x3", "ieee", "bf16x3", "bf16x6")
     max_num_imprecise_acc_default: int = 0
     # The target preset of triton-spirv-opt (lavapipe, nvidia, generic),
-    # optionally followed by `:` and the device's subgroup size.
+    # optionally followed by the device's `:subgroup size:workgroup
+    # memory:largest workgroup`.
     arch: str = "generic"
     backend_name: str = "spirv"
     enable_fp_fusion: bool = True

@@ -71,23 +71,13 @@ class CorpusRoundTrip(lit.formats.FileBasedTest):
         spv = os.path.join(os.environ.get("TMPDIR", "/tmp"),
                            f"triton-spirv-corpus-{os.getpid()}-{name}-{target}.spv")
         try:
-            proc = subprocess.run(
-                [self.tool, f"--triton-to-spirv=target={target} output={spv}", path],
-                capture_output=True, text=True)
-            if proc.returncode != 0:
-                return f"--triton-to-spirv (target={target}) failed:\n{proc.stderr}"
-            left = _NON_SPIRV_OP.search(proc.stdout)
-            if left:
-                return f"--triton-to-spirv left a non-SPIR-V op: {left.group(1)}"
-            val = subprocess.run(["spirv-val", "--target-env", vulkan, spv],
-                                 capture_output=True, text=True)
-            if val.returncode != 0 and self._COOPERATIVE_MATRIX_UNKNOWN in val.stderr:
+            failure = self._compile_and_validate(path, spv, target, vulkan)
+            if self._COOPERATIVE_MATRIX_UNKNOWN in failure:
                 # Debian 12's spirv-val (2023.1) predates SPV_KHR_cooperative_matrix:
                 # validate the kernel compiled without cooperative matrices.
-                return self._check_spirv_without_cooperative_matrix(path, spv, target, vulkan)
-            if val.returncode != 0:
-                return f"spirv-val ({target}, {vulkan}) rejects the binary:\n{val.stderr}"
-            return ""
+                return self._compile_and_validate(path, spv, target, vulkan,
+                                                  "cooperative-matrix=0")
+            return failure
         finally:
             for leftover in (spv, spv + ".json"):
                 if os.path.exists(leftover):
@@ -97,18 +87,21 @@ class CorpusRoundTrip(lit.formats.FileBasedTest):
     # its capability (CooperativeMatrixKHR = 6022).
     _COOPERATIVE_MATRIX_UNKNOWN = "Invalid capability operand: 6022"
 
-    def _check_spirv_without_cooperative_matrix(self, path: str, spv: str, target: str,
-                                                vulkan: str) -> str:
-        proc = subprocess.run(
-            [self.tool, f"--triton-to-spirv=target={target} cooperative-matrix=0 output={spv}",
-             path], capture_output=True, text=True)
+    def _compile_and_validate(self, path: str, spv: str, target: str, vulkan: str,
+                              options: str = "") -> str:
+        """Compiles `path` for `target` (with extra pipeline `options`) into
+        `spv` and runs spirv-val on it: empty, or what went wrong."""
+        what = f"target={target}" + (f" {options}" if options else "")
+        proc = subprocess.run([self.tool, f"--triton-to-spirv={what} output={spv}", path],
+                              capture_output=True, text=True)
         if proc.returncode != 0:
-            return (f"--triton-to-spirv (target={target}, no cooperative matrices) "
-                    f"failed:\n{proc.stderr}")
+            return f"--triton-to-spirv ({what}) failed:\n{proc.stderr}"
+        left = _NON_SPIRV_OP.search(proc.stdout)
+        if left:
+            return f"--triton-to-spirv left a non-SPIR-V op: {left.group(1)}"
         val = subprocess.run(["spirv-val", "--target-env", vulkan, spv],
                              capture_output=True, text=True)
         if val.returncode != 0:
-            return (f"spirv-val ({target} without cooperative matrices, {vulkan}) rejects "
-                    f"the binary:\n{val.stderr}")
+            return f"spirv-val ({what}, {vulkan}) rejects the binary:\n{val.stderr}"
         return ""
 

@@ -1,8 +1,10 @@
 """Shared fixtures: the built triton-spirv-opt and import paths for the
-in-repo Python package and the TTIR corpus."""
+in-repo Python package and the TTIR corpus. Kernels run with the Vulkan
+validation layer on: its errors fail the launch."""
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
@@ -11,6 +13,8 @@ import pytest
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "python"))
 sys.path.insert(0, str(REPO / "test"))
+os.environ.setdefault("TRITON_SPIRV_VALIDATION", "1")
+os.environ.setdefault("XDG_RUNTIME_DIR", "/tmp")
 
 
 @pytest.fixture(scope="session")

@@ -3,16 +3,10 @@ launcher prints its records and raises for a failed assertion."""
 
 from __future__ import annotations
 
-import os
-
 import pytest
-
-os.environ.setdefault("TRITON_SPIRV_VALIDATION", "1")
-os.environ.setdefault("XDG_RUNTIME_DIR", "/tmp")
-
-import torch  # noqa: E402
-import triton  # noqa: E402
-import triton.language as tl  # noqa: E402
+import torch
+import triton
+import triton.language as tl
 
 
 @triton.jit

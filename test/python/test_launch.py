@@ -8,19 +8,16 @@ import subprocess
 import sys
 
 import pytest
+import torch
+import triton
+import triton.language as tl
+from triton.language.extra import libdevice
 
-os.environ.setdefault("TRITON_SPIRV_VALIDATION", "1")
-os.environ.setdefault("XDG_RUNTIME_DIR", "/tmp")
-
-import torch  # noqa: E402
-import triton  # noqa: E402
-import triton.language as tl  # noqa: E402
-from triton.language.extra import libdevice  # noqa: E402
-
-from conftest import REPO  # noqa: E402
+from conftest import REPO
 
 sys.path.insert(0, str(REPO / "utils"))
 from corpus.cases import all_cases  # noqa: E402
+from corpus.kernels.random_debug import assert_kernel  # noqa: E402
 from run_corpus import run_case  # noqa: E402
 
 # Wrong answers or limits not fixed yet; strict, so a fix shows up as a failure here.
@@ -228,14 +225,6 @@ def test_wrapped_block_loads(rows: int) -> None:
     torch.testing.assert_close(out, x[torch.arange(programs * 16) % rows])
 
 
-@triton.jit
-def _sqrt_of_positive(x_ptr, out_ptr, BLOCK: tl.constexpr):
-    offsets = tl.arange(0, BLOCK)
-    x = tl.load(x_ptr + offsets)
-    tl.device_assert(x > 0, "inputs must be positive")
-    tl.store(out_ptr + offsets, tl.sqrt(x))
-
-
 def test_asynchronous_launches() -> None:
     """A launch returns once submitted; the next launch or synchronize()
     finishes it (results, device time, failed assertions)."""
@@ -253,7 +242,7 @@ def test_asynchronous_launches() -> None:
         ms = triton.testing.do_bench(lambda: _add[(4, )](x, x, y, 4096, BLOCK=1024), warmup=1, rep=5)
         assert ms > 0
         x[5] = float("nan")
-        _sqrt_of_positive[(1, )](x, y, BLOCK=128, debug=True)
+        assert_kernel[(1, )](x, y, 128, BLOCK=128, debug=True)
         with pytest.raises(AssertionError, match="inputs must be positive"):
             triton_spirv.synchronize()
     finally:

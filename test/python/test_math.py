@@ -5,17 +5,12 @@ over their whole range, edges included."""
 from __future__ import annotations
 
 import math
-import os
 
 import pytest
-
-os.environ.setdefault("TRITON_SPIRV_VALIDATION", "1")
-os.environ.setdefault("XDG_RUNTIME_DIR", "/tmp")
-
-import torch  # noqa: E402
-import triton  # noqa: E402
-import triton.language as tl  # noqa: E402
-from triton.language.extra import libdevice  # noqa: E402
+import torch
+import triton
+import triton.language as tl
+from triton.language.extra import libdevice
 
 
 @triton.jit

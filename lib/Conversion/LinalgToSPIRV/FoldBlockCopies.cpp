@@ -17,13 +17,11 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
-#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
-#include "mlir/IR/Iterators.h"
 
 namespace mlir::triton_spirv {
 #define GEN_PASS_DEF_FOLDBLOCKCOPIES
@@ -40,19 +38,23 @@ struct BlockView {
   SmallVector<OpFoldResult> extents;
 };
 
-/// Whether `subview` takes the leading positions of its source.
-bool isLeading(memref::SubViewOp subview) {
-  return llvm::all_of(
-             subview.getMixedOffsets(),
-             [](OpFoldResult o) { return isConstantIntValue(o, 0); }) &&
-         llvm::all_of(subview.getMixedStrides(),
-                      [](OpFoldResult s) { return isConstantIntValue(s, 1); });
+/// Erases the view (subview, reinterpret_cast) or slice that defines
+/// `value`, and then its source's, as long as they have no other user.
+void eraseUnusedViews(Value value) {
+  while (Operation *def = value ? value.getDefiningOp() : nullptr) {
+    if (!isa<memref::SubViewOp, memref::ReinterpretCastOp,
+             tensor::ExtractSliceOp>(def) ||
+        !def->use_empty())
+      return;
+    value = def->getOperand(0);
+    def->erase();
+  }
 }
 
 std::optional<BlockView> matchBlockView(Value memref) {
   BlockView block;
   if (auto subview = memref.getDefiningOp<memref::SubViewOp>()) {
-    if (!isLeading(subview))
+    if (!subview.hasZeroOffset() || !subview.hasUnitStride())
       return std::nullopt;
     block.leading = subview;
     block.extents = subview.getMixedSizes();
@@ -62,8 +64,7 @@ std::optional<BlockView> matchBlockView(Value memref) {
   auto source = block.view
                     ? dyn_cast<MemRefType>(block.view.getSource().getType())
                     : MemRefType();
-  if (!source || source.getRank() != 1 ||
-      block.view.getMixedOffsets().size() != 1)
+  if (!source || source.getRank() != 1)
     return std::nullopt;
   return block;
 }
@@ -134,10 +135,7 @@ LogicalResult foldLoad(bufferization::ToTensorOp toTensor) {
     Value written = alloc;
     SmallVector<OpFoldResult> at;
     if (auto subview = dyn_cast<memref::SubViewOp>(user)) {
-      if (!subview->hasOneUse() ||
-          !llvm::all_of(subview.getMixedStrides(), [](OpFoldResult s) {
-            return isConstantIntValue(s, 1);
-          }))
+      if (!subview->hasOneUse() || !subview.hasUnitStride())
         return failure();
       regions.push_back(subview);
       at = subview.getMixedOffsets();
@@ -195,8 +193,11 @@ LogicalResult foldLoad(bufferization::ToTensorOp toTensor) {
       });
   toTensor.replaceAllUsesWith(generic.getResult(0));
   toTensor.erase();
-  for (BlockCopy &copy : copies)
+  for (BlockCopy &copy : copies) {
+    Value source = copy.copy.getSource();
     copy.copy.erase();
+    eraseUnusedViews(source);
+  }
   for (Operation *region : regions)
     region->erase();
   if (fill)
@@ -214,9 +215,7 @@ LogicalResult foldStore(bufferization::MaterializeInDestinationOp store) {
   Value value = store.getSource();
   if (dest->leading) {
     auto slice = value.getDefiningOp<tensor::ExtractSliceOp>();
-    if (!slice || !llvm::all_of(slice.getMixedOffsets(), [](OpFoldResult o) {
-          return isConstantIntValue(o, 0);
-        }))
+    if (!slice || !slice.hasZeroOffset())
       return failure();
     value = slice.getSource();
   }
@@ -231,17 +230,19 @@ LogicalResult foldStore(bufferization::MaterializeInDestinationOp store) {
       [&](OpBuilder &nested, Location l, ValueRange args) {
         auto [offset, inside] =
             addressOf(nested, l, *dest, /*at=*/{}, type.getShape());
-        if (inside) {
-          auto ifInside = scf::IfOp::create(nested, l, inside);
+        {
           OpBuilder::InsertionGuard guard(nested);
-          nested.setInsertionPointToStart(ifInside.thenBlock());
-          memref::StoreOp::create(nested, l, args[0], buffer, offset);
-        } else {
+          if (inside) // stored inside the extents only
+            nested.setInsertionPointToStart(
+                scf::IfOp::create(nested, l, inside).thenBlock());
           memref::StoreOp::create(nested, l, args[0], buffer, offset);
         }
         linalg::YieldOp::create(nested, l);
       });
+  Value stored = store.getSource(), target = store.getDest();
   store.erase();
+  eraseUnusedViews(stored);
+  eraseUnusedViews(target);
   return success();
 }
 
@@ -260,14 +261,6 @@ struct FoldBlockCopiesPass
       else
         (void)foldStore(cast<bufferization::MaterializeInDestinationOp>(op));
     }
-    // Views and slices left without users (users first).
-    getOperation().walk<WalkOrder::PostOrder, ReverseIterator>(
-        [](Operation *op) {
-          if (isa<memref::SubViewOp, memref::ReinterpretCastOp,
-                  tensor::ExtractSliceOp>(op) &&
-              op->use_empty())
-            op->erase();
-        });
   }
 };
 } // namespace

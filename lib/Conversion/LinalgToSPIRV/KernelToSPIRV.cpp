@@ -420,11 +420,10 @@ struct KernelToSPIRVPass
     ModuleOp module = getOperation();
     MLIRContext *context = &getContext();
     std::string error;
-    SmallVector<std::string> featureList(features.begin(), features.end());
     FailureOr<triton_spirv::TargetDescription> description =
         triton_spirv::resolveTarget(
             target,
-            {featureList, maxWorkgroupMemory, maxWorkgroupSize, subgroupSize},
+            {*features, maxWorkgroupMemory, maxWorkgroupSize, subgroupSize},
             error);
     if (failed(description)) {
       module.emitError(error);

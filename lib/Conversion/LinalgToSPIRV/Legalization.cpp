@@ -5,6 +5,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Transforms/Passes.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Math/Transforms/Passes.h"
@@ -12,7 +13,6 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SPIRV/IR/SPIRVOps.h"
 #include "mlir/Dialect/SPIRV/Transforms/SPIRVConversion.h"
-#include "mlir/IR/IRMapping.h"
 #include "mlir/Transforms/DialectConversion.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
@@ -226,12 +226,7 @@ struct CtPopTo32Bit : OpRewritePattern<math::CtPopOp> {
       rewriter.replaceOpWithNewOp<arith::TruncIOp>(op, type, count);
       return success();
     }
-    Value shift = arith::ConstantOp::create(
-        rewriter, loc, type,
-        isa<ShapedType>(type)
-            ? TypedAttr(DenseElementsAttr::get(cast<ShapedType>(type),
-                                               rewriter.getI64IntegerAttr(32)))
-            : rewriter.getI64IntegerAttr(32));
+    Value shift = createScalarOrSplatConstant(rewriter, loc, type, 32);
     Value low = arith::TruncIOp::create(rewriter, loc, i32, x);
     Value high = arith::TruncIOp::create(
         rewriter, loc, i32, arith::ShRUIOp::create(rewriter, loc, x, shift));
@@ -243,20 +238,19 @@ struct CtPopTo32Bit : OpRewritePattern<math::CtPopOp> {
   }
 };
 
-/// Ops marked `kExactAttrName` become their SPIR-V op decorated
-/// NoContraction (preferred over upstream's patterns, which drop the mark).
-template <typename SourceOp, typename TargetOp>
-struct ExactFloatOp : OpConversionPattern<SourceOp> {
-  ExactFloatOp(const TypeConverter &converter, MLIRContext *context)
-      : OpConversionPattern<SourceOp>(converter, context, /*benefit=*/2) {}
+/// An FMA marked `kExactAttrName` becomes GLSL's Fma decorated
+/// NoContraction (preferred over upstream's pattern, which drops the mark).
+struct ExactFma : OpConversionPattern<math::FmaOp> {
+  ExactFma(const TypeConverter &converter, MLIRContext *context)
+      : OpConversionPattern(converter, context, /*benefit=*/2) {}
   LogicalResult
-  matchAndRewrite(SourceOp op, typename SourceOp::Adaptor adaptor,
+  matchAndRewrite(math::FmaOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    Type type = this->getTypeConverter()->convertType(op.getType());
+    Type type = getTypeConverter()->convertType(op.getType());
     if (!op->hasAttr(triton_spirv::kExactAttrName) || !type)
       return failure();
-    auto exact =
-        TargetOp::create(rewriter, op.getLoc(), type, adaptor.getOperands());
+    auto exact = spirv::GLFmaOp::create(rewriter, op.getLoc(), type,
+                                        adaptor.getOperands());
     exact->setAttr("no_contraction", rewriter.getUnitAttr());
     rewriter.replaceOp(op, exact);
     return success();
@@ -336,11 +330,7 @@ void triton_spirv::populateKernelToSPIRVPatterns(
     const SPIRVTypeConverter &typeConverter, RewritePatternSet &patterns) {
   patterns.add<ToGLInstruction<math::Exp2Op, spirv::GLExp2Op>,
                ToGLInstruction<math::Log2Op, spirv::GLLog2Op>, CtPopToBitCount,
-               ExactFloatOp<arith::AddFOp, spirv::FAddOp>,
-               ExactFloatOp<arith::SubFOp, spirv::FSubOp>,
-               ExactFloatOp<arith::MulFOp, spirv::FMulOp>,
-               ExactFloatOp<math::FmaOp, spirv::GLFmaOp>>(
-      typeConverter, patterns.getContext());
+               ExactFma>(typeConverter, patterns.getContext());
 }
 
 void triton_spirv::populateAtomicToSPIRVPatterns(

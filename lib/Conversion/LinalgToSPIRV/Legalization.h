@@ -32,12 +32,13 @@ LogicalResult emulateSmallFloats(func::FuncOp kernel);
 /// f64 functions without a lowering.
 LogicalResult expandDoublePrecisionMath(func::FuncOp kernel);
 
-/// On float arith/math ops whose rounding must not change: the SPIR-V op is
-/// decorated NoContraction, which stops drivers from fusing or refactoring
-/// it (NVIDIA's and Mesa's compilers turn a*b + a*c into a*(b + c)).
+/// On math.fma ops whose rounding must not change: the SPIR-V Fma is
+/// decorated NoContraction, which stops drivers from refactoring it
+/// (NVIDIA's and Mesa's compilers turn a*b + a*c into a*(b + c)).
 inline constexpr llvm::StringLiteral kExactAttrName = "triton_spirv.exact";
 
-/// Patterns for what upstream SPIR-V conversions lack: GLSL exp2/log2.
+/// Patterns for what upstream SPIR-V conversions lack: GLSL exp2/log2,
+/// population counts, exact FMAs.
 void populateKernelToSPIRVPatterns(const SPIRVTypeConverter &typeConverter,
                                    RewritePatternSet &patterns);
 

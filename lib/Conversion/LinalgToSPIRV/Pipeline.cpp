@@ -16,8 +16,8 @@ using namespace mlir;
 
 LogicalResult mlir::triton_spirv::buildLinalgToSPIRVPipeline(
     OpPassManager &pm, const TritonToSPIRVOptions &options) {
-  SmallVector<std::string> features(options.features.begin(),
-                                    options.features.end());
+  // (MLIR 22's const ListOption cannot be read as an ArrayRef.)
+  SmallVector<std::string> features = llvm::to_vector(options.features);
   TargetOverrides overrides{features, options.maxWorkgroupMemory,
                             options.maxWorkgroupSize, options.subgroupSize};
   std::string error;

@@ -50,8 +50,11 @@ triton_spirv::resolveTarget(StringRef name, const TargetOverrides &overrides,
   const TargetDescription *preset = llvm::find_if(
       kTargets, [&](const TargetDescription &t) { return t.name == name; });
   if (preset == std::end(kTargets)) {
-    error = ("unknown target '" + name +
-             "'; expected one of lavapipe, nvidia, generic")
+    error = ("unknown target '" + name + "'; expected one of " +
+             llvm::join(llvm::map_range(
+                            kTargets,
+                            [](const TargetDescription &t) { return t.name; }),
+                        ", "))
                 .str();
     return failure();
   }
@@ -69,9 +72,11 @@ triton_spirv::resolveTarget(StringRef name, const TargetOverrides &overrides,
     auto *flag =
         llvm::find_if(flags, [&](auto &f) { return f.first == feature; });
     if (flag == flags.end()) {
-      error = ("unknown target feature '" + feature +
-               "'; expected int8, int16, int64, float16, float64, "
-               "atomic-float-add or cooperative-matrix")
+      SmallVector<StringRef> names =
+          llvm::map_to_vector(flags, [](auto &f) { return f.first; });
+      StringRef last = names.pop_back_val();
+      error = ("unknown target feature '" + feature + "'; expected " +
+               llvm::join(names, ", ") + " or " + last)
                   .str();
       return failure();
     }

@@ -8,8 +8,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "Patterns.h"
-#include "Slices.h"
 #include "triton-spirv/Conversion/DebugBuffer.h"
+#include "triton-spirv/Conversion/ParallelGeneric.h"
 #include "triton-spirv/Dialect/Triton/IR/Dialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -23,17 +23,21 @@ using namespace mlir::triton;
 namespace layout = mlir::triton_spirv::debug_buffer;
 
 namespace {
-/// The debug buffer and the program ids, from the kernel's arguments.
+/// The op's number among the kernel's prints or assertions, the debug
+/// buffer and the program ids (from the kernel's arguments).
 struct DebugTarget {
+  int64_t id;
   Value buffer;
   Value programIds[3];
 };
 
 FailureOr<DebugTarget> lookupDebugTarget(Operation *op) {
   auto func = op->getParentOfType<func::FuncOp>();
-  DebugTarget target;
-  if (!func)
+  auto id = op->getAttrOfType<IntegerAttr>(layout::kIdAttrName);
+  if (!func || !id)
     return failure();
+  DebugTarget target;
+  target.id = id.getInt();
   for (BlockArgument arg : func.getArguments()) {
     auto role = func.getArgAttrOfType<StringAttr>(arg.getArgNumber(),
                                                   triton_spirv::kAbiAttrName);
@@ -58,11 +62,6 @@ Value indexConstant(OpBuilder &b, Location loc, int64_t value) {
 
 Value i32Constant(OpBuilder &b, Location loc, int64_t value) {
   return arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(value));
-}
-
-void storeWord(OpBuilder &b, Location loc, Value buffer, Value word,
-               Value position) {
-  memref::StoreOp::create(b, loc, word, buffer, position);
 }
 
 /// Linear index (row-major) of the current element of a linalg.generic.
@@ -102,9 +101,8 @@ struct AssertLowering : OpConversionPattern<AssertOp> {
   LogicalResult
   matchAndRewrite(AssertOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto id = op->getAttrOfType<IntegerAttr>(layout::kIdAttrName);
     FailureOr<DebugTarget> target = lookupDebugTarget(op);
-    if (!id || failed(target))
+    if (failed(target))
       return failure();
     forEachElement(
         rewriter, op.getLoc(), adaptor.getCondition(),
@@ -128,7 +126,7 @@ struct AssertLowering : OpConversionPattern<AssertOp> {
             memref::AtomicYieldOp::create(
                 b, loc,
                 arith::SelectOp::create(b, loc, unclaimed,
-                                        i32Constant(b, loc, id.getInt() + 1),
+                                        i32Constant(b, loc, target->id + 1),
                                         current));
           }
           Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
@@ -136,10 +134,12 @@ struct AssertLowering : OpConversionPattern<AssertOp> {
           auto ifFirst = scf::IfOp::create(b, loc, first);
           b.setInsertionPointToStart(ifFirst.thenBlock());
           for (auto [axis, programId] : llvm::enumerate(target->programIds))
-            storeWord(b, loc, target->buffer, programId,
-                      indexConstant(b, loc, layout::kFailedProgramWord + axis));
-          storeWord(b, loc, target->buffer, index,
-                    indexConstant(b, loc, layout::kFailedIndexWord));
+            memref::StoreOp::create(
+                b, loc, programId, target->buffer,
+                indexConstant(b, loc, layout::kFailedProgramWord + axis));
+          memref::StoreOp::create(
+              b, loc, index, target->buffer,
+              indexConstant(b, loc, layout::kFailedIndexWord));
         });
     rewriter.eraseOp(op);
     return success();
@@ -181,13 +181,11 @@ struct PrintLowering : OpConversionPattern<PrintOp> {
   LogicalResult
   matchAndRewrite(PrintOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto id = op->getAttrOfType<IntegerAttr>(layout::kIdAttrName);
     FailureOr<DebugTarget> target = lookupDebugTarget(op);
-    if (!id || failed(target))
+    if (failed(target))
       return failure();
-    ArrayRef<int32_t> signs = op.getIsSigned();
     for (auto [position, operand] : llvm::enumerate(adaptor.getArgs())) {
-      bool isSigned = position < signs.size() && signs[position] != 0;
+      bool isSigned = op.isSignedOperand(position);
       forEachElement(
           rewriter, op.getLoc(), operand,
           [&](OpBuilder &b, Location loc, Value element, Value index) {
@@ -208,7 +206,7 @@ struct PrintLowering : OpConversionPattern<PrintOp> {
                     arith::IndexCastOp::create(b, loc, b.getIndexType(), slot),
                     indexConstant(b, loc, layout::kRecordWords)));
             auto [low, high] = valueWords(b, loc, element, isSigned);
-            Value words[] = {i32Constant(b, loc, id.getInt()),
+            Value words[] = {i32Constant(b, loc, target->id),
                              i32Constant(b, loc, position),
                              target->programIds[0],
                              target->programIds[1],
@@ -217,9 +215,10 @@ struct PrintLowering : OpConversionPattern<PrintOp> {
                              low,
                              high};
             for (auto [offset, word] : llvm::enumerate(words))
-              storeWord(b, loc, target->buffer, word,
-                        arith::AddIOp::create(b, loc, first,
-                                              indexConstant(b, loc, offset)));
+              memref::StoreOp::create(
+                  b, loc, word, target->buffer,
+                  ValueRange{arith::AddIOp::create(
+                      b, loc, first, indexConstant(b, loc, offset))});
           });
     }
     rewriter.eraseOp(op);

@@ -9,6 +9,7 @@
 #include "triton-spirv/Dialect/Triton/IR/Dialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/IR/TypeUtilities.h"
 #include "llvm/ADT/StringSwitch.h"
@@ -131,11 +132,9 @@ using Builder = Value (*)(OpBuilder &, Location, ValueRange);
 Value buildErfInvF32(OpBuilder &b, Location loc, ValueRange args) {
   Value x = args[0];
   Type type = x.getType();
-  auto constant = [&](double value) -> Value {
-    TypedAttr attr = b.getFloatAttr(getElementTypeOrSelf(type), value);
-    if (auto shaped = dyn_cast<ShapedType>(type))
-      attr = DenseElementsAttr::get(shaped, attr);
-    return arith::ConstantOp::create(b, loc, attr);
+  auto constant = [&](double value) {
+    return createScalarOrSplatConstant(b, loc, type,
+                                              APFloat(float(value)));
   };
   auto horner = [&](Value w, ArrayRef<double> coefficients) {
     Value p = constant(coefficients.front());
@@ -239,13 +238,25 @@ struct ExternElementwiseLowering : OpConversionPattern<ExternElementwiseOp> {
     Builder build = lookupLibraryFunction(op.getSymbol());
     if (!build)
       return rewriter.notifyMatchFailure(op, "no math equivalent");
-    // Checked before building: the conversion runs without rollback.
+    // Checked before building: the conversion runs without rollback. Counts
+    // of 64-bit integers (popcll, clzll) are returned as i32: narrowed.
     Type mathType = adaptor.getSrcs().front().getType();
-    if (mathType != op.getType())
+    auto mathInt = dyn_cast<IntegerType>(getElementTypeOrSelf(mathType));
+    auto resultInt = dyn_cast<IntegerType>(getElementTypeOrSelf(op.getType()));
+    bool narrowed = false;
+    if (mathInt && resultInt && resultInt.getWidth() < mathInt.getWidth()) {
+      auto shaped = dyn_cast<ShapedType>(op.getType());
+      narrowed = mathType == (shaped ? shaped.clone(mathInt) : Type(mathInt));
+    }
+    if (mathType != op.getType() && !narrowed)
       return op.emitError("device-library function '")
              << op.getSymbol() << "' returns " << op.getType()
              << ", its math equivalent " << mathType;
-    rewriter.replaceOp(op, build(rewriter, op.getLoc(), adaptor.getSrcs()));
+    Value result = build(rewriter, op.getLoc(), adaptor.getSrcs());
+    if (narrowed)
+      result =
+          arith::TruncIOp::create(rewriter, op.getLoc(), op.getType(), result);
+    rewriter.replaceOp(op, result);
     return success();
   }
 };

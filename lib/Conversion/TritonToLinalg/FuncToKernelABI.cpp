@@ -73,17 +73,12 @@ annotatePointerRoots(triton::FuncOp func) {
 
 /// "file:line:col" of the first file location in `loc`.
 std::string sourceLocation(Location loc) {
-  std::string text = "unknown location";
-  loc->walk([&](Location inner) {
-    if (auto file = dyn_cast<FileLineColLoc>(inner)) {
-      text = (file.getFilename().getValue() + ":" + Twine(file.getLine()) +
-              ":" + Twine(file.getColumn()))
-                 .str();
-      return WalkResult::interrupt();
-    }
-    return WalkResult::advance();
-  });
-  return text;
+  auto file = loc->findInstanceOf<FileLineColLoc>();
+  if (!file)
+    return "unknown location";
+  return (file.getFilename().getValue() + ":" + Twine(file.getLine()) + ":" +
+          Twine(file.getColumn()))
+      .str();
 }
 
 /// Numbers the kernel's tt.assert and tt.print ops and describes them for
@@ -112,14 +107,13 @@ DictionaryAttr describeDebugOps(triton::FuncOp func) {
           typeName = "i64"; // printed as its element offset
         else
           llvm::raw_string_ostream(typeName) << element;
-        ArrayRef<int32_t> signs = print.getIsSigned();
-        bool isSigned = position < signs.size() && signs[position] != 0;
         SmallVector<int64_t> shape;
         if (auto tensor = dyn_cast<RankedTensorType>(value.getType()))
           shape.assign(tensor.getShape().begin(), tensor.getShape().end());
         operands.push_back(b.getDictionaryAttr(
             {b.getNamedAttr("type", b.getStringAttr(typeName)),
-             b.getNamedAttr("signed", b.getBoolAttr(isSigned)),
+             b.getNamedAttr("signed",
+                            b.getBoolAttr(print.isSignedOperand(position))),
              b.getNamedAttr("shape", b.getI64ArrayAttr(shape))}));
       }
       prints.push_back(b.getDictionaryAttr(

@@ -8,7 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Patterns.h"
-#include "Slices.h"
+#include "triton-spirv/Conversion/ParallelGeneric.h"
 #include "triton-spirv/Conversion/TritonToLinalg/Passes.h"
 #include "triton-spirv/Dialect/Triton/IR/Dialect.h"
 

@@ -117,20 +117,15 @@ public:
   }
   /// An integer scalar as an index.
   OpFoldResult fromInteger(Value scalar) {
-    return asFoldResult(
+    return getAsOpFoldResult(
         b.createOrFold<arith::IndexCastOp>(loc, b.getIndexType(), scalar));
   }
 
 private:
-  /// The op's result, or the constant it folds to as an attribute.
+  /// The op's result, or the constant it folds to as an attribute (so that
+  /// views get static strides).
   template <typename OpT> OpFoldResult apply(OpFoldResult x, OpFoldResult y) {
-    return asFoldResult(b.createOrFold<OpT>(loc, value(x), value(y)));
-  }
-  /// Constants as attributes, so that views get static strides.
-  OpFoldResult asFoldResult(Value v) {
-    if (std::optional<int64_t> c = getConstantIntValue(v))
-      return constant(*c);
-    return v;
+    return getAsOpFoldResult(b.createOrFold<OpT>(loc, value(x), value(y)));
   }
 
   OpBuilder &b;
@@ -272,15 +267,16 @@ FailureOr<OpFoldResult> StructuredAccess::scalarPointerOffset(Value pointer) {
 }
 
 /// `value` if it is defined outside `loop`; if it is computed inside the loop
-/// by side-effect-free ops from values defined outside (the same in every
+/// by pure ops from values defined outside (the same in every
 /// iteration), a copy of that computation placed before the loop; else null.
 static Value hoistInvariant(Value value, scf::ForOp loop, IRMapping &hoisted) {
-  if (!loop->isAncestor(value.getParentRegion()->getParentOp()))
+  if (loop.isDefinedOutsideOfLoop(value))
     return value;
   if (Value copy = hoisted.lookupOrNull(value))
     return copy;
+  // Speculatable too: the loop may run no iteration.
   Operation *def = value.getDefiningOp();
-  if (!def || def->getNumRegions() != 0 || !isMemoryEffectFree(def))
+  if (!def || def->getNumRegions() != 0 || !isPure(def))
     return {};
   for (Value operand : def->getOperands())
     if (!hoistInvariant(operand, loop, hoisted))
@@ -365,8 +361,7 @@ FailureOr<SmallVector<OpFoldResult>> StructuredAccess::analyzeMask(Value mask) {
   if (!def)
     return failure();
   auto whole = [&]() {
-    return llvm::map_to_vector(
-        type.getShape(), [&](int64_t size) { return index.constant(size); });
+    return getAsIndexOpFoldResult(b.getContext(), type.getShape());
   };
   // All or nothing, by a uniform condition.
   auto allIf = [&](Value condition) {
@@ -482,12 +477,9 @@ Value createView(OpBuilder &b, Location loc, Value buffer,
       staticStrides);
   auto elementType = cast<MemRefType>(buffer.getType()).getElementType();
   auto type = MemRefType::get(shape, elementType, layout);
-  SmallVector<OpFoldResult> sizes =
-      llvm::map_to_vector(shape, [&](int64_t size) -> OpFoldResult {
-        return b.getIndexAttr(size);
-      });
-  return memref::ReinterpretCastOp::create(b, loc, type, buffer, block.offset,
-                                           sizes, block.strides);
+  return memref::ReinterpretCastOp::create(
+      b, loc, type, buffer, block.offset,
+      getAsIndexOpFoldResult(b.getContext(), shape), block.strides);
 }
 
 /// The part of `memref` of `sizes` at `offsets` (unit steps).
@@ -503,10 +495,29 @@ Value leading(OpBuilder &b, Location loc, Value memref,
               ArrayRef<OpFoldResult> extents) {
   if (extents.empty())
     return memref;
-  unsigned rank = extents.size();
-  return memref::SubViewOp::create(
-      b, loc, memref, SmallVector<OpFoldResult>(rank, b.getIndexAttr(0)),
-      extents, SmallVector<OpFoldResult>(rank, b.getIndexAttr(1)));
+  return part(b, loc, memref,
+              SmallVector<OpFoldResult>(extents.size(), b.getIndexAttr(0)),
+              extents);
+}
+
+/// A fresh block for a loaded tensor of `type`, filled with `other` when
+/// some elements are masked off (without `other` they are undefined, as in
+/// Triton).
+Value createBlock(OpBuilder &b, Location loc, RankedTensorType type,
+                  Value other, bool masked) {
+  Value block = memref::AllocOp::create(
+      b, loc, MemRefType::get(type.getShape(), type.getElementType()));
+  if (other && masked)
+    linalg::FillOp::create(b, loc, other, block);
+  return block;
+}
+
+/// The block, once copied into, read as the loaded tensor.
+Value readBlock(OpBuilder &b, Location loc, RankedTensorType type,
+                Value block) {
+  return bufferization::ToTensorOp::create(b, loc, type, block,
+                                           /*restrict=*/true,
+                                           /*writable=*/true);
 }
 
 /// Loads and stores through structured pointers: the pointer, the mask's
@@ -583,8 +594,7 @@ void rewriteWrappedLoad(OpBuilder &b, LoadOp load, const Access &access,
       index.add(tail.offset, index.mul(access.pointers.strides[dim], headRows));
   SmallVector<OpFoldResult> kept =
       access.extents.empty()
-          ? llvm::map_to_vector(type.getShape(),
-                                [&](int64_t n) { return index.constant(n); })
+          ? getAsIndexOpFoldResult(b.getContext(), type.getShape())
           : access.extents;
   SmallVector<OpFoldResult> headKept = kept, tailKept = kept;
   headKept[dim] = index.min(headRows, kept[dim]);
@@ -593,10 +603,8 @@ void rewriteWrappedLoad(OpBuilder &b, LoadOp load, const Access &access,
   SmallVector<OpFoldResult> tailAt(type.getRank(), index.constant(0));
   tailAt[dim] = headRows;
 
-  Value block = memref::AllocOp::create(
-      b, loc, MemRefType::get(type.getShape(), type.getElementType()));
-  if (other && !access.extents.empty())
-    linalg::FillOp::create(b, loc, other, block);
+  Value block =
+      createBlock(b, loc, type, other, /*masked=*/!access.extents.empty());
   SmallVector<OpFoldResult> zeros(type.getRank(), index.constant(0));
   Value headView = createView(b, loc, access.buffer, head, type.getShape());
   Value headSource = part(b, loc, headView, zeros, headKept);
@@ -606,11 +614,7 @@ void rewriteWrappedLoad(OpBuilder &b, LoadOp load, const Access &access,
   Value tailSource = part(b, loc, tailView, zeros, tailKept);
   Value tailTarget = part(b, loc, block, tailAt, tailKept);
   memref::CopyOp::create(b, loc, tailSource, tailTarget);
-  scf::YieldOp::create(b, loc,
-                       bufferization::ToTensorOp::create(b, loc, type, block,
-                                                         /*restrict=*/true,
-                                                         /*writable=*/true)
-                           .getResult());
+  scf::YieldOp::create(b, loc, readBlock(b, loc, type, block));
   load.getResult().replaceAllUsesWith(exact.getResult(0));
   load.erase();
 }
@@ -632,18 +636,12 @@ LogicalResult rewriteLoad(LoadOp load) {
   auto type = cast<RankedTensorType>(load.getType());
   Value view =
       createView(b, loc, access->buffer, access->pointers, type.getShape());
-  Value block = memref::AllocOp::create(
-      b, loc, MemRefType::get(type.getShape(), type.getElementType()));
-  // Masked-off elements without `other` are undefined, as in Triton.
-  if (other && !access->extents.empty())
-    linalg::FillOp::create(b, loc, other, block);
+  Value block =
+      createBlock(b, loc, type, other, /*masked=*/!access->extents.empty());
   Value source = leading(b, loc, view, access->extents);
   Value target = leading(b, loc, block, access->extents);
   memref::CopyOp::create(b, loc, source, target);
-  load.replaceAllUsesWith(bufferization::ToTensorOp::create(b, loc, type, block,
-                                                            /*restrict=*/true,
-                                                            /*writable=*/true)
-                              .getResult());
+  load.replaceAllUsesWith(readBlock(b, loc, type, block));
   load.erase();
   return success();
 }
@@ -660,12 +658,12 @@ LogicalResult rewriteStore(StoreOp store) {
   Value view =
       createView(b, loc, access->buffer, access->pointers, type.getShape());
   Value value = store.getValue();
-  if (!access->extents.empty()) {
-    unsigned rank = type.getRank();
+  if (!access->extents.empty())
     value = tensor::ExtractSliceOp::create(
-        b, loc, value, SmallVector<OpFoldResult>(rank, b.getIndexAttr(0)),
-        access->extents, SmallVector<OpFoldResult>(rank, b.getIndexAttr(1)));
-  }
+        b, loc, value,
+        SmallVector<OpFoldResult>(type.getRank(), b.getIndexAttr(0)),
+        access->extents,
+        SmallVector<OpFoldResult>(type.getRank(), b.getIndexAttr(1)));
   auto materialize = bufferization::MaterializeInDestinationOp::create(
       b, loc, value, leading(b, loc, view, access->extents));
   materialize.setWritable(true);

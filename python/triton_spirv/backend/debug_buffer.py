@@ -15,7 +15,6 @@ from typing import Any
 class DebugBuffer:
 
     def __init__(self, record: dict[str, Any], kernel_name: str) -> None:
-        self.binding: int = record["binding"]
         self.size: int = record["bytes"]
         self.layout = record
         self.asserts: list[dict[str, str]] = record["asserts"]
@@ -82,7 +81,7 @@ def _unravel(index: int, shape: list[int]) -> list[int]:
 def _format_value(description: dict[str, Any], low: int, high: int, hex_: bool) -> str:
     type_name = description["type"]
     bits = low | (high << 32)
-    if type_name == "f64" or (type_name.startswith(("f", "bf")) and type_name != "f64"):
+    if type_name.startswith(("f", "bf")):
         if type_name == "f64":
             value = struct.unpack("<d", struct.pack("<Q", bits))[0]
             width = 64

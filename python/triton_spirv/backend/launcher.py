@@ -4,6 +4,7 @@ triton-spirv-opt next to the .spv)."""
 
 from __future__ import annotations
 
+import atexit
 import ctypes
 import os
 import struct
@@ -14,7 +15,9 @@ from .debug_buffer import DebugBuffer
 
 __all__ = ["KernelBinary", "SPIRVLauncher", "device_time_ns", "set_asynchronous", "synchronize"]
 
-_SLOT_FORMATS = {"i32": "<I", "i64": "<Q", "f32": "<f", "f64": "<d"}
+# Slot type -> its little-endian layout, and the mask of an integer slot.
+_SLOT_FORMATS = {"i32": ("<I", 0xFFFFFFFF), "i64": ("<Q", 0xFFFFFFFFFFFFFFFF), "f32": ("<f", None),
+                 "f64": ("<d", None)}
 
 # Device time of all launches so far (for timing a Python callable).
 _device_time_ns = 0
@@ -24,6 +27,7 @@ _device_time_ns = 0
 # launch or by synchronize().
 _asynchronous = os.environ.get("TRITON_SPIRV_ASYNC") == "1"
 _pending: tuple["_LaunchMemory", Callable[[], None] | None] | None = None
+_synchronize_at_exit = False
 
 
 def device_time_ns() -> int:
@@ -36,8 +40,10 @@ def set_asynchronous(enabled: bool) -> None:
     soon as it is submitted, and its results (and failed assertions) are
     there after `synchronize()` or the next launch."""
     global _asynchronous
-    synchronize()
-    _asynchronous = enabled
+    try:
+        synchronize()
+    finally:
+        _asynchronous = enabled
 
 
 def synchronize() -> None:
@@ -71,11 +77,12 @@ class KernelBinary:
 
 
 class _HostBlock:
-    """Host memory the device can import: `size` bytes at an address aligned
-    for import, kept alive as long as this object."""
+    """Host memory the device can import: at least `size` bytes at an address
+    aligned for import, zeroed, then `data` at its start; kept alive as long as
+    this object."""
 
-    def __init__(self, data: bytes, alignment: int) -> None:
-        self.size = (len(data) + alignment - 1) // alignment * alignment
+    def __init__(self, size: int, data: bytes, alignment: int) -> None:
+        self.size = (max(size, 1) + alignment - 1) // alignment * alignment
         self._storage = ctypes.create_string_buffer(self.size + alignment)
         start = ctypes.addressof(self._storage)
         self.address = (start + alignment - 1) // alignment * alignment
@@ -98,17 +105,22 @@ class _LaunchMemory:
         # storage start -> (staged address, allocation handle, size)
         self._staged: dict[int, tuple[int, Any, int]] = {}
         self._blocks: list[tuple[int, Any]] = []
+        # The launch's arguments, alive until it has finished.
+        self.arguments: list[Any] = []
 
-    def block(self, data: bytes) -> tuple[int, int]:
-        """(address, size) of a copy of `data` the device can bind."""
+    def block(self, size: int, data: bytes = b"") -> tuple[int, int]:
+        """(address, size) of `size` zeroed bytes, `data` at their start, that
+        the device can bind."""
         if not self.staging:
-            host = _HostBlock(data, self.alignment)
+            host = _HostBlock(size, data, self.alignment)
             self._host_blocks.append(host)
             return host.address, host.size
-        address, handle = self.device.allocate(max(len(data), 4))
+        size = max(size, 4)
+        address, handle = self.device.allocate(size)
+        ctypes.memset(address, 0, size)
         ctypes.memmove(address, data, len(data))
         self._blocks.append((address, handle))
-        return address, max(len(data), 4)
+        return address, size
 
     def storage(self, start: int, size: int) -> tuple[int, int, int]:
         """(address to bind, bound size, bytes from that address to `start`)
@@ -135,11 +147,22 @@ class _LaunchMemory:
         self._blocks.clear()
 
 
-def _slot_bytes(slot_type: str, value: Any) -> bytes:
-    if slot_type in ("i32", "i64"):
-        bits = 32 if slot_type == "i32" else 64
-        return struct.pack(_SLOT_FORMATS[slot_type], int(value) & ((1 << bits) - 1))
-    return struct.pack(_SLOT_FORMATS[slot_type], float(value))
+# One push-constant or argument-buffer slot the launcher writes: its offset,
+# layout, integer mask (None for floats), role, and argument index or grid
+# axis.
+_Slot = tuple[int, struct.Struct, "int | None", str, int]
+
+
+def _slots(records: list[dict[str, Any]]) -> list[_Slot]:
+    grid_axes = {"num_programs_x": 0, "num_programs_y": 1, "num_programs_z": 2}
+    slots = []
+    for r in records:
+        if r["role"].startswith("program_id_base"):
+            continue  # written by the runtime, per dispatch
+        layout, mask = _SLOT_FORMATS[r["type"]]
+        slots.append((r["offset"], struct.Struct(layout), mask, r["role"],
+                      grid_axes.get(r["role"], r.get("arg_index"))))
+    return slots
 
 
 class SPIRVLauncher:
@@ -154,21 +177,17 @@ class SPIRVLauncher:
         self.abi = metadata.spirv_abi
         self.name = metadata.name
         # What each launch fills in, worked out once from the ABI: the tensor
-        # arguments (in binding order of first use), the argument bound at
-        # each binding, and the push-constant slots the launcher writes
-        # (offset, type, role, argument index or grid axis); the runtime
-        # writes the program id bases.
+        # arguments (in binding order), the argument bound at each binding,
+        # and the push-constant slots the launcher writes; the runtime writes
+        # the program id bases.
         bindings = sorted(self.abi["bindings"], key=lambda record: record["binding"])
-        self.tensor_args = list(dict.fromkeys(record["arg_index"] for record in self.abi["bindings"]))
+        self.tensor_args = list(dict.fromkeys(record["arg_index"] for record in bindings))
         self.binding_args = list({r["binding"]: r["arg_index"] for r in bindings}.values())
-        grid_axes = {"num_programs_x": 0, "num_programs_y": 1, "num_programs_z": 2}
-        self.slots = [(r["offset"], r["type"], r["role"], grid_axes.get(r["role"], r.get("arg_index")))
-                      for r in self.abi["push_constants"] if not r["role"].startswith("program_id_base")]
+        self.slots = _slots(self.abi["push_constants"])
         # Scalars that did not fit in push constants go to an argument buffer,
         # bound after the tensors.
         argument_buffer = self.abi.get("argument_buffer", {})
-        self.argument_slots = [(r["offset"], r["type"], r["role"], r["arg_index"])
-                               for r in argument_buffer.get("slots", [])]
+        self.argument_slots = _slots(argument_buffer.get("slots", []))
         self.argument_bytes = argument_buffer.get("bytes", 0)
         self.push_constant_bytes = self.abi["push_constant_bytes"]
         # Kernels with device_print/device_assert write to a debug buffer,
@@ -223,7 +242,7 @@ class SPIRVLauncher:
     def __call__(self, grid_x: int, grid_y: int, grid_z: int, stream: Any, function: KernelBinary,
                  packed_metadata: Any, launch_metadata: Any, enter_hook: Any, exit_hook: Any,
                  *args: Any) -> None:
-        global _pending
+        global _pending, _synchronize_at_exit
         synchronize()  # launches run one after the other
         if enter_hook is not None:
             enter_hook(launch_metadata)
@@ -233,10 +252,20 @@ class SPIRVLauncher:
         try:
             report = self._launch(grid_x, grid_y, grid_z, function, values, memory, asynchronous)
         except BaseException:
+            if asynchronous:  # it may have been submitted: its memory is in use
+                try:
+                    self.device.synchronize()
+                except vulkan.VulkanError:
+                    pass
             memory.finish()
             raise
         if asynchronous:
+            memory.arguments = values
             _pending = (memory, report)
+            if not _synchronize_at_exit:
+                # Registered after the device's close, so it runs before it.
+                atexit.register(synchronize)
+                _synchronize_at_exit = True
         else:
             memory.finish()
         if exit_hook is not None:
@@ -250,25 +279,24 @@ class SPIRVLauncher:
         buffers = {index: self._buffer(values[index], index, memory) for index in self.tensor_args}
         grid = (grid_x, grid_y, grid_z)
 
-        def pack(size: int, slots: list[tuple[int, str, str, int]]) -> bytes:
+        def pack(size: int, slots: list[_Slot]) -> bytes:
             block = bytearray(size)
-            for offset, slot_type, role, index in slots:
+            for offset, layout, mask, role, index in slots:
                 if role == "offset":
                     value = buffers[index][2]
                 elif role == "scalar":
                     value = values[index]
                 else:  # num_programs_*
                     value = grid[index]
-                packed = _slot_bytes(slot_type, value)
-                block[offset:offset + len(packed)] = packed
+                layout.pack_into(block, offset, float(value) if mask is None else int(value) & mask)
             return bytes(block)
 
         bindings = [buffers[index][:2] for index in self.binding_args]
         if self.argument_bytes:
-            bindings.append(memory.block(pack(self.argument_bytes, self.argument_slots)))
+            bindings.append(memory.block(self.argument_bytes, pack(self.argument_bytes, self.argument_slots)))
         debug_block = None
         if self.debug:
-            debug_block = memory.block(bytes(self.debug.size))
+            debug_block = memory.block(self.debug.size)
             bindings.append(debug_block)
         constants = pack(self.push_constant_bytes, self.slots)
         kernel = function.pipeline(self.abi["entry_point"], self.num_bindings, self.push_constant_bytes)

@@ -111,3 +111,14 @@ tt.func @mapped(%x: tensor<8xf32>) -> tensor<8xf32> {
   }) : (tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32>
   tt.return %0 : tensor<8xf32>
 }
+
+// -----
+
+// libdevice's counts of 64-bit integers return i32: the i64 count narrowed.
+// CHECK-LABEL: tt.func @count_bits
+// CHECK: %[[COUNT:.*]] = math.ctpop %{{.*}} : tensor<8xi64>
+// CHECK: arith.trunci %[[COUNT]] : tensor<8xi64> to tensor<8xi32>
+tt.func @count_bits(%x: tensor<8xi64>) -> tensor<8xi32> {
+  %0 = tt.extern_elementwise %x {libname = "", libpath = "", pure = true, symbol = "__nv_popcll"} : (tensor<8xi64>) -> tensor<8xi32>
+  tt.return %0 : tensor<8xi32>
+}

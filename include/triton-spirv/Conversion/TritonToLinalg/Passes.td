@@ -47,6 +47,7 @@ def TritonStructuredMemory : Pass<"triton-structured-memory", "ModuleOp"> {
                            "::mlir::bufferization::BufferizationDialect",
                            "::mlir::linalg::LinalgDialect",
                            "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect",
                            "::mlir::tensor::TensorDialect"];
 }
 

@@ -517,6 +517,13 @@ def TT_PrintOp : TT_Op<"print", [SameVariadicOperandSize,
   let arguments = (ins StrAttr:$prefix, BoolAttr:$hex,
                        Variadic<TT_Type>:$args, DenseI32ArrayAttr:$isSigned);
   let assemblyFormat = "$prefix attr-dict (`:` $args^ `:` type($args))?";
+  let extraClassDeclaration = [{
+    /// Whether operand `index` is printed as a signed integer.
+    bool isSignedOperand(unsigned index) {
+      ArrayRef<int32_t> signs = getIsSigned();
+      return index < signs.size() && signs[index] != 0;
+    }
+  }];
 }
 
 def TT_AssertOp : TT_Op<"assert", [MemoryEffects<[MemWrite<TT_GlobalMemory>]>]> {
