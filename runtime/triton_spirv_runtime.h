@@ -1,7 +1,8 @@
 /*===- triton_spirv_runtime.h - Vulkan runtime C API ----------------------===*
  *
  * A small Vulkan compute runtime for kernels compiled by triton-spirv-opt.
- * Every call returns 0 on success; on failure it returns non-zero and
+ * Every call returns 0 on success; on failure it returns TSR_ERROR, or
+ * TSR_ERROR_TIMEOUT for a launch that ran past TRITON_SPIRV_TIMEOUT_S, and
  * tsr_last_error() describes the failure (per thread).
  *
  *===----------------------------------------------------------------------===*/
@@ -15,6 +16,11 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+#define TSR_ERROR 1
+/* The launch did not finish in time. It stays the launch in flight, with the
+ * memory it binds, until a later wait sees it finish. */
+#define TSR_ERROR_TIMEOUT 2
 
 typedef struct tsr_device tsr_device;
 typedef struct tsr_kernel tsr_kernel;
@@ -32,6 +38,8 @@ typedef struct tsr_properties {
   uint32_t max_push_constants;
   uint64_t host_import_alignment; /* 0: no VK_EXT_external_memory_host */
   uint32_t timestamps;            /* whether launches can be timed */
+  uint32_t max_storage_buffer_range; /* bytes one binding may span */
+  uint32_t min_storage_buffer_offset_alignment;
 } tsr_properties;
 
 /* A host memory range bound as one storage buffer. */
@@ -58,7 +66,15 @@ int tsr_get_properties(tsr_device *device, tsr_properties *properties);
 typedef struct tsr_allocation tsr_allocation;
 int tsr_allocate(tsr_device *device, uint64_t size, void **host_pointer,
                  tsr_allocation **allocation);
+/* Imports host memory (aligned to host_import_alignment, `size` a multiple
+ * of it) for as long as the allocation lives: launches then bind ranges
+ * inside it as they bind tsr_allocate memory, without importing it again. */
+int tsr_import_host(tsr_device *device, void *host_pointer, uint64_t size,
+                    tsr_allocation **allocation);
+/* Frees an allocation or import (after the launch in flight, if it uses it). */
 void tsr_free(tsr_allocation *allocation);
+/* How many allocations and imports are alive (for leak checks). */
+uint64_t tsr_live_allocations(tsr_device *device);
 
 int tsr_create_kernel(tsr_device *device, const uint32_t *code, size_t bytes,
                       const char *entry_point, uint32_t num_bindings,
@@ -66,10 +82,11 @@ int tsr_create_kernel(tsr_device *device, const uint32_t *code, size_t bytes,
 void tsr_destroy_kernel(tsr_kernel *kernel);
 
 /* Runs grid[0] x grid[1] x grid[2] workgroups and waits for them. Grids
- * beyond the device's limits are split into several dispatches; each gets
- * its first workgroup id written as three uint32 at `program_id_base_offset`
- * in the push constants. `elapsed_ns` (optional) receives the GPU time (as
- * tsr_synchronize). */
+ * beyond the device's limits are split into several dispatches, submitted
+ * one after the other; each gets its first workgroup id written as three
+ * uint32 at `program_id_base_offset` in the push constants. A binding may
+ * span at most max_storage_buffer_range bytes. `elapsed_ns` (optional)
+ * receives the GPU time (as tsr_synchronize). */
 int tsr_launch(tsr_kernel *kernel, const uint32_t grid[3],
                const tsr_binding *bindings, uint32_t num_bindings,
                const void *push_constants, uint32_t program_id_base_offset,

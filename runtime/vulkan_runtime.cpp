@@ -15,7 +15,9 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <chrono>
 #include <iterator>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -26,7 +28,12 @@ thread_local std::string lastError;
 
 int fail(std::string message) {
   lastError = std::move(message);
-  return 1;
+  return TSR_ERROR;
+}
+
+int timedOut(std::string message) {
+  lastError = std::move(message);
+  return TSR_ERROR_TIMEOUT;
 }
 
 const char *resultName(VkResult result) {
@@ -121,15 +128,18 @@ struct tsr_device {
   bool timestamps = false;
   PFN_vkGetMemoryHostPointerPropertiesEXT getHostPointerProperties = nullptr;
   std::mutex mutex;
-  // Mapped device allocations, which launches bind without importing.
-  std::vector<tsr_allocation *> allocations;
+  // Memory launches bind without importing, by start address: mapped device
+  // allocations and long-lived host imports.
+  std::map<const uint8_t *, tsr_allocation *> allocations;
   // The submitted launch not waited for yet (at most one: launches share
   // the command buffer, the query pool and their kernel's descriptor set),
-  // the host memory it imported (released once it is done) and the
-  // allocations it binds (freeing one waits for it).
+  // the host memory it imported (released once it is done), the allocations
+  // it binds (freeing one waits for it) and those freed while it ran past
+  // its timeout (destroyed once it is done).
   bool pending = false;
   std::vector<ImportedBuffer> pendingImports;
   std::vector<tsr_allocation *> pendingAllocations;
+  std::vector<tsr_allocation *> deferredFrees;
   // GPU time of the launches finished since tsr_synchronize last reported,
   // and the error of one that finished while freeing resources.
   uint64_t unreportedElapsedNs = 0;
@@ -143,6 +153,8 @@ struct tsr_allocation {
   tsr_device *device = nullptr;
   VkBuffer buffer = VK_NULL_HANDLE;
   VkDeviceMemory memory = VK_NULL_HANDLE;
+  /// The host address of its start: the mapping of device memory, or the
+  /// imported host memory.
   uint8_t *mapped = nullptr;
   uint64_t size = 0;
 };
@@ -451,29 +463,35 @@ void release(tsr_device *device, std::vector<ImportedBuffer> &buffers) {
   buffers.clear();
 }
 
-/// Waits for the submitted launch, if any (the caller holds the device lock)
-/// and adds its GPU time to the unreported time.
-int waitPending(tsr_device *device) {
-  if (!device->pending)
-    return 0;
-  device->pending = false;
-  device->pendingAllocations.clear();
-  struct Releaser {
-    tsr_device *device;
-    ~Releaser() { release(device, device->pendingImports); }
-  } releaser{device};
-  // Bounded wait: a kernel that never finishes becomes an error, not a hang.
-  const char *timeoutEnv = std::getenv("TRITON_SPIRV_TIMEOUT_S");
-  uint64_t timeoutNs =
-      (timeoutEnv ? std::strtoull(timeoutEnv, nullptr, 10) : 600) *
-      1000000000ull;
-  VkResult waited =
-      vkWaitForFences(device->device, 1, &device->fence, VK_TRUE, timeoutNs);
-  if (waited == VK_TIMEOUT) {
-    vkDeviceWaitIdle(device->device);
-    return fail("the kernel did not finish within the timeout "
-                "(TRITON_SPIRV_TIMEOUT_S)");
-  }
+/// The bound on one launch's run time, TRITON_SPIRV_TIMEOUT_S (default 600 s).
+uint64_t launchTimeoutNs() {
+  const char *text = std::getenv("TRITON_SPIRV_TIMEOUT_S");
+  double seconds = text ? std::strtod(text, nullptr) : 600.0;
+  if (!(seconds > 0))
+    seconds = 600.0;
+  return static_cast<uint64_t>(seconds * 1e9);
+}
+
+uint64_t nowNs() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+/// Waits until `deadlineNs` for the submitted commands' fence and adds their
+/// GPU time to the unreported time. A launch still running at the deadline
+/// stays pending (with everything it binds): the next wait waits for it
+/// again, so no memory it uses is released under it and nothing blocks
+/// forever.
+int waitFence(tsr_device *device, uint64_t deadlineNs) {
+  uint64_t now = nowNs();
+  VkResult waited = vkWaitForFences(device->device, 1, &device->fence, VK_TRUE,
+                                    deadlineNs > now ? deadlineNs - now : 0);
+  if (waited == VK_TIMEOUT)
+    return timedOut(
+        "the kernel did not finish within TRITON_SPIRV_TIMEOUT_S (" +
+        std::to_string(launchTimeoutNs() / 1000000000.0) +
+        " s); it may still be running, and the next launch waits for it");
   TSR_CHECK(waited, "waiting for the kernel");
   if (device->timestamps) {
     uint64_t stamps[2];
@@ -484,7 +502,41 @@ int waitPending(tsr_device *device) {
           (stamps[1] - stamps[0]) *
           double(device->properties.limits.timestampPeriod));
   }
+  return 0;
+}
+
+void destroyAllocation(tsr_allocation *allocation) {
+  destroyBuffer(allocation->device->device, allocation->buffer,
+                allocation->memory);
+  delete allocation;
+}
+
+/// Waits (bounded by the launch timeout) for the submitted launch, if any;
+/// the caller holds the device lock. Once it is done, releases what it bound.
+int waitPending(tsr_device *device) {
+  if (!device->pending) { // a submission that failed before the queue
+    release(device, device->pendingImports);
+    device->pendingAllocations.clear();
+    return 0;
+  }
+  if (int status = waitFence(device, nowNs() + launchTimeoutNs()))
+    return status;
+  device->pending = false;
+  device->pendingAllocations.clear();
+  release(device, device->pendingImports);
+  for (tsr_allocation *allocation : device->deferredFrees)
+    destroyAllocation(allocation);
+  device->deferredFrees.clear();
   return checkValidation(device);
+}
+
+/// The live allocation or import whose range holds `address`, if any.
+tsr_allocation *allocationHolding(tsr_device *device, const uint8_t *address) {
+  auto next = device->allocations.upper_bound(address);
+  if (next == device->allocations.begin())
+    return nullptr;
+  tsr_allocation *allocation = std::prev(next)->second;
+  return address < allocation->mapped + allocation->size ? allocation : nullptr;
 }
 
 /// waitPending for a call that cannot report errors (freeing, destroying):
@@ -494,14 +546,13 @@ void waitPendingQuietly(tsr_device *device) {
     device->unreportedError = lastError;
 }
 
-int importHostMemory(tsr_device *device, const tsr_binding &binding,
+int importHostMemory(tsr_device *device, void *hostPointer, uint64_t size,
                      ImportedBuffer &imported) {
   if (!device->getHostPointerProperties)
     return fail("the Vulkan device cannot import host memory "
                 "(VK_EXT_external_memory_host is missing)");
   uint64_t alignment = device->importAlignment;
-  if (reinterpret_cast<uintptr_t>(binding.host_pointer) % alignment ||
-      binding.size % alignment)
+  if (reinterpret_cast<uintptr_t>(hostPointer) % alignment || size % alignment)
     return fail("host memory to import must be aligned to " +
                 std::to_string(alignment) + " bytes");
   VkExternalMemoryBufferCreateInfo external{
@@ -509,7 +560,7 @@ int importHostMemory(tsr_device *device, const tsr_binding &binding,
   external.handleTypes = VK_EXTERNAL_MEMORY_HANDLE_TYPE_HOST_ALLOCATION_BIT_EXT;
   VkBufferCreateInfo bufferInfo{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
   bufferInfo.pNext = &external;
-  bufferInfo.size = binding.size;
+  bufferInfo.size = size;
   bufferInfo.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
   bufferInfo.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
   TSR_CHECK(
@@ -522,7 +573,7 @@ int importHostMemory(tsr_device *device, const tsr_binding &binding,
   TSR_CHECK(device->getHostPointerProperties(
                 device->device,
                 VK_EXTERNAL_MEMORY_HANDLE_TYPE_HOST_ALLOCATION_BIT_EXT,
-                binding.host_pointer, &hostProperties),
+                hostPointer, &hostProperties),
             "vkGetMemoryHostPointerPropertiesEXT");
   uint32_t typeBits =
       requirements.memoryTypeBits & hostProperties.memoryTypeBits;
@@ -531,10 +582,10 @@ int importHostMemory(tsr_device *device, const tsr_binding &binding,
   VkImportMemoryHostPointerInfoEXT import{
       VK_STRUCTURE_TYPE_IMPORT_MEMORY_HOST_POINTER_INFO_EXT};
   import.handleType = VK_EXTERNAL_MEMORY_HANDLE_TYPE_HOST_ALLOCATION_BIT_EXT;
-  import.pHostPointer = binding.host_pointer;
+  import.pHostPointer = hostPointer;
   VkMemoryAllocateInfo allocateInfo{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
   allocateInfo.pNext = &import;
-  allocateInfo.allocationSize = binding.size;
+  allocateInfo.allocationSize = size;
   allocateInfo.memoryTypeIndex = __builtin_ctz(typeBits);
   TSR_CHECK(vkAllocateMemory(device->device, &allocateInfo, nullptr,
                              &imported.memory),
@@ -589,12 +640,15 @@ void tsr_close_device(tsr_device *device) {
       std::lock_guard<std::mutex> lock(device->mutex);
       waitPendingQuietly(device);
     }
+    // A launch that outlived its timeout may still run: destroying what it
+    // uses (or waiting for the device) could crash or hang, so the device is
+    // left to the process's exit.
+    if (device->pending)
+      return;
     vkDeviceWaitIdle(device->device);
     // Allocations still alive (their tensors outlive the device) go with it.
-    for (tsr_allocation *allocation : device->allocations) {
-      destroyBuffer(device->device, allocation->buffer, allocation->memory);
-      delete allocation;
-    }
+    for (auto [start, allocation] : device->allocations)
+      destroyAllocation(allocation);
     device->allocations.clear();
     savePipelineCache(device);
     if (device->pipelineCache)
@@ -636,6 +690,9 @@ int tsr_get_properties(tsr_device *device, tsr_properties *out) {
   out->max_push_constants = limits.maxPushConstantsSize;
   out->host_import_alignment = device->importAlignment;
   out->timestamps = device->timestamps;
+  out->max_storage_buffer_range = limits.maxStorageBufferRange;
+  out->min_storage_buffer_offset_alignment =
+      limits.minStorageBufferOffsetAlignment;
   return 0;
 }
 
@@ -697,8 +754,32 @@ int tsr_allocate(tsr_device *device, uint64_t size, void **hostPointer,
   allocation->mapped = static_cast<uint8_t *>(mapped);
   *hostPointer = mapped;
   std::lock_guard<std::mutex> lock(device->mutex);
-  device->allocations.push_back(allocation.get());
+  device->allocations[allocation->mapped] = allocation.get();
   *out = allocation.release();
+  return 0;
+}
+
+int tsr_import_host(tsr_device *device, void *hostPointer, uint64_t size,
+                    tsr_allocation **out) {
+  ImportedBuffer imported;
+  if (int status = importHostMemory(device, hostPointer, size, imported)) {
+    destroyBuffer(device->device, imported.buffer, imported.memory);
+    return status;
+  }
+  auto *allocation = new tsr_allocation();
+  allocation->device = device;
+  allocation->buffer = imported.buffer;
+  allocation->memory = imported.memory;
+  allocation->mapped = static_cast<uint8_t *>(hostPointer);
+  allocation->size = size;
+  std::lock_guard<std::mutex> lock(device->mutex);
+  auto [it, inserted] = device->allocations.emplace(allocation->mapped,
+                                                   allocation);
+  if (!inserted) {
+    destroyAllocation(allocation);
+    return fail("host memory at this address is already imported");
+  }
+  *out = allocation;
   return 0;
 }
 
@@ -706,16 +787,22 @@ void tsr_free(tsr_allocation *allocation) {
   if (!allocation)
     return;
   tsr_device *device = allocation->device;
-  {
-    std::lock_guard<std::mutex> lock(device->mutex);
-    auto &used = device->pendingAllocations;
-    if (std::find(used.begin(), used.end(), allocation) != used.end())
-      waitPendingQuietly(device); // the launch in flight uses it
-    auto &all = device->allocations;
-    all.erase(std::remove(all.begin(), all.end(), allocation), all.end());
+  std::lock_guard<std::mutex> lock(device->mutex);
+  device->allocations.erase(allocation->mapped);
+  auto &used = device->pendingAllocations;
+  if (std::find(used.begin(), used.end(), allocation) != used.end()) {
+    waitPendingQuietly(device); // the launch in flight uses it
+    if (device->pending) {      // past its timeout: destroyed once it is done
+      device->deferredFrees.push_back(allocation);
+      return;
+    }
   }
-  destroyBuffer(device->device, allocation->buffer, allocation->memory);
-  delete allocation;
+  destroyAllocation(allocation);
+}
+
+uint64_t tsr_live_allocations(tsr_device *device) {
+  std::lock_guard<std::mutex> lock(device->mutex);
+  return device->allocations.size();
 }
 
 int tsr_create_kernel(tsr_device *device, const uint32_t *code, size_t bytes,
@@ -820,21 +907,29 @@ int tsr_submit(tsr_kernel *kernel, const uint32_t grid[3],
                 std::to_string(numBindings));
   if (grid[0] == 0 || grid[1] == 0 || grid[2] == 0)
     return 0;
-  for (uint32_t i = 0; i < numBindings; ++i)
+  const VkPhysicalDeviceLimits &limits = device->properties.limits;
+  for (uint32_t i = 0; i < numBindings; ++i) {
     if (!bindings[i].size)
       return fail("buffer binding " + std::to_string(i) +
                   " has no memory (empty tensor)");
-  const uint32_t *limit = device->properties.limits.maxComputeWorkGroupCount;
+    if (bindings[i].size > limits.maxStorageBufferRange)
+      return fail("buffer binding " + std::to_string(i) + " spans " +
+                  std::to_string(bindings[i].size) +
+                  " bytes; the device binds at most " +
+                  std::to_string(limits.maxStorageBufferRange) +
+                  " (maxStorageBufferRange)");
+  }
+  const uint32_t *limit = limits.maxComputeWorkGroupCount;
   bool canSplit = uint64_t(programIdBaseOffset) + 3 * sizeof(uint32_t) <=
                   kernel->pushConstantBytes;
   if (!canSplit &&
       (grid[0] > limit[0] || grid[1] > limit[1] || grid[2] > limit[2]))
     return fail("grid exceeds the device's workgroup count limits");
+  uint64_t deadline = nowNs() + launchTimeoutNs();
   std::lock_guard<std::mutex> lock(device->mutex);
   // The previous launch's resources are reused below.
-  if (waitPending(device))
-    return 1;
-  device->pendingAllocations.clear();
+  if (int status = waitPending(device))
+    return status;
   std::vector<ImportedBuffer> buffers(numBindings);
   struct Releaser {
     tsr_device *device;
@@ -846,29 +941,28 @@ int tsr_submit(tsr_kernel *kernel, const uint32_t grid[3],
   std::vector<VkBuffer> bound(numBindings, VK_NULL_HANDLE);
   std::vector<VkDeviceSize> offsets(numBindings, 0),
       ranges(numBindings, VK_WHOLE_SIZE);
+  std::vector<tsr_allocation *> usedAllocations;
   for (uint32_t i = 0; i < numBindings; ++i) {
-    // Memory from tsr_allocate is bound as it is.
+    // Device allocations and long-lived imports are bound as they are.
     auto *start = static_cast<uint8_t *>(bindings[i].host_pointer);
-    for (tsr_allocation *allocation : device->allocations)
-      if (start >= allocation->mapped &&
-          start < allocation->mapped + allocation->size) {
-        bound[i] = allocation->buffer;
-        device->pendingAllocations.push_back(allocation);
-        offsets[i] = start - allocation->mapped;
-        ranges[i] = std::min<VkDeviceSize>(bindings[i].size,
-                                           allocation->size - offsets[i]);
-        break;
-      }
-    if (bound[i])
+    tsr_allocation *allocation = allocationHolding(device, start);
+    if (allocation &&
+        bindings[i].size <= allocation->size - (start - allocation->mapped)) {
+      bound[i] = allocation->buffer;
+      usedAllocations.push_back(allocation);
+      offsets[i] = start - allocation->mapped;
+      ranges[i] = bindings[i].size;
       continue;
+    }
     for (uint32_t j = 0; j < i && !bound[i]; ++j)
       if (bindings[j].host_pointer == bindings[i].host_pointer &&
           bindings[j].size == bindings[i].size)
         bound[i] = bound[j];
     if (bound[i])
       continue;
-    if (importHostMemory(device, bindings[i], buffers[i]))
-      return 1;
+    if (int status = importHostMemory(device, bindings[i].host_pointer,
+                                      bindings[i].size, buffers[i]))
+      return status;
     bound[i] = buffers[i].buffer;
   }
 
@@ -888,59 +982,82 @@ int tsr_submit(tsr_kernel *kernel, const uint32_t grid[3],
   vkUpdateDescriptorSets(device->device, writes.size(), writes.data(), 0,
                          nullptr);
 
-  VkCommandBuffer commands = device->commandBuffer;
-  // Beginning resets the buffer (its pool allows resetting buffers).
-  VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
-  begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
-  TSR_CHECK(vkBeginCommandBuffer(commands, &begin), "vkBeginCommandBuffer");
-  if (device->timestamps) {
-    vkCmdResetQueryPool(commands, device->queryPool, 0, 2);
-    vkCmdWriteTimestamp(commands, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT,
-                        device->queryPool, 0);
-  }
-  vkCmdBindPipeline(commands, VK_PIPELINE_BIND_POINT_COMPUTE, kernel->pipeline);
-  vkCmdBindDescriptorSets(commands, VK_PIPELINE_BIND_POINT_COMPUTE,
-                          kernel->layout, 0, 1, &kernel->set, 0, nullptr);
+  // A grid beyond the device's workgroup counts is several dispatches, each
+  // told its first workgroup id through the push constants. They are
+  // submitted one at a time, so that a launch past its timeout stops between
+  // two of them instead of queueing the rest.
+  struct Dispatch {
+    uint32_t base[3];
+    uint32_t count[3];
+  };
+  std::vector<Dispatch> dispatches;
+  for (uint32_t z = 0; z < grid[2]; z += limit[2])
+    for (uint32_t y = 0; y < grid[1]; y += limit[1])
+      for (uint32_t x = 0; x < grid[0]; x += limit[0])
+        dispatches.push_back({{x, y, z},
+                              {std::min(grid[0] - x, limit[0]),
+                               std::min(grid[1] - y, limit[1]),
+                               std::min(grid[2] - z, limit[2])}});
   std::vector<uint8_t> constants(static_cast<const uint8_t *>(pushConstants),
                                  static_cast<const uint8_t *>(pushConstants) +
                                      kernel->pushConstantBytes);
-  for (uint32_t z = 0; z < grid[2]; z += limit[2])
-    for (uint32_t y = 0; y < grid[1]; y += limit[1])
-      for (uint32_t x = 0; x < grid[0]; x += limit[0]) {
-        if (canSplit) {
-          uint32_t base[3] = {x, y, z};
-          std::memcpy(constants.data() + programIdBaseOffset, base,
-                      sizeof(base));
-        }
-        if (kernel->pushConstantBytes)
-          vkCmdPushConstants(commands, kernel->layout,
-                             VK_SHADER_STAGE_COMPUTE_BIT, 0,
-                             kernel->pushConstantBytes, constants.data());
-        vkCmdDispatch(commands, std::min(grid[0] - x, limit[0]),
-                      std::min(grid[1] - y, limit[1]),
-                      std::min(grid[2] - z, limit[2]));
-      }
-  if (device->timestamps)
-    vkCmdWriteTimestamp(commands, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT,
-                        device->queryPool, 1);
-  // Results must be visible to the host once the launch is waited for.
-  VkMemoryBarrier barrier{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
-  barrier.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
-  barrier.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
-  vkCmdPipelineBarrier(commands, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
-                       VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &barrier, 0, nullptr,
-                       0, nullptr);
-  TSR_CHECK(vkEndCommandBuffer(commands), "vkEndCommandBuffer");
-  VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO};
-  submit.commandBufferCount = 1;
-  submit.pCommandBuffers = &commands;
-  TSR_CHECK(vkResetFences(device->device, 1, &device->fence), "vkResetFences");
-  TSR_CHECK(vkQueueSubmit(device->queue, 1, &submit, device->fence),
-            "vkQueueSubmit");
-  // The imports live until the launch is waited for.
+  // What the launch binds lives until it is waited for.
   device->pendingImports = std::move(buffers);
   buffers.clear();
-  device->pending = true;
+  device->pendingAllocations = std::move(usedAllocations);
+  VkCommandBuffer commands = device->commandBuffer;
+  for (size_t index = 0; index < dispatches.size(); ++index) {
+    const Dispatch &dispatch = dispatches[index];
+    if (index > 0) {
+      if (int status = waitFence(device, deadline)) {
+        if (status == TSR_ERROR_TIMEOUT)
+          lastError += " (stopped after " + std::to_string(index) + " of " +
+                       std::to_string(dispatches.size()) + " dispatches)";
+        return status;
+      }
+    }
+    // Beginning resets the buffer (its pool allows resetting buffers).
+    VkCommandBufferBeginInfo begin{
+        VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+    begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
+    TSR_CHECK(vkBeginCommandBuffer(commands, &begin), "vkBeginCommandBuffer");
+    if (device->timestamps) {
+      vkCmdResetQueryPool(commands, device->queryPool, 0, 2);
+      vkCmdWriteTimestamp(commands, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT,
+                          device->queryPool, 0);
+    }
+    vkCmdBindPipeline(commands, VK_PIPELINE_BIND_POINT_COMPUTE,
+                      kernel->pipeline);
+    vkCmdBindDescriptorSets(commands, VK_PIPELINE_BIND_POINT_COMPUTE,
+                            kernel->layout, 0, 1, &kernel->set, 0, nullptr);
+    if (canSplit)
+      std::memcpy(constants.data() + programIdBaseOffset, dispatch.base,
+                  sizeof(dispatch.base));
+    if (kernel->pushConstantBytes)
+      vkCmdPushConstants(commands, kernel->layout, VK_SHADER_STAGE_COMPUTE_BIT,
+                         0, kernel->pushConstantBytes, constants.data());
+    vkCmdDispatch(commands, dispatch.count[0], dispatch.count[1],
+                  dispatch.count[2]);
+    if (device->timestamps)
+      vkCmdWriteTimestamp(commands, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT,
+                          device->queryPool, 1);
+    // Results must be visible to the host once the launch is waited for.
+    VkMemoryBarrier barrier{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+    barrier.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
+    barrier.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
+    vkCmdPipelineBarrier(commands, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                         VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &barrier, 0,
+                         nullptr, 0, nullptr);
+    TSR_CHECK(vkEndCommandBuffer(commands), "vkEndCommandBuffer");
+    VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO};
+    submit.commandBufferCount = 1;
+    submit.pCommandBuffers = &commands;
+    TSR_CHECK(vkResetFences(device->device, 1, &device->fence),
+              "vkResetFences");
+    TSR_CHECK(vkQueueSubmit(device->queue, 1, &submit, device->fence),
+              "vkQueueSubmit");
+    device->pending = true;
+  }
   return checkValidation(device);
 }
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ctypes
 import os
+import struct
 import threading
 from dataclasses import dataclass
 from pathlib import Path
@@ -11,12 +12,21 @@ from typing import Sequence
 
 from ._paths import runtime_library_path
 
-__all__ = ["VulkanError", "Device", "Kernel", "DeviceProperties", "device"]
+__all__ = ["VulkanError", "LaunchTimeoutError", "Device", "Kernel", "DeviceProperties", "device"]
 
 
 class VulkanError(RuntimeError):
     """A Vulkan failure (out of memory, device lost, missing extension, a validation
     layer error, ...), with the runtime's explanation."""
+
+
+class LaunchTimeoutError(VulkanError, TimeoutError):
+    """A launch ran past TRITON_SPIRV_TIMEOUT_S. It stays in flight, keeping
+    what it binds, until a later launch or synchronize sees it finish."""
+
+
+# Status codes of triton_spirv_runtime.h.
+_TSR_ERROR_TIMEOUT = 2
 
 
 class _Properties(ctypes.Structure):
@@ -33,11 +43,17 @@ class _Properties(ctypes.Structure):
         ("max_push_constants", ctypes.c_uint32),
         ("host_import_alignment", ctypes.c_uint64),
         ("timestamps", ctypes.c_uint32),
+        ("max_storage_buffer_range", ctypes.c_uint32),
+        ("min_storage_buffer_offset_alignment", ctypes.c_uint32),
     ]
 
 
-class _Binding(ctypes.Structure):
-    _fields_ = [("host_pointer", ctypes.c_void_p), ("size", ctypes.c_uint64)]
+def binding_struct(count: int) -> struct.Struct:
+    """The layout of `count` packed tsr_binding records (host pointer, size)."""
+    return struct.Struct("<" + "QQ" * count)
+
+
+GRID = struct.Struct("<3I")
 
 
 @dataclass(frozen=True)
@@ -53,6 +69,8 @@ class DeviceProperties:
     max_push_constants: int
     host_import_alignment: int
     timestamps: bool
+    max_storage_buffer_range: int
+    min_storage_buffer_offset_alignment: int
 
     @property
     def target(self) -> str:
@@ -88,10 +106,16 @@ def _lib() -> ctypes.CDLL:
             lib.tsr_allocate.argtypes = [ctypes.c_void_p, ctypes.c_uint64,
                                          ctypes.POINTER(ctypes.c_void_p),
                                          ctypes.POINTER(ctypes.c_void_p)]
+            lib.tsr_import_host.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_uint64,
+                                            ctypes.POINTER(ctypes.c_void_p)]
             lib.tsr_free.argtypes = [ctypes.c_void_p]
-            lib.tsr_launch.argtypes = [ctypes.c_void_p, ctypes.POINTER(ctypes.c_uint32),
-                                       ctypes.POINTER(_Binding), ctypes.c_uint32, ctypes.c_char_p,
-                                       ctypes.c_uint32, ctypes.POINTER(ctypes.c_uint64)]
+            lib.tsr_live_allocations.argtypes = [ctypes.c_void_p]
+            lib.tsr_live_allocations.restype = ctypes.c_uint64
+            # The grid (3 x uint32) and the bindings (tsr_binding[]) travel as
+            # packed bytes: no ctypes objects per launch.
+            lib.tsr_launch.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_char_p,
+                                       ctypes.c_uint32, ctypes.c_char_p, ctypes.c_uint32,
+                                       ctypes.POINTER(ctypes.c_uint64)]
             lib.tsr_submit.argtypes = lib.tsr_launch.argtypes[:-1]
             lib.tsr_synchronize.argtypes = [ctypes.c_void_p, ctypes.POINTER(ctypes.c_uint64)]
             _library = lib
@@ -100,7 +124,8 @@ def _lib() -> ctypes.CDLL:
 
 def _check(status: int) -> None:
     if status != 0:
-        raise VulkanError(_lib().tsr_last_error().decode(errors="replace"))
+        message = _lib().tsr_last_error().decode(errors="replace")
+        raise (LaunchTimeoutError if status == _TSR_ERROR_TIMEOUT else VulkanError)(message)
 
 
 class Kernel:
@@ -109,26 +134,30 @@ class Kernel:
     def __init__(self, device: "Device", code: bytes, entry_point: str, num_bindings: int,
                  push_constant_bytes: int) -> None:
         self.device = device
+        lib = _lib()
         handle = ctypes.c_void_p()
-        _check(_lib().tsr_create_kernel(device.handle, code, len(code), entry_point.encode(),
-                                        num_bindings, push_constant_bytes, ctypes.byref(handle)))
+        _check(lib.tsr_create_kernel(device.handle, code, len(code), entry_point.encode(),
+                                     num_bindings, push_constant_bytes, ctypes.byref(handle)))
         self.handle = handle
+        # Launches are the hot path: what they call is looked up once.
+        self._launch, self._submit = lib.tsr_launch, lib.tsr_submit
+        self._elapsed = ctypes.c_uint64()
+        self._elapsed_ref = ctypes.byref(self._elapsed)
 
-    def launch(self, grid: Sequence[int], bindings: Sequence[tuple[int, int]], push_constants: bytes,
+    def launch(self, grid: bytes, bindings: bytes, num_bindings: int, push_constants: bytes,
                program_id_base_offset: int, wait: bool = True) -> int:
-        """Runs the grid and waits for it; returns the device time in ns (0 if
-        unknown). Without `wait`, returns once it is submitted (0); the
-        device's `synchronize` waits, and so does the next launch."""
-        grid_array = (ctypes.c_uint32 * 3)(*grid)
-        binding_array = (_Binding * max(len(bindings), 1))(*bindings)
+        """Runs the grid (3 packed uint32) with the bindings (packed
+        tsr_binding records) and waits for it; returns the device time in ns
+        (0 if unknown). Without `wait`, returns once it is submitted (0); the
+        device's `synchronize` waits, and so does the next launch. Callers
+        serialize launches (the elapsed-time slot is the kernel's)."""
         if not wait:
-            _check(_lib().tsr_submit(self.handle, grid_array, binding_array, len(bindings),
-                                     push_constants, program_id_base_offset))
+            _check(self._submit(self.handle, grid, bindings, num_bindings, push_constants,
+                                program_id_base_offset))
             return 0
-        elapsed = ctypes.c_uint64()
-        _check(_lib().tsr_launch(self.handle, grid_array, binding_array, len(bindings), push_constants,
-                                 program_id_base_offset, ctypes.byref(elapsed)))
-        return elapsed.value
+        _check(self._launch(self.handle, grid, bindings, num_bindings, push_constants,
+                            program_id_base_offset, self._elapsed_ref))
+        return self._elapsed.value
 
     def __del__(self) -> None:
         # After the device is closed (at exit) its pipelines are gone with it.
@@ -157,7 +186,9 @@ class Device:
             max_workgroup_invocations=raw.max_workgroup_invocations,
             max_workgroup_count=tuple(raw.max_workgroup_count),
             max_shared_memory=raw.max_shared_memory, max_push_constants=raw.max_push_constants,
-            host_import_alignment=raw.host_import_alignment, timestamps=bool(raw.timestamps))
+            host_import_alignment=raw.host_import_alignment, timestamps=bool(raw.timestamps),
+            max_storage_buffer_range=raw.max_storage_buffer_range,
+            min_storage_buffer_offset_alignment=raw.min_storage_buffer_offset_alignment)
 
     def synchronize(self) -> int:
         """Waits for the submitted launch, if any; its device time in ns."""
@@ -171,6 +202,18 @@ class Device:
         _check(_lib().tsr_allocate(self.handle, size, ctypes.byref(address), ctypes.byref(handle)))
         self.allocations[address.value or 0] = size
         return address.value or 0, handle
+
+    def import_host(self, address: int, size: int) -> ctypes.c_void_p:
+        """Imports `size` bytes of host memory at `address` (both aligned to
+        host_import_alignment) until `free(address, handle)`: launches bind
+        ranges inside it without importing them again."""
+        handle = ctypes.c_void_p()
+        _check(_lib().tsr_import_host(self.handle, address, size, ctypes.byref(handle)))
+        return handle
+
+    def live_allocations(self) -> int:
+        """Allocations and imports alive in the runtime."""
+        return int(_lib().tsr_live_allocations(self.handle))
 
     def free(self, address: int, handle: ctypes.c_void_p) -> None:
         self.allocations.pop(address, None)

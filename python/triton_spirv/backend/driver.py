@@ -32,9 +32,11 @@ class _Utils:
 
     @staticmethod
     def load_binary(name: str, kernel: bytes, shared: int, device: int) -> tuple:
+        # A module that is not None tells Triton the kernel is loaded, so its
+        # launcher and pipeline are made once, not at every launch.
+        binary = KernelBinary(kernel)
         properties = vulkan.device().properties
-        return (None, KernelBinary(kernel), _NOMINAL_REGISTERS, 0,
-                properties.max_workgroup_invocations)
+        return (binary, binary, _NOMINAL_REGISTERS, 0, properties.max_workgroup_invocations)
 
     @staticmethod
     def get_device_properties(device: Any = None) -> dict:

@@ -1,33 +1,71 @@
 """Launching a compiled kernel: Triton's arguments -> storage buffers and push
 constants, as described by the kernel's ABI metadata (written by
-triton-spirv-opt next to the .spv)."""
+triton-spirv-opt next to the .spv).
+
+Everything that does not depend on the arguments (the pipeline, the
+push-constant layout, the argument and debug blocks) is made once per kernel;
+a launch resolves its tensors' memory, packs the push constants with one
+struct call and makes one runtime call."""
 
 from __future__ import annotations
 
 import atexit
 import ctypes
 import os
+import re
 import struct
+import threading
+import weakref
 from typing import Any, Callable, Sequence
 
 from .. import vulkan
+from .bindings import HostImports, StagedStorages, binding_range
 from .debug_buffer import DebugBuffer
 
 __all__ = ["KernelBinary", "SPIRVLauncher", "device_time_ns", "set_asynchronous", "synchronize"]
 
-# Slot type -> its little-endian layout, and the mask of an integer slot.
-_SLOT_FORMATS = {"i32": ("<I", 0xFFFFFFFF), "i64": ("<Q", 0xFFFFFFFFFFFFFFFF), "f32": ("<f", None),
-                 "f64": ("<d", None)}
+# Slot type -> its little-endian struct code and the mask of an integer slot.
+_SLOT_FORMATS = {"i32": ("I", 0xFFFFFFFF), "i64": ("Q", 0xFFFFFFFFFFFFFFFF), "f32": ("f", None),
+                 "f64": ("d", None)}
 
+# Triton's largest grid on its GPU backends (CUDA's limits).
+_MAX_GRID = (2**31 - 1, 65535, 65535)
+# Kernels index buffers with 32-bit signed element indices.
+_MAX_ELEMENTS = 2**31 - 1
+
+# Launches run one at a time, from any thread: the launch in flight, the
+# kernels' argument and debug blocks and the host-import cache are shared.
+_lock = threading.RLock()
 # Device time of all launches so far (for timing a Python callable).
 _device_time_ns = 0
-
 # Asynchronous mode: a launch returns once submitted; the launch in flight is
 # finished (copied back, its prints and assertions reported) by the next
 # launch or by synchronize().
 _asynchronous = os.environ.get("TRITON_SPIRV_ASYNC") == "1"
-_pending: tuple["_LaunchMemory", Callable[[], None] | None] | None = None
+_pending: "_InFlight | None" = None
+# Launches that ran past TRITON_SPIRV_TIMEOUT_S: what they bind is kept until
+# the device is seen idle.
+_abandoned: list["_InFlight"] = []
 _synchronize_at_exit = False
+_host_imports: HostImports | None = None
+
+
+class _InFlight:
+    """A submitted launch: what must stay alive until it finishes, and what
+    finishes it (staging copy-back, the debug report)."""
+
+    __slots__ = ("device", "arguments", "staged", "report")
+
+    def __init__(self, device: vulkan.Device, arguments: Any, staged: StagedStorages | None,
+                 report: Callable[[], None] | None) -> None:
+        self.device, self.arguments, self.staged, self.report = device, arguments, staged, report
+
+    def finish(self) -> None:
+        if self.staged is not None:
+            self.staged.finish()
+
+    def abandon(self) -> None:
+        _abandoned.append(self)
 
 
 def device_time_ns() -> int:
@@ -40,30 +78,51 @@ def set_asynchronous(enabled: bool) -> None:
     soon as it is submitted, and its results (and failed assertions) are
     there after `synchronize()` or the next launch."""
     global _asynchronous
-    try:
-        synchronize()
-    finally:
-        _asynchronous = enabled
+    with _lock:
+        try:
+            synchronize()
+        finally:
+            _asynchronous = enabled
 
 
 def synchronize() -> None:
     """Waits for the launch in flight, if any, and finishes it."""
     global _pending, _device_time_ns
-    if _pending is None:
-        return
-    memory, report = _pending
-    _pending = None
-    try:
-        _device_time_ns += memory.device.synchronize()
-        if report is not None:
-            report()
-    finally:
-        memory.finish()
+    with _lock:
+        if _abandoned:
+            _wait_for_abandoned()
+        if _pending is None:
+            return
+        launch, _pending = _pending, None
+        try:
+            _device_time_ns += launch.device.synchronize()
+        except vulkan.LaunchTimeoutError:
+            launch.abandon()
+            raise
+        except BaseException:
+            launch.finish()
+            raise
+        try:
+            if launch.report is not None:
+                launch.report()
+        finally:
+            launch.finish()
+
+
+def _wait_for_abandoned() -> None:
+    """Waits (up to the timeout again) for launches that timed out; raises
+    LaunchTimeoutError while they still run."""
+    _abandoned[0].device.synchronize()
+    for launch in _abandoned:
+        if launch.staged is not None:
+            launch.staged.finish(copy_back=False)
+    _abandoned.clear()
 
 
 class KernelBinary:
-    """What `load_binary` returns: the .spv, made a pipeline on first launch (the
-    pipeline layout needs the ABI metadata, which the launcher has)."""
+    """The module and function handle `load_binary` returns (so Triton loads
+    each kernel once): the .spv, made a pipeline on first launch (the pipeline
+    layout needs the ABI metadata, which the launcher has)."""
 
     def __init__(self, code: bytes) -> None:
         self.code = code
@@ -76,93 +135,61 @@ class KernelBinary:
         return self.kernel
 
 
-class _HostBlock:
-    """Host memory the device can import: at least `size` bytes at an address
-    aligned for import, zeroed, then `data` at its start; kept alive as long as
-    this object."""
+class _Packer:
+    """Packs a push-constant or argument block with one struct call: each slot
+    takes an element offset (source 0), a scalar argument (1) or a grid size
+    (2); gaps and the program id bases (written by the runtime) are zero."""
 
-    def __init__(self, size: int, data: bytes, alignment: int) -> None:
-        self.size = (max(size, 1) + alignment - 1) // alignment * alignment
-        self._storage = ctypes.create_string_buffer(self.size + alignment)
-        start = ctypes.addressof(self._storage)
-        self.address = (start + alignment - 1) // alignment * alignment
-        ctypes.memmove(self.address, data, len(data))
+    _GRID_AXES = {"num_programs_x": 0, "num_programs_y": 1, "num_programs_z": 2}
 
+    def __init__(self, size: int, records: list[dict[str, Any]]) -> None:
+        fmt, position = "<", 0
+        self.sources: list[tuple[int, int, int | None]] = []
+        for record in sorted(records, key=lambda r: r["offset"]):
+            role = record["role"]
+            if role.startswith("program_id_base"):
+                continue
+            code, mask = _SLOT_FORMATS[record["type"]]
+            fmt += "x" * (record["offset"] - position) + code
+            position = record["offset"] + struct.calcsize("<" + code)
+            if role == "offset":
+                self.sources.append((0, record["arg_index"], None))
+            elif role == "scalar":
+                self.sources.append((1, record["arg_index"], mask))
+            else:
+                self.sources.append((2, self._GRID_AXES[role], None))
+        fmt += "x" * (size - position)
+        self.struct = struct.Struct(fmt)
 
-class _LaunchMemory:
-    """The memory one launch binds. Where the device imports host memory,
-    tensors are bound in place and the launcher's own blocks (arguments,
-    debug records) are imported host memory. Elsewhere (or with
-    TRITON_SPIRV_STAGING=1) every tensor storage is staged: copied into mapped
-    device memory before the launch and back after it, once per storage, so
-    arguments that share a storage still alias."""
-
-    def __init__(self, device: vulkan.Device) -> None:
-        self.device = device
-        self.alignment = device.properties.host_import_alignment
-        self.staging = self.alignment == 0 or os.environ.get("TRITON_SPIRV_STAGING") == "1"
-        self._host_blocks: list[_HostBlock] = []
-        # storage start -> (staged address, allocation handle, size)
-        self._staged: dict[int, tuple[int, Any, int]] = {}
-        self._blocks: list[tuple[int, Any]] = []
-        # The launch's arguments, alive until it has finished.
-        self.arguments: list[Any] = []
-
-    def block(self, size: int, data: bytes = b"") -> tuple[int, int]:
-        """(address, size) of `size` zeroed bytes, `data` at their start, that
-        the device can bind."""
-        if not self.staging:
-            host = _HostBlock(size, data, self.alignment)
-            self._host_blocks.append(host)
-            return host.address, host.size
-        size = max(size, 4)
-        address, handle = self.device.allocate(size)
-        ctypes.memset(address, 0, size)
-        ctypes.memmove(address, data, len(data))
-        self._blocks.append((address, handle))
-        return address, size
-
-    def storage(self, start: int, size: int) -> tuple[int, int, int]:
-        """(address to bind, bound size, bytes from that address to `start`)
-        for a tensor storage of `size` bytes at host address `start`."""
-        if not self.staging:
-            base = start & ~(self.alignment - 1)
-            end = (start + max(size, 1) + self.alignment - 1) & ~(self.alignment - 1)
-            return base, end - base, start - base
-        if start not in self._staged:
-            address, handle = self.device.allocate(max(size, 4))
-            ctypes.memmove(address, start, size)
-            self._staged[start] = (address, handle, size)
-        address, _, _ = self._staged[start]
-        return address, max(size, 4), 0
-
-    def finish(self) -> None:
-        """Copies staged storages back and frees the staging memory."""
-        for start, (address, handle, size) in self._staged.items():
-            ctypes.memmove(start, address, size)
-            self.device.free(address, handle)
-        for address, handle in self._blocks:
-            self.device.free(address, handle)
-        self._staged.clear()
-        self._blocks.clear()
+    def pack(self, values: Sequence[Any], offsets: dict[int, int], grid: tuple[int, int, int]) -> bytes:
+        packed = []
+        for source, index, mask in self.sources:
+            if source == 0:
+                packed.append(offsets[index])
+            elif source == 1:
+                value = values[index]
+                packed.append(float(value) if mask is None else int(value) & mask)
+            else:
+                packed.append(grid[index])
+        return self.struct.pack(*packed)
 
 
-# One push-constant or argument-buffer slot the launcher writes: its offset,
-# layout, integer mask (None for floats), role, and argument index or grid
-# axis.
-_Slot = tuple[int, struct.Struct, "int | None", str, int]
+def _element_bytes(type_name: str) -> int:
+    """Bytes of a buffer element type named as in the ABI ("f32", "i8", ...)."""
+    bits = re.sub(r"\D", "", type_name)
+    return max(int(bits) // 8, 1) if bits else 4
 
 
-def _slots(records: list[dict[str, Any]]) -> list[_Slot]:
-    grid_axes = {"num_programs_x": 0, "num_programs_y": 1, "num_programs_z": 2}
-    slots = []
-    for r in records:
-        if r["role"].startswith("program_id_base"):
-            continue  # written by the runtime, per dispatch
-        layout, mask = _SLOT_FORMATS[r["type"]]
-        slots.append((r["offset"], struct.Struct(layout), mask, r["role"],
-                      grid_axes.get(r["role"], r.get("arg_index"))))
-    return slots
+def _storage_tensor(value: Any) -> Any:
+    """The torch tensor that holds an argument's storage: the argument, or the
+    tensor a wrapper (such as Triton's TensorWrapper for unsigned types)
+    stands for."""
+    if hasattr(value, "untyped_storage"):
+        return value
+    base = getattr(value, "base", None)
+    if base is not None and hasattr(base, "untyped_storage"):
+        return base
+    return None
 
 
 class SPIRVLauncher:
@@ -174,61 +201,65 @@ class SPIRVLauncher:
         # host TensorDescriptor stands for several (see _flatten).
         self.runtime_args = [(i, ty.startswith("tensordesc"))
                              for i, ty in enumerate(signature.values()) if ty != "constexpr"]
-        self.abi = metadata.spirv_abi
+        self.has_descriptors = any(is_descriptor for _, is_descriptor in self.runtime_args)
+        self.runtime_indices = [i for i, _ in self.runtime_args]
+        self.abi = abi = metadata.spirv_abi
         self.name = metadata.name
-        # What each launch fills in, worked out once from the ABI: the tensor
-        # arguments (in binding order), the argument bound at each binding,
-        # and the push-constant slots the launcher writes; the runtime writes
-        # the program id bases.
-        bindings = sorted(self.abi["bindings"], key=lambda record: record["binding"])
+        # The tensor arguments (in binding order), the argument bound at
+        # each binding, and for each tensor the smallest element it is read
+        # as (which bounds the elements a binding can index).
+        bindings = sorted(abi["bindings"], key=lambda record: record["binding"])
         self.tensor_args = list(dict.fromkeys(record["arg_index"] for record in bindings))
         self.binding_args = list({r["binding"]: r["arg_index"] for r in bindings}.values())
-        self.slots = _slots(self.abi["push_constants"])
+        self.smallest_element: dict[int, int] = {}
+        for record in bindings:
+            size = _element_bytes(record["element_type"])
+            index = record["arg_index"]
+            self.smallest_element[index] = min(size, self.smallest_element.get(index, size))
+        self.push_constant_bytes = abi["push_constant_bytes"]
+        self.push_constants = _Packer(self.push_constant_bytes, abi["push_constants"])
         # Scalars that did not fit in push constants go to an argument buffer,
-        # bound after the tensors.
-        argument_buffer = self.abi.get("argument_buffer", {})
-        self.argument_slots = _slots(argument_buffer.get("slots", []))
+        # bound after the tensors; kernels with device_print/device_assert
+        # write a debug buffer, bound last.
+        argument_buffer = abi.get("argument_buffer", {})
         self.argument_bytes = argument_buffer.get("bytes", 0)
-        self.push_constant_bytes = self.abi["push_constant_bytes"]
-        # Kernels with device_print/device_assert write to a debug buffer,
-        # bound last.
-        debug = self.abi.get("debug_buffer")
+        self.arguments = _Packer(self.argument_bytes, argument_buffer.get("slots", []))
+        debug = abi.get("debug_buffer")
         self.debug = DebugBuffer(debug, self.name) if debug else None
         self.num_bindings = (len(self.binding_args) + (1 if self.argument_bytes else 0) +
                              (1 if self.debug else 0))
-        bases = [r["offset"] for r in self.abi["push_constants"] if r["role"] == "program_id_base_x"]
+        self.bindings = vulkan.binding_struct(self.num_bindings)
+        bases = [r["offset"] for r in abi["push_constants"] if r["role"] == "program_id_base_x"]
         self.program_id_base_offset = bases[0] if bases else 0xFFFFFFFF
         self.device = vulkan.device()
+        properties = self.device.properties
+        self.staging = (properties.host_import_alignment == 0 or
+                        os.environ.get("TRITON_SPIRV_STAGING") == "1")
+        self.offset_alignment = max(properties.min_storage_buffer_offset_alignment, 1)
+        self.max_binding_bytes = properties.max_storage_buffer_range
+        # The argument and debug blocks: mapped device memory, made once and
+        # rewritten by each launch (launches run one at a time).
+        self.extra_bindings: list[tuple[int, int]] = []
+        self.argument_address = self.debug_address = 0
+        if self.argument_bytes:
+            self.argument_address = self._own_block(self.argument_bytes)
+        if self.debug:
+            self.debug_address = self._own_block(self.debug.size)
 
-    def _buffer(self, value: Any, position: int, memory: _LaunchMemory) -> tuple[int, int, int]:
-        """(address, size, element offset) of the buffer that binds a tensor argument."""
-        if not hasattr(value, "data_ptr"):
-            raise TypeError(f"argument {position} of {self.name} must be a tensor, "
-                            f"got {type(value).__name__}")
-        device = getattr(value, "device", None)
-        if device is not None and getattr(device, "type", "cpu") != "cpu":
-            raise TypeError(f"argument {position} of {self.name} is on {device}; the SPIR-V "
-                            f"backend takes CPU tensors (the GPU reads them in place)")
-        storage = value.untyped_storage()
-        start, size = storage.data_ptr(), storage.nbytes()
-        element_bytes = value.element_size()
-        allocation = self.device.allocation_holding(start)
-        if allocation is not None:  # device memory: bound as it is
-            base, whole = allocation
-            return base, whole, (value.data_ptr() - base) // element_bytes
-        address, bound, skipped = memory.storage(start, size)
-        # Triton types a pointer argument by its tensor's dtype, so the offset
-        # counts elements of that size.
-        offset_bytes = skipped + value.data_ptr() - start
-        if offset_bytes % element_bytes:
-            raise ValueError(f"argument {position} of {self.name} is not aligned to its element size")
-        return address, bound, offset_bytes // element_bytes
+    def _own_block(self, size: int) -> int:
+        size = max(size, 4)
+        address, handle = self.device.allocate(size)
+        weakref.finalize(self, self.device.free, address, handle)
+        self.extra_bindings.append((address, size))
+        return address
 
     def _flatten(self, args: Sequence[Any]) -> list[Any]:
         """The TTIR function's arguments. Triton's front end expands a host
         TensorDescriptor into its base, shape, strides, whether padding is
         NaN, then the shape (i32) and strides again (as its CUDA launcher
         passes them when there is no TMA descriptor)."""
+        if not self.has_descriptors:
+            return [args[index] for index in self.runtime_indices]
         values: list[Any] = []
         for index, is_descriptor in self.runtime_args:
             value = args[index]
@@ -239,74 +270,121 @@ class SPIRVLauncher:
             values += [value.base, *shape, *strides, value.padding == "nan", *shape, *strides]
         return values
 
+    def _tensor_binding(self, value: Any, position: int,
+                        staged: StagedStorages | None) -> tuple[int, int, int]:
+        """(address, size, element offset) of the range that binds a tensor argument."""
+        tensor = _storage_tensor(value)
+        if tensor is None:
+            raise TypeError(f"argument {position} of {self.name} must be a tensor, "
+                            f"got {type(value).__name__}")
+        device = getattr(tensor, "device", None)
+        if device is not None and getattr(device, "type", "cpu") != "cpu":
+            raise TypeError(f"argument {position} of {self.name} is on {device}; the SPIR-V "
+                            f"backend takes CPU tensors (the GPU reads them in place)")
+        storage = tensor.untyped_storage()
+        start, nbytes = storage.data_ptr(), storage.nbytes()
+        data = tensor.data_ptr()
+        # Triton types a pointer argument by its tensor's dtype, so the offset
+        # counts elements of that size.
+        element_bytes = (tensor.element_size() if tensor is value else
+                         max(getattr(value.dtype, "primitive_bitwidth", 8) // 8, 1))
+        region = self.device.allocation_holding(start)
+        if region is not None:  # device memory: bound in place
+            address, size = binding_range(region, start, nbytes, self.offset_alignment)
+        elif staged is not None:
+            address, size = staged.region(start, nbytes)
+            data += address - start
+        else:
+            # Imports are bound whole: the runtime imports page-aligned ranges.
+            address, size = _imports(self.device).region(storage, start, nbytes)
+        offset_bytes = data - address
+        if offset_bytes % element_bytes:
+            raise ValueError(f"argument {position} of {self.name} is not aligned to its element size")
+        if size > self.max_binding_bytes or size // self.smallest_element[position] > _MAX_ELEMENTS:
+            raise ValueError(
+                f"argument {position} of {self.name} spans {nbytes} bytes; this device binds at "
+                f"most {self.max_binding_bytes} bytes per buffer (maxStorageBufferRange) and "
+                f"kernels index at most {_MAX_ELEMENTS} elements of a buffer")
+        return address, size, offset_bytes // element_bytes
+
     def __call__(self, grid_x: int, grid_y: int, grid_z: int, stream: Any, function: KernelBinary,
                  packed_metadata: Any, launch_metadata: Any, enter_hook: Any, exit_hook: Any,
                  *args: Any) -> None:
-        global _pending, _synchronize_at_exit
-        synchronize()  # launches run one after the other
+        grid = (grid_x, grid_y, grid_z)
+        if grid_x <= 0 or grid_y <= 0 or grid_z <= 0 or grid_x > _MAX_GRID[0] or \
+                grid_y > _MAX_GRID[1] or grid_z > _MAX_GRID[2]:
+            if min(grid) < 0 or any(g > limit for g, limit in zip(grid, _MAX_GRID)):
+                raise ValueError(f"grid {grid} of {self.name}: each dimension must be at least 0 "
+                                 f"and at most {_MAX_GRID} (Triton's grid limits)")
+            grid = (0, 0, 0)  # an empty grid launches nothing, as on CUDA
         if enter_hook is not None:
             enter_hook(launch_metadata)
+        with _lock:
+            self._launch(grid, function, args)
+        if exit_hook is not None:
+            exit_hook(launch_metadata)
+
+    def _launch(self, grid: tuple[int, int, int], function: KernelBinary, args: Sequence[Any]) -> None:
+        global _pending, _device_time_ns, _synchronize_at_exit
+        if _pending is not None or _abandoned:
+            synchronize()  # launches run one after the other
+        if grid[0] == 0:
+            return
         values = self._flatten(args)
-        memory = _LaunchMemory(self.device)
+        staged = StagedStorages(self.device) if self.staging else None
         asynchronous = _asynchronous
+        launch = _InFlight(self.device, values, staged, None)
         try:
-            report = self._launch(grid_x, grid_y, grid_z, function, values, memory, asynchronous)
+            bindings, offsets = [], {}
+            buffers = {}
+            for index in self.tensor_args:
+                address, size, offsets[index] = self._tensor_binding(values[index], index, staged)
+                buffers[index] = (address, size)
+            for index in self.binding_args:
+                bindings += buffers[index]
+            if self.argument_bytes:
+                ctypes.memmove(self.argument_address,
+                               self.arguments.pack(values, offsets, grid), self.argument_bytes)
+            if self.debug:
+                ctypes.memset(self.debug_address, 0, self.debug.size)
+            for block in self.extra_bindings:
+                bindings += block
+            kernel = function.pipeline(self.abi["entry_point"], self.num_bindings,
+                                       self.push_constant_bytes)
+            _device_time_ns += kernel.launch(vulkan.GRID.pack(*grid), self.bindings.pack(*bindings),
+                                             self.num_bindings,
+                                             self.push_constants.pack(values, offsets, grid),
+                                             self.program_id_base_offset, wait=not asynchronous)
+        except vulkan.LaunchTimeoutError:
+            launch.abandon()
+            raise
         except BaseException:
             if asynchronous:  # it may have been submitted: its memory is in use
                 try:
                     self.device.synchronize()
                 except vulkan.VulkanError:
                     pass
-            memory.finish()
+            launch.finish()
             raise
+        if self.debug:
+            debug, address = self.debug, self.debug_address
+            launch.report = lambda: debug.report(address)  # noqa: E731
         if asynchronous:
-            memory.arguments = values
-            _pending = (memory, report)
+            _pending = launch
             if not _synchronize_at_exit:
                 # Registered after the device's close, so it runs before it.
                 atexit.register(synchronize)
                 _synchronize_at_exit = True
-        else:
-            memory.finish()
-        if exit_hook is not None:
-            exit_hook(launch_metadata)
+            return
+        try:
+            if launch.report is not None:
+                launch.report()
+        finally:
+            launch.finish()
 
-    def _launch(self, grid_x: int, grid_y: int, grid_z: int, function: KernelBinary, values: list[Any],
-                memory: _LaunchMemory, asynchronous: bool) -> Callable[[], None] | None:
-        """Binds and launches; returns what reports the kernel's prints and
-        assertions once it has finished (when it has any)."""
-        global _device_time_ns
-        buffers = {index: self._buffer(values[index], index, memory) for index in self.tensor_args}
-        grid = (grid_x, grid_y, grid_z)
 
-        def pack(size: int, slots: list[_Slot]) -> bytes:
-            block = bytearray(size)
-            for offset, layout, mask, role, index in slots:
-                if role == "offset":
-                    value = buffers[index][2]
-                elif role == "scalar":
-                    value = values[index]
-                else:  # num_programs_*
-                    value = grid[index]
-                layout.pack_into(block, offset, float(value) if mask is None else int(value) & mask)
-            return bytes(block)
-
-        bindings = [buffers[index][:2] for index in self.binding_args]
-        if self.argument_bytes:
-            bindings.append(memory.block(self.argument_bytes, pack(self.argument_bytes, self.argument_slots)))
-        debug_block = None
-        if self.debug:
-            debug_block = memory.block(self.debug.size)
-            bindings.append(debug_block)
-        constants = pack(self.push_constant_bytes, self.slots)
-        kernel = function.pipeline(self.abi["entry_point"], self.num_bindings, self.push_constant_bytes)
-        _device_time_ns += kernel.launch(grid, bindings, constants, self.program_id_base_offset,
-                                         wait=not asynchronous)
-        if debug_block is None:
-            return None
-        debug, address = self.debug, debug_block[0]
-        report = lambda: debug.report(address)  # noqa: E731
-        if asynchronous:
-            return report
-        report()
-        return None
+def _imports(device: vulkan.Device) -> HostImports:
+    global _host_imports
+    if _host_imports is None:
+        _host_imports = HostImports(device)
+    return _host_imports
