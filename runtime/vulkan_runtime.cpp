@@ -490,8 +490,8 @@ int waitFence(tsr_device *device, uint64_t deadlineNs) {
   if (waited == VK_TIMEOUT)
     return timedOut(
         "the kernel did not finish within TRITON_SPIRV_TIMEOUT_S (" +
-        std::to_string(launchTimeoutNs() / 1000000000.0) +
-        " s); it may still be running, and the next launch waits for it");
+        std::to_string(launchTimeoutNs() / 1000000) +
+        " ms); it may still be running, and the next launch waits for it");
   TSR_CHECK(waited, "waiting for the kernel");
   if (device->timestamps) {
     uint64_t stamps[2];
@@ -1079,9 +1079,9 @@ int tsr_launch(tsr_kernel *kernel, const uint32_t grid[3],
                uint64_t *elapsedNs) {
   if (elapsedNs)
     *elapsedNs = 0;
-  if (tsr_submit(kernel, grid, bindings, numBindings, pushConstants,
-                 programIdBaseOffset))
-    return 1;
+  if (int status = tsr_submit(kernel, grid, bindings, numBindings,
+                              pushConstants, programIdBaseOffset))
+    return status;
   return tsr_synchronize(kernel->device, elapsedNs);
 }
 

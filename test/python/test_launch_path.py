@@ -1,0 +1,190 @@
+"""The launch path on the default Vulkan device (lavapipe in CI): kernels are
+loaded once, grids are checked, timeouts raise instead of hanging, oversized
+buffers are refused, CPU tensor imports live as long as their storage, and
+launches from many threads or with many fresh tensors stay correct."""
+
+from __future__ import annotations
+
+import resource
+import threading
+import time
+
+import pytest
+import torch
+import triton
+import triton.language as tl
+
+import triton_spirv
+from triton_spirv import memory, vulkan
+
+
+@triton.jit
+def _add(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offsets = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offsets < n
+    tl.store(out_ptr + offsets, tl.load(x_ptr + offsets, mask=mask) + tl.load(y_ptr + offsets, mask=mask),
+             mask=mask)
+
+
+@triton.jit
+def _fill(out_ptr, n, value, BLOCK: tl.constexpr):
+    offsets = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    tl.store(out_ptr + offsets, tl.full([BLOCK], 0, tl.int32) + value, mask=offsets < n)
+
+
+@triton.jit
+def _spin(out_ptr, scale_ptr, iterations, BLOCK: tl.constexpr):
+    """Takes time in proportion to `iterations` (and the grid)."""
+    acc = tl.load(out_ptr + tl.arange(0, BLOCK))
+    scale = tl.load(scale_ptr + tl.arange(0, BLOCK))
+    for i in range(iterations):
+        acc = acc * scale + i.to(tl.float32)
+    tl.store(out_ptr + tl.arange(0, BLOCK), acc)
+
+
+def _device() -> vulkan.Device:
+    return vulkan.device()
+
+
+def test_kernel_is_loaded_once() -> None:
+    x, y, out = torch.rand(300), torch.rand(300), torch.empty(300)
+    compiled = _add[(3,)](x, y, out, 300, BLOCK=128)
+    launcher, pipeline = compiled._run, compiled.module.kernel
+    assert compiled.module is not None and pipeline is not None
+    for _ in range(3):
+        _add[(3,)](x, y, out, 300, BLOCK=128)
+    assert compiled._run is launcher and compiled.module.kernel is pipeline
+    torch.testing.assert_close(out, x + y)
+
+
+@pytest.mark.parametrize("grid", [(-1,), (2, -3), (2**31,), (1, 65536), (1, 1, 65536)])
+def test_grids_beyond_tritons_limits_raise(grid: tuple[int, ...]) -> None:
+    out = torch.zeros(16, dtype=torch.int32)
+    start = time.monotonic()
+    with pytest.raises(ValueError, match="grid"):
+        _fill[grid](out, 16, 7, BLOCK=16)
+    assert time.monotonic() - start < 5
+    assert not out.any()
+
+
+@pytest.mark.parametrize("grid", [(0,), (4, 0), (1, 1, 0)])
+def test_empty_grids_launch_nothing(grid: tuple[int, ...]) -> None:
+    out = torch.zeros(16, dtype=torch.int32)
+    _fill[grid](out, 16, 7, BLOCK=16)
+    assert not out.any()
+
+
+def test_launch_past_timeout_raises_and_the_device_recovers(monkeypatch: pytest.MonkeyPatch) -> None:
+    out, scale = torch.zeros(128), torch.full((128,), 0.5)
+    _spin[(1,)](out, scale, 1, BLOCK=128)  # compiled and loaded before timing
+    monkeypatch.setenv("TRITON_SPIRV_TIMEOUT_S", "1")
+    start = time.monotonic()
+    with pytest.raises(vulkan.LaunchTimeoutError, match="TRITON_SPIRV_TIMEOUT_S"):
+        _spin[(64,)](out, scale, 10**6, BLOCK=128)  # several seconds on lavapipe
+    assert time.monotonic() - start < 3
+    # The next wait sees it finish; then the device runs the next launch.
+    monkeypatch.setenv("TRITON_SPIRV_TIMEOUT_S", "120")
+    triton_spirv.synchronize()
+    x, y, result = torch.rand(500), torch.rand(500), torch.empty(500)
+    _add[(4,)](x, y, result, 500, BLOCK=128)
+    torch.testing.assert_close(result, x + y)
+
+
+def test_split_grid_past_timeout_stops_between_dispatches(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Triton's largest grid is 32768 dispatches of lavapipe's 65535 workgroups.
+    out = torch.zeros(16, dtype=torch.int32)
+    _fill[(1,)](out, 16, 7, BLOCK=16)
+    monkeypatch.setenv("TRITON_SPIRV_TIMEOUT_S", "1")
+    start = time.monotonic()
+    with pytest.raises(vulkan.LaunchTimeoutError, match="dispatches"):
+        _fill[(2**31 - 1,)](out, 16, 7, BLOCK=16)
+    assert time.monotonic() - start < 3
+    monkeypatch.setenv("TRITON_SPIRV_TIMEOUT_S", "60")
+    triton_spirv.synchronize()
+    assert (out == 7).all()
+
+
+def test_buffers_beyond_the_device_range_are_refused() -> None:
+    limit = _device().properties.max_storage_buffer_range
+    if limit > 512 * 2**20:
+        pytest.skip("the device binds buffers larger than this test allocates")
+    inside = limit // 4 - 1024  # int32 elements
+    out = torch.zeros(inside, dtype=torch.int32)
+    _fill[(triton.cdiv(inside, 1024),)](out, inside, 5, BLOCK=1024)
+    assert out[0] == 5 and out[-1] == 5 and int((out == 5).sum()) == inside
+    del out
+    beyond = limit // 4 + 1024
+    out = torch.zeros(beyond, dtype=torch.int32)
+    with pytest.raises(ValueError, match="maxStorageBufferRange"):
+        _fill[(triton.cdiv(beyond, 1024),)](out, beyond, 5, BLOCK=1024)
+    device_out = memory.zeros(beyond, torch.int32)
+    with pytest.raises(ValueError, match="maxStorageBufferRange"):
+        _fill[(triton.cdiv(beyond, 1024),)](device_out, beyond, 5, BLOCK=1024)
+
+
+def test_cpu_storages_are_imported_once_while_they_live() -> None:
+    device = _device()
+    x, y = torch.rand(100_000), torch.rand(100_000)
+    out = torch.empty(100_000)
+    grid = (triton.cdiv(100_000, 1024),)
+    _add[grid](x, y, out, 100_000, BLOCK=1024)
+    live = device.live_allocations()
+    for _ in range(5):
+        _add[grid](x, y, out, 100_000, BLOCK=1024)
+    assert device.live_allocations() == live
+    torch.testing.assert_close(out, x + y)
+    del x, y, out
+    assert device.live_allocations() == live - 3
+
+
+def test_views_of_imported_storages_and_wrapped_tensors() -> None:
+    base = torch.arange(4096, dtype=torch.int32)
+    out = torch.zeros(4096, dtype=torch.int32)
+    _add[(2,)](base[7:], base[:-7], out[100:], 256, BLOCK=128)
+    torch.testing.assert_close(out[100:356], base[7:263] + base[:256])
+    # Triton's tests wrap unsigned tensors (TensorWrapper); its launchers take them.
+    unsigned = triton.reinterpret(torch.zeros(64, dtype=torch.int32), tl.uint32)
+    _fill[(1,)](unsigned, 64, 3, BLOCK=64)
+    assert (unsigned.base == 3).all()
+
+
+def test_concurrent_launches_from_threads() -> None:
+    errors: list[BaseException] = []
+
+    def work(seed: int) -> None:
+        try:
+            generator = torch.Generator().manual_seed(seed)
+            for _ in range(40):
+                n = int(torch.randint(1, 3000, (1,), generator=generator))
+                x, y = torch.rand(n, generator=generator), torch.rand(n, generator=generator)
+                out = torch.empty(n)
+                _add[(triton.cdiv(n, 256),)](x, y, out, n, BLOCK=256)
+                torch.testing.assert_close(out, x + y)
+        except BaseException as error:  # reported by the main thread
+            errors.append(error)
+
+    threads = [threading.Thread(target=work, args=(seed,)) for seed in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert not errors, errors[0]
+
+
+def test_ten_thousand_launches_with_fresh_tensors_keep_memory_flat() -> None:
+    device = _device()
+
+    def launch_fresh() -> None:
+        x, y = torch.rand(1000), torch.rand(1000)
+        out = torch.empty(1000)
+        _add[(4,)](x, y, out, 1000, BLOCK=256)
+        assert torch.equal(out, x + y)
+
+    for _ in range(200):
+        launch_fresh()
+    live, rss = device.live_allocations(), resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    for _ in range(10_000):
+        launch_fresh()
+    assert device.live_allocations() <= live + 3
+    grown_kib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - rss
+    assert grown_kib < 32 * 1024, f"resident memory grew by {grown_kib} KiB"
