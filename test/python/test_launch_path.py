@@ -188,3 +188,12 @@ def test_ten_thousand_launches_with_fresh_tensors_keep_memory_flat() -> None:
     assert device.live_allocations() <= live + 3
     grown_kib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - rss
     assert grown_kib < 32 * 1024, f"resident memory grew by {grown_kib} KiB"
+
+
+def test_benchmark_cache_is_overwritten_by_the_device() -> None:
+    driver = triton.runtime.driver.active
+    cache = driver.get_empty_cache_for_benchmark()
+    assert _device().allocation_holding(cache.data_ptr()) is not None  # device memory
+    cache.fill_(-1)
+    driver.clear_cache(cache)
+    assert torch.equal(cache, torch.arange(cache.numel(), dtype=torch.int32))

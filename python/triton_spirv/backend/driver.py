@@ -154,9 +154,9 @@ class SPIRVDriver(DriverBase):
         return do_bench
 
     def get_empty_cache_for_benchmark(self) -> Any:
-        import torch
-        # Large enough to evict a GPU's L2; small enough to clear cheaply on a CPU.
-        return torch.empty(8 * 1024 * 1024, dtype=torch.int32)
+        from .cache_flush import empty_cache_buffer
+        return empty_cache_buffer()
 
     def clear_cache(self, cache: Any) -> None:
-        cache.zero_()
+        from .cache_flush import clear
+        clear(cache)
