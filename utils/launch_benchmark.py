@@ -1,0 +1,204 @@
+"""Launch overhead and sustained throughput, measured the same way on Triton's
+CUDA backend and on this one, and large device-memory tensors filled and
+checked (right or refused, never silently wrong).
+
+    # on the GPU machine, both backends in one run (JSON + Markdown):
+    bash scripts/gpu_machine.sh python3 utils/launch_benchmark.py --side-by-side benchmarks/h200-launch.json
+    # one backend, the active one (lavapipe here):
+    python3 utils/launch_benchmark.py --backend spirv OUT.json
+
+Per launch: wall clock of a 4096-element vector add launched 2000 times,
+synchronizing after each launch, or once at the end (this backend: in its
+default synchronous mode and in asynchronous mode); the median of 5 rounds.
+Sustained: `triton.testing.do_bench` of a 2^24-element vector add called ten
+times in a row in one process.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any, Callable
+
+import torch
+import triton
+import triton.language as tl
+
+LAUNCHES = int(os.environ.get("LAUNCHES", 2000))
+ROUNDS = 5
+
+
+@triton.jit
+def vector_add(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offsets = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offsets < n
+    tl.store(out_ptr + offsets, tl.load(x_ptr + offsets, mask=mask) + tl.load(y_ptr + offsets, mask=mask),
+             mask=mask)
+
+
+@triton.jit
+def fill(out_ptr, n, value, BLOCK: tl.constexpr):
+    offsets = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    tl.store(out_ptr + offsets, tl.full([BLOCK], 0, tl.int32) + value, mask=offsets < n)
+
+
+class Backend:
+    """Tensors and synchronization of one backend."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        if name == "cuda":
+            self.synchronize: Callable[[], None] = torch.cuda.synchronize
+            self.tensor: Callable[[torch.Tensor], torch.Tensor] = lambda t: t.cuda()
+            self.empty: Callable[[int, torch.dtype], torch.Tensor] = \
+                lambda n, dtype: torch.empty(n, dtype=dtype, device="cuda")
+        else:
+            import triton_spirv
+            from triton_spirv import memory
+            self.synchronize = triton_spirv.synchronize
+            self.tensor = memory.to_device
+            self.empty = lambda n, dtype: memory.empty(n, dtype)
+
+    def set_asynchronous(self, enabled: bool) -> None:
+        if self.name == "spirv":
+            import triton_spirv
+            triton_spirv.set_asynchronous(enabled)
+
+
+def per_launch_us(backend: Backend, sync_each: bool) -> list[float]:
+    n = 4096
+    x, y, out = (backend.tensor(torch.rand(n)) for _ in range(3))
+    grid = (triton.cdiv(n, 1024),)
+    for _ in range(100):
+        vector_add[grid](x, y, out, n, BLOCK=1024)
+    backend.synchronize()
+    rounds = []
+    for _ in range(ROUNDS):
+        start = time.perf_counter()
+        for _ in range(LAUNCHES):
+            vector_add[grid](x, y, out, n, BLOCK=1024)
+            if sync_each:
+                backend.synchronize()
+        backend.synchronize()
+        rounds.append((time.perf_counter() - start) / LAUNCHES * 1e6)
+    assert torch.equal(out.cpu(), (x + y).cpu()) if backend.name == "cuda" else torch.equal(out, x + y)
+    return rounds
+
+
+def sustained_gbps(backend: Backend) -> list[float]:
+    n = 2**24
+    x, y, out = (backend.tensor(torch.rand(n)) for _ in range(3))
+    grid = (triton.cdiv(n, 1024),)
+    run = lambda: vector_add[grid](x, y, out, n, BLOCK=1024)  # noqa: E731
+    return [3 * 4 * n / (triton.testing.do_bench(run) * 1e-3) / 1e9 for _ in range(10)]
+
+
+def large_fills(backend: Backend) -> list[dict[str, Any]]:
+    """Fills int32 tensors around 4 GiB and checks their first, last and a
+    sample of other elements."""
+    results = []
+    for label, nbytes in [("4 GiB - 4 KiB", 2**32 - 4096), ("4 GiB + 16 KiB", 2**32 + 16384),
+                          ("6 GiB", 6 * 2**30)]:
+        n = nbytes // 4
+        record: dict[str, Any] = {"size": label, "bytes": nbytes}
+        try:
+            out = backend.empty(n, torch.int32)
+            out[0], out[n - 1] = 0, 0
+            fill[(triton.cdiv(n, 1024),)](out, n, 7, BLOCK=1024)
+            backend.synchronize()
+            sample = torch.cat([torch.tensor([0, n - 1]), torch.randint(0, n, (1000,))])
+            values = out[sample.to(out.device)].cpu() if backend.name == "cuda" else out[sample]
+            record["result"] = "correct" if bool((values == 7).all()) else "WRONG"
+            del out
+        except Exception as error:  # a refusal is a result here
+            record["result"] = f"refused: {type(error).__name__}: {str(error).splitlines()[0]}"
+        results.append(record)
+    return results
+
+
+def measure(backend_name: str) -> dict[str, Any]:
+    backend = Backend(backend_name)
+    result: dict[str, Any] = {"backend": backend_name,
+                              "device": torch.cuda.get_device_name() if backend_name == "cuda" else
+                              __import__("triton_spirv.vulkan").vulkan.device().properties.name}
+    result["sync_each_us"] = per_launch_us(backend, sync_each=True)
+    result["sync_at_end_us"] = per_launch_us(backend, sync_each=False)
+    if backend_name == "spirv":
+        backend.set_asynchronous(True)
+        try:
+            result["sync_at_end_asynchronous_us"] = per_launch_us(backend, sync_each=False)
+        finally:
+            backend.set_asynchronous(False)
+    if "--no-large" not in sys.argv:
+        result["sustained_vector_add_gbps"] = sustained_gbps(backend)
+        result["large_fills"] = large_fills(backend)
+    return result
+
+
+def _median(values: list[float]) -> str:
+    return f"{statistics.median(values):.1f} (±{(max(values) - min(values)) / 2:.1f})"
+
+
+def markdown(results: dict[str, dict[str, Any]]) -> str:
+    cuda, spirv = results.get("cuda"), results["spirv"]
+    lines = ["| per launch, 4096-element vector add (µs, median of 5 rounds of 2000) | Triton-CUDA | "
+             "this backend | ratio |", "|---|---|---|---|"]
+    for key, label in [("sync_each_us", "synchronize after each launch"),
+                       ("sync_at_end_us", "one synchronize at the end"),
+                       ("sync_at_end_asynchronous_us", "one synchronize at the end, asynchronous mode")]:
+        ours = spirv.get(key)
+        if ours is None:
+            continue
+        theirs = cuda["sync_at_end_us" if key.startswith("sync_at_end") else key] if cuda else None
+        ratio = f"{statistics.median(ours) / statistics.median(theirs):.2f}×" if theirs else "–"
+        lines.append(f"| {label} | {_median(theirs) if theirs else '–'} | {_median(ours)} | {ratio} |")
+    if "sustained_vector_add_gbps" in spirv:
+        lines += ["", "Ten consecutive `do_bench` calls, vector add 2^24 fp32 (GB/s):", ""]
+        for name, result in results.items():
+            values = result["sustained_vector_add_gbps"]
+            spread = (max(values) - min(values)) / max(values) * 100
+            lines.append(f"- {name}: {', '.join(f'{v:.0f}' for v in values)} (spread {spread:.1f}%)")
+        lines += ["", "| int32 tensor filled in device memory | " + " | ".join(results) + " |",
+                  "|---|" + "---|" * len(results)]
+        for index, record in enumerate(spirv["large_fills"]):
+            lines.append(f"| {record['size']} | " +
+                         " | ".join(r["large_fills"][index]["result"] for r in results.values()) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("output", type=Path)
+    parser.add_argument("--backend", choices=["cuda", "spirv"])
+    parser.add_argument("--side-by-side", action="store_true")
+    parser.add_argument("--no-large", action="store_true", help="only the per-launch figures")
+    args = parser.parse_args()
+    if not args.side_by_side:
+        if args.backend == "spirv":
+            from triton_spirv.run import activate
+            activate()
+        args.output.write_text(json.dumps(measure(args.backend or "spirv"), indent=2) + "\n")
+        return
+    results: dict[str, dict[str, Any]] = {}
+    for backend in ("cuda", "spirv"):
+        part = args.output.with_suffix(f".{backend}.json")
+        command = [sys.executable, __file__, str(part), "--backend", backend]
+        command += ["--no-large"] if args.no_large else []
+        print("==", " ".join(command), flush=True)
+        subprocess.run(command, check=True, env=os.environ)
+        results[backend] = json.loads(part.read_text())
+        part.unlink()
+    args.output.write_text(json.dumps(results, indent=2) + "\n")
+    table = markdown(results)
+    args.output.with_suffix(".md").write_text(table)
+    print(table)
+
+
+if __name__ == "__main__":
+    main()
