@@ -81,31 +81,34 @@ int tsr_create_kernel(tsr_device *device, const uint32_t *code, size_t bytes,
                       uint32_t push_constant_bytes, tsr_kernel **kernel);
 void tsr_destroy_kernel(tsr_kernel *kernel);
 
-/* Runs grid[0] x grid[1] x grid[2] workgroups and waits for them. Grids
- * beyond the device's limits are split into several dispatches, submitted
- * one after the other; each gets its first workgroup id written as three
- * uint32 at `program_id_base_offset` in the push constants. A binding may
- * span at most max_storage_buffer_range bytes. `elapsed_ns` (optional)
- * receives the GPU time (as tsr_synchronize). */
-int tsr_launch(tsr_kernel *kernel, const uint32_t grid[3],
-               const tsr_binding *bindings, uint32_t num_bindings,
-               const void *push_constants, uint32_t program_id_base_offset,
-               uint64_t *elapsed_ns);
-
-/* tsr_launch without the wait: returns once the work is submitted. One
- * launch is in flight at a time: the next submission (and tsr_destroy_kernel,
- * tsr_close_device, and tsr_free of an allocation it binds) first waits
- * for it. The bound host
- * memory must stay valid until then. */
+/* Submits grid[0] x grid[1] x grid[2] workgroups and returns, in order
+ * after the launches before it, whose memory writes it sees; tsr_synchronize
+ * waits. Grids beyond the device's limits are split into several dispatches,
+ * submitted one after the other; each gets its first workgroup id written as
+ * three uint32 at `program_id_base_offset` in the push constants. A binding
+ * may span at most max_storage_buffer_range bytes. Up to 8 launches are in
+ * flight; a submission beyond waits for the oldest (a split grid takes one
+ * place per dispatch). The bound host memory must stay valid until the
+ * launch is done (tsr_finished_launch). `sequence` (optional) receives the
+ * launch's number (from 1; 0 for an empty grid). */
 int tsr_submit(tsr_kernel *kernel, const uint32_t grid[3],
                const tsr_binding *bindings, uint32_t num_bindings,
-               const void *push_constants, uint32_t program_id_base_offset);
+               const void *push_constants, uint32_t program_id_base_offset,
+               uint64_t *sequence);
 
-/* Waits for the submitted launch, if any; `elapsed_ns` (optional) receives
- * the GPU time of the launches finished since the last call (0 when none).
- * Also reports the error of a launch that tsr_free or tsr_destroy_kernel
- * waited for. */
+/* Waits for every launch in flight; `elapsed_ns` (optional) receives the GPU
+ * time of the launches finished since the last call (0 when none). Also
+ * reports the error of a launch that tsr_free or tsr_destroy_kernel waited
+ * for. */
 int tsr_synchronize(tsr_device *device, uint64_t *elapsed_ns);
+
+/* The number of the latest launch known done (every earlier one is done). */
+uint64_t tsr_finished_launch(tsr_device *device);
+
+/* The GPU time of launches after+1 .. last (waiting for them), for timing
+ * events; the times of the last 65536 launches are kept. */
+int tsr_elapsed_between(tsr_device *device, uint64_t after, uint64_t last,
+                        uint64_t *elapsed_ns);
 
 #ifdef __cplusplus
 }

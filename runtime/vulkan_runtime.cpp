@@ -108,6 +108,30 @@ struct ImportedBuffer {
   VkDeviceMemory memory = VK_NULL_HANDLE;
 };
 
+/// One submission slot: launches in flight use different frames, so the
+/// next launch is recorded while earlier ones run.
+struct Frame {
+  VkCommandBuffer commands = VK_NULL_HANDLE;
+  VkFence fence = VK_NULL_HANDLE;
+  bool submitted = false;
+  /// The launch it belongs to, and whether it is that launch's last
+  /// dispatch (a split grid takes several frames).
+  uint64_t sequence = 0;
+  bool lastOfLaunch = true;
+  /// What the launch binds, kept by its last frame until it is done:
+  /// one-launch imports, and the allocations it binds (freeing one waits).
+  std::vector<ImportedBuffer> imports;
+  std::vector<tsr_allocation *> allocations;
+  /// Allocations freed while a timed-out launch still used them.
+  std::vector<tsr_allocation *> deferredFrees;
+};
+
+/// Launches in flight at most (asynchronous launches beyond wait for the
+/// oldest).
+constexpr unsigned kFrames = 8;
+/// How many launches' GPU times are kept for timing events.
+constexpr uint64_t kElapsedHistory = 1 << 16;
+
 struct tsr_device {
   VkInstance instance = VK_NULL_HANDLE;
   VkDebugUtilsMessengerEXT messenger = VK_NULL_HANDLE;
@@ -116,9 +140,14 @@ struct tsr_device {
   VkQueue queue = VK_NULL_HANDLE;
   uint32_t queueFamily = 0;
   VkCommandPool commandPool = VK_NULL_HANDLE;
-  VkCommandBuffer commandBuffer = VK_NULL_HANDLE;
-  VkFence fence = VK_NULL_HANDLE;
-  VkQueryPool queryPool = VK_NULL_HANDLE;
+  VkQueryPool queryPool = VK_NULL_HANDLE; // two timestamps per frame
+  Frame frames[kFrames];
+  unsigned nextFrame = 0; // the oldest frame, and the next one used
+  bool isCpu = false;
+  // VK_KHR_push_descriptor: bindings are recorded into the command buffer,
+  // so launches of one kernel need no descriptor set of their own.
+  PFN_vkCmdPushDescriptorSetKHR cmdPushDescriptorSet = nullptr;
+  uint32_t maxPushDescriptors = 0;
   VkPipelineCache pipelineCache = VK_NULL_HANDLE;
   std::string pipelineCachePath;
   VkPhysicalDeviceProperties properties{};
@@ -131,15 +160,12 @@ struct tsr_device {
   // Memory launches bind without importing, by start address: mapped device
   // allocations and long-lived host imports.
   std::map<const uint8_t *, tsr_allocation *> allocations;
-  // The submitted launch not waited for yet (at most one: launches share
-  // the command buffer, the query pool and their kernel's descriptor set),
-  // the host memory it imported (released once it is done), the allocations
-  // it binds (freeing one waits for it) and those freed while it ran past
-  // its timeout (destroyed once it is done).
-  bool pending = false;
-  std::vector<ImportedBuffer> pendingImports;
-  std::vector<tsr_allocation *> pendingAllocations;
-  std::vector<tsr_allocation *> deferredFrees;
+  // Launches are numbered from 1; the last submitted, and the last whose
+  // every dispatch is done (all earlier ones are done too).
+  uint64_t lastSequence = 0;
+  uint64_t finishedSequence = 0;
+  // GPU time of each recent launch, by sequence modulo kElapsedHistory.
+  std::vector<uint64_t> elapsedNs = std::vector<uint64_t>(kElapsedHistory);
   // GPU time of the launches finished since tsr_synchronize last reported,
   // and the error of one that finished while freeing resources.
   uint64_t unreportedElapsedNs = 0;
@@ -166,9 +192,10 @@ struct tsr_kernel {
   VkPipelineLayout layout = VK_NULL_HANDLE;
   VkPipeline pipeline = VK_NULL_HANDLE;
   VkDescriptorPool pool = VK_NULL_HANDLE;
-  /// The kernel's one descriptor set, rewritten by each launch (launches
-  /// run one at a time and finish before they return).
+  /// Without push descriptors: the kernel's one descriptor set, rewritten
+  /// by each launch once the launches in flight are done.
   VkDescriptorSet set = VK_NULL_HANDLE;
+  bool pushDescriptors = false;
   uint32_t numBindings = 0;
   uint32_t pushConstantBytes = 0;
 };
@@ -312,6 +339,10 @@ int createLogicalDevice(tsr_device *device) {
       hasExtension(available, kCooperativeMatrixExtensionName);
   if (cooperativeMatrix)
     extensions.push_back(kCooperativeMatrixExtensionName);
+  bool pushDescriptor =
+      hasExtension(available, VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME);
+  if (pushDescriptor)
+    extensions.push_back(VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME);
 
   // Enable every feature the device has that shaders may declare.
   VkPhysicalDeviceShaderAtomicFloatFeaturesEXT atomicFloatFeatures{
@@ -356,7 +387,13 @@ int createLogicalDevice(tsr_device *device) {
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_SM_BUILTINS_PROPERTIES_NV};
   VkPhysicalDeviceSubgroupProperties subgroup{
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES};
+  VkPhysicalDevicePushDescriptorPropertiesKHR pushDescriptorProperties{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PUSH_DESCRIPTOR_PROPERTIES_KHR};
   void **next = &subgroup.pNext;
+  if (pushDescriptor) {
+    *next = &pushDescriptorProperties;
+    next = &pushDescriptorProperties.pNext;
+  }
   if (hostImport) {
     *next = &hostProperties;
     next = &hostProperties.pNext;
@@ -368,6 +405,14 @@ int createLogicalDevice(tsr_device *device) {
   properties.pNext = &subgroup;
   vkGetPhysicalDeviceProperties2(device->physical, &properties);
   device->properties = properties.properties;
+  device->isCpu =
+      properties.properties.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU;
+  if (pushDescriptor) {
+    device->maxPushDescriptors = pushDescriptorProperties.maxPushDescriptors;
+    device->cmdPushDescriptorSet =
+        reinterpret_cast<PFN_vkCmdPushDescriptorSetKHR>(
+            vkGetDeviceProcAddr(device->device, "vkCmdPushDescriptorSetKHR"));
+  }
   device->subgroupSize = subgroup.subgroupSize;
   device->computeUnits = smBuiltins ? smProperties.shaderSMCount : 0;
   if (hostImport) {
@@ -392,16 +437,19 @@ int createDeviceObjects(tsr_device *device) {
   bufferInfo.commandPool = device->commandPool;
   bufferInfo.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
   bufferInfo.commandBufferCount = 1;
-  TSR_CHECK(vkAllocateCommandBuffers(device->device, &bufferInfo,
-                                     &device->commandBuffer),
-            "vkAllocateCommandBuffers");
-  VkFenceCreateInfo fenceInfo{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
-  TSR_CHECK(vkCreateFence(device->device, &fenceInfo, nullptr, &device->fence),
-            "vkCreateFence");
+  for (Frame &frame : device->frames) {
+    TSR_CHECK(vkAllocateCommandBuffers(device->device, &bufferInfo,
+                                       &frame.commands),
+              "vkAllocateCommandBuffers");
+    VkFenceCreateInfo fenceInfo{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+    TSR_CHECK(
+        vkCreateFence(device->device, &fenceInfo, nullptr, &frame.fence),
+        "vkCreateFence");
+  }
   if (device->timestamps) {
     VkQueryPoolCreateInfo queryInfo{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
     queryInfo.queryType = VK_QUERY_TYPE_TIMESTAMP;
-    queryInfo.queryCount = 2;
+    queryInfo.queryCount = 2 * kFrames;
     TSR_CHECK(vkCreateQueryPool(device->device, &queryInfo, nullptr,
                                 &device->queryPool),
               "vkCreateQueryPool");
@@ -478,31 +526,15 @@ uint64_t nowNs() {
       .count();
 }
 
-/// Waits until `deadlineNs` for the submitted commands' fence and adds their
-/// GPU time to the unreported time. A launch still running at the deadline
-/// stays pending (with everything it binds): the next wait waits for it
-/// again, so no memory it uses is released under it and nothing blocks
-/// forever.
-int waitFence(tsr_device *device, uint64_t deadlineNs) {
-  uint64_t now = nowNs();
-  VkResult waited = vkWaitForFences(device->device, 1, &device->fence, VK_TRUE,
-                                    deadlineNs > now ? deadlineNs - now : 0);
-  if (waited == VK_TIMEOUT)
-    return timedOut(
-        "the kernel did not finish within TRITON_SPIRV_TIMEOUT_S (" +
-        std::to_string(launchTimeoutNs() / 1000000) +
-        " ms); it may still be running, and the next launch waits for it");
-  TSR_CHECK(waited, "waiting for the kernel");
-  if (device->timestamps) {
-    uint64_t stamps[2];
-    if (vkGetQueryPoolResults(device->device, device->queryPool, 0, 2,
-                              sizeof(stamps), stamps, sizeof(uint64_t),
-                              VK_QUERY_RESULT_64_BIT) == VK_SUCCESS)
-      device->unreportedElapsedNs += static_cast<uint64_t>(
-          (stamps[1] - stamps[0]) *
-          double(device->properties.limits.timestampPeriod));
-  }
-  return 0;
+/// How long a wait on a GPU spins before it sleeps (TRITON_SPIRV_SPIN_US,
+/// default 100 us; 0 on CPU devices, whose workers the spinning would slow):
+/// a small launch is done sooner than a sleeping thread wakes up.
+uint64_t spinNs(tsr_device *device) {
+  if (device->isCpu)
+    return 0;
+  const char *text = std::getenv("TRITON_SPIRV_SPIN_US");
+  return static_cast<uint64_t>((text ? std::strtod(text, nullptr) : 100.0) *
+                               1000.0);
 }
 
 void destroyAllocation(tsr_allocation *allocation) {
@@ -511,23 +543,94 @@ void destroyAllocation(tsr_allocation *allocation) {
   delete allocation;
 }
 
-/// Waits (bounded by the launch timeout) for the submitted launch, if any;
-/// the caller holds the device lock. Once it is done, releases what it bound.
-int waitPending(tsr_device *device) {
-  if (!device->pending) { // a submission that failed before the queue
-    release(device, device->pendingImports);
-    device->pendingAllocations.clear();
+/// Waits until `deadlineNs` for a submitted frame, then records its GPU
+/// time and releases what it kept. A frame still running at the deadline
+/// stays submitted (with everything it binds): a later wait waits for it
+/// again, so no memory it uses is released under it and nothing blocks
+/// forever.
+int retireFrame(tsr_device *device, Frame &frame, uint64_t deadlineNs) {
+  if (!frame.submitted) { // a launch that failed before reaching the queue
+    release(device, frame.imports);
+    frame.allocations.clear();
     return 0;
   }
-  if (int status = waitFence(device, nowNs() + launchTimeoutNs()))
-    return status;
-  device->pending = false;
-  device->pendingAllocations.clear();
-  release(device, device->pendingImports);
-  for (tsr_allocation *allocation : device->deferredFrees)
+  VkResult waited = VK_NOT_READY;
+  for (uint64_t spinUntil = nowNs() + spinNs(device);
+       waited == VK_NOT_READY && nowNs() < spinUntil;)
+    waited = vkGetFenceStatus(device->device, frame.fence);
+  if (waited == VK_NOT_READY) {
+    uint64_t now = nowNs();
+    waited = vkWaitForFences(device->device, 1, &frame.fence, VK_TRUE,
+                             deadlineNs > now ? deadlineNs - now : 0);
+  }
+  if (waited == VK_TIMEOUT)
+    return timedOut(
+        "the kernel did not finish within TRITON_SPIRV_TIMEOUT_S (" +
+        std::to_string(launchTimeoutNs() / 1000000) +
+        " ms); it may still be running, and the next launch waits for it");
+  TSR_CHECK(waited, "waiting for the kernel");
+  frame.submitted = false;
+  if (device->timestamps) {
+    uint64_t stamps[2];
+    unsigned index = &frame - device->frames;
+    if (vkGetQueryPoolResults(device->device, device->queryPool, 2 * index, 2,
+                              sizeof(stamps), stamps, sizeof(uint64_t),
+                              VK_QUERY_RESULT_64_BIT) == VK_SUCCESS) {
+      auto elapsed = static_cast<uint64_t>(
+          (stamps[1] - stamps[0]) *
+          double(device->properties.limits.timestampPeriod));
+      device->unreportedElapsedNs += elapsed;
+      device->elapsedNs[frame.sequence % kElapsedHistory] += elapsed;
+    }
+  }
+  if (frame.lastOfLaunch)
+    device->finishedSequence = frame.sequence;
+  release(device, frame.imports);
+  frame.allocations.clear();
+  for (tsr_allocation *allocation : frame.deferredFrees)
     destroyAllocation(allocation);
-  device->deferredFrees.clear();
+  frame.deferredFrees.clear();
   return checkValidation(device);
+}
+
+/// Waits (bounded by the launch timeout) for every launch in flight, oldest
+/// first; the caller holds the device lock.
+int waitAll(tsr_device *device) {
+  uint64_t deadline = nowNs() + launchTimeoutNs();
+  for (unsigned i = 0; i < kFrames; ++i)
+    if (int status = retireFrame(
+            device, device->frames[(device->nextFrame + i) % kFrames],
+            deadline))
+      return status;
+  return 0;
+}
+
+bool anyInFlight(tsr_device *device) {
+  return std::any_of(std::begin(device->frames), std::end(device->frames),
+                     [](const Frame &frame) { return frame.submitted; });
+}
+
+/// The next frame to record into, once the launch that used it is done.
+/// On a CPU device (lavapipe) every earlier launch is waited for first: its
+/// vkWaitForFences ignores the timeout for a submission queued behind
+/// others, and queueing gains nothing where the CPU runs the kernels.
+Frame *acquireFrame(tsr_device *device, uint64_t deadlineNs, int &status) {
+  Frame &frame = device->frames[device->nextFrame];
+  for (unsigned i = 0; i < (device->isCpu ? kFrames : 1); ++i) {
+    status = retireFrame(
+        device, device->frames[(device->nextFrame + i) % kFrames], deadlineNs);
+    if (status)
+      return nullptr;
+  }
+  device->nextFrame = (device->nextFrame + 1) % kFrames;
+  return &frame;
+}
+
+/// waitAll for a call that cannot report errors (freeing, destroying): the
+/// next tsr_synchronize reports it.
+void waitAllQuietly(tsr_device *device) {
+  if (waitAll(device) && device->unreportedError.empty())
+    device->unreportedError = lastError;
 }
 
 /// The live allocation or import whose range holds `address`, if any.
@@ -537,13 +640,6 @@ tsr_allocation *allocationHolding(tsr_device *device, const uint8_t *address) {
     return nullptr;
   tsr_allocation *allocation = std::prev(next)->second;
   return address < allocation->mapped + allocation->size ? allocation : nullptr;
-}
-
-/// waitPending for a call that cannot report errors (freeing, destroying):
-/// the next tsr_synchronize reports it.
-void waitPendingQuietly(tsr_device *device) {
-  if (waitPending(device) && device->unreportedError.empty())
-    device->unreportedError = lastError;
 }
 
 int importHostMemory(tsr_device *device, void *hostPointer, uint64_t size,
@@ -638,12 +734,12 @@ void tsr_close_device(tsr_device *device) {
   if (device->device) {
     {
       std::lock_guard<std::mutex> lock(device->mutex);
-      waitPendingQuietly(device);
+      waitAllQuietly(device);
     }
     // A launch that outlived its timeout may still run: destroying what it
     // uses (or waiting for the device) could crash or hang, so the device is
     // left to the process's exit.
-    if (device->pending)
+    if (anyInFlight(device))
       return;
     vkDeviceWaitIdle(device->device);
     // Allocations still alive (their tensors outlive the device) go with it.
@@ -655,8 +751,9 @@ void tsr_close_device(tsr_device *device) {
       vkDestroyPipelineCache(device->device, device->pipelineCache, nullptr);
     if (device->queryPool)
       vkDestroyQueryPool(device->device, device->queryPool, nullptr);
-    if (device->fence)
-      vkDestroyFence(device->device, device->fence, nullptr);
+    for (Frame &frame : device->frames)
+      if (frame.fence)
+        vkDestroyFence(device->device, frame.fence, nullptr);
     if (device->commandPool)
       vkDestroyCommandPool(device->device, device->commandPool, nullptr);
     vkDestroyDevice(device->device, nullptr);
@@ -789,13 +886,19 @@ void tsr_free(tsr_allocation *allocation) {
   tsr_device *device = allocation->device;
   std::lock_guard<std::mutex> lock(device->mutex);
   device->allocations.erase(allocation->mapped);
-  auto &used = device->pendingAllocations;
-  if (std::find(used.begin(), used.end(), allocation) != used.end()) {
-    waitPendingQuietly(device); // the launch in flight uses it
-    if (device->pending) {      // past its timeout: destroyed once it is done
-      device->deferredFrees.push_back(allocation);
-      return;
-    }
+  auto usedBy = [&](const Frame &frame) {
+    return frame.submitted &&
+           std::find(frame.allocations.begin(), frame.allocations.end(),
+                     allocation) != frame.allocations.end();
+  };
+  if (std::any_of(std::begin(device->frames), std::end(device->frames),
+                  usedBy)) {
+    waitAllQuietly(device); // a launch in flight uses it
+    for (Frame &frame : device->frames)
+      if (usedBy(frame)) { // past its timeout: destroyed once it is done
+        frame.deferredFrees.push_back(allocation);
+        return;
+      }
   }
   destroyAllocation(allocation);
 }
@@ -840,6 +943,10 @@ int tsr_create_kernel(tsr_device *device, const uint32_t *code, size_t bytes,
       VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
   setInfo.bindingCount = numBindings;
   setInfo.pBindings = bindings.data();
+  kernel->pushDescriptors = device->cmdPushDescriptorSet &&
+                            numBindings <= device->maxPushDescriptors;
+  if (kernel->pushDescriptors)
+    setInfo.flags = VK_DESCRIPTOR_SET_LAYOUT_CREATE_PUSH_DESCRIPTOR_BIT_KHR;
   if (vkCreateDescriptorSetLayout(device->device, &setInfo, nullptr,
                                   &kernel->setLayout) != VK_SUCCESS)
     return cleanup(fail("vkCreateDescriptorSetLayout failed"));
@@ -866,6 +973,8 @@ int tsr_create_kernel(tsr_device *device, const uint32_t *code, size_t bytes,
   if (result != VK_SUCCESS)
     return cleanup(
         fail(std::string("vkCreateComputePipelines: ") + resultName(result)));
+  if (kernel->pushDescriptors)
+    return cleanup(checkValidation(device));
   VkDescriptorPoolSize poolSize{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
                                 std::max(numBindings, 1u)};
   VkDescriptorPoolCreateInfo poolInfo{
@@ -892,15 +1001,20 @@ void tsr_destroy_kernel(tsr_kernel *kernel) {
     return;
   {
     std::lock_guard<std::mutex> lock(kernel->device->mutex);
-    waitPendingQuietly(kernel->device);
+    waitAllQuietly(kernel->device);
+    if (anyInFlight(kernel->device))
+      return; // a launch past its timeout may still use it: leaked
   }
   destroyKernelObjects(kernel);
 }
 
 int tsr_submit(tsr_kernel *kernel, const uint32_t grid[3],
                const tsr_binding *bindings, uint32_t numBindings,
-               const void *pushConstants, uint32_t programIdBaseOffset) {
+               const void *pushConstants, uint32_t programIdBaseOffset,
+               uint64_t *sequence) {
   tsr_device *device = kernel->device;
+  if (sequence)
+    *sequence = 0;
   if (numBindings != kernel->numBindings)
     return fail("the kernel has " + std::to_string(kernel->numBindings) +
                 " buffer bindings, the launch gives " +
@@ -927,21 +1041,34 @@ int tsr_submit(tsr_kernel *kernel, const uint32_t grid[3],
     return fail("grid exceeds the device's workgroup count limits");
   uint64_t deadline = nowNs() + launchTimeoutNs();
   std::lock_guard<std::mutex> lock(device->mutex);
-  // The previous launch's resources are reused below.
-  if (int status = waitPending(device))
-    return status;
+  // A kernel without push descriptors rewrites its one descriptor set.
+  if (!kernel->pushDescriptors)
+    if (int status = waitAll(device))
+      return status;
   std::vector<ImportedBuffer> buffers(numBindings);
-  struct Releaser {
+  std::vector<tsr_allocation *> usedAllocations;
+  // What the launch binds stays with its latest submitted frame (released
+  // here if none was submitted).
+  Frame *latest = nullptr;
+  struct Keeper {
     tsr_device *device;
     std::vector<ImportedBuffer> &buffers;
-    ~Releaser() { release(device, buffers); }
-  } releaser{device, buffers};
+    std::vector<tsr_allocation *> &allocations;
+    Frame *&latest;
+    ~Keeper() {
+      if (!latest) {
+        release(device, buffers);
+        return;
+      }
+      latest->imports = std::move(buffers);
+      latest->allocations = std::move(allocations);
+    }
+  } keeper{device, buffers, usedAllocations, latest};
   // Identical ranges (one tensor passed twice, or two views of one storage)
   // share one import.
   std::vector<VkBuffer> bound(numBindings, VK_NULL_HANDLE);
   std::vector<VkDeviceSize> offsets(numBindings, 0),
       ranges(numBindings, VK_WHOLE_SIZE);
-  std::vector<tsr_allocation *> usedAllocations;
   for (uint32_t i = 0; i < numBindings; ++i) {
     // Device allocations and long-lived imports are bound as they are.
     auto *start = static_cast<uint8_t *>(bindings[i].host_pointer);
@@ -972,20 +1099,21 @@ int tsr_submit(tsr_kernel *kernel, const uint32_t grid[3],
   for (uint32_t i = 0; i < numBindings; ++i) {
     infos.push_back({bound[i], offsets[i], ranges[i]});
     VkWriteDescriptorSet write{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
-    write.dstSet = kernel->set;
+    write.dstSet = kernel->set; // ignored by push descriptors
     write.dstBinding = i;
     write.descriptorCount = 1;
     write.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
     write.pBufferInfo = &infos.back();
     writes.push_back(write);
   }
-  vkUpdateDescriptorSets(device->device, writes.size(), writes.data(), 0,
-                         nullptr);
+  if (!kernel->pushDescriptors)
+    vkUpdateDescriptorSets(device->device, writes.size(), writes.data(), 0,
+                           nullptr);
 
   // A grid beyond the device's workgroup counts is several dispatches, each
-  // told its first workgroup id through the push constants. They are
-  // submitted one at a time, so that a launch past its timeout stops between
-  // two of them instead of queueing the rest.
+  // told its first workgroup id through the push constants, each submitted
+  // on its own frame: a launch past its timeout stops between two of them
+  // instead of queueing the rest.
   struct Dispatch {
     uint32_t base[3];
     uint32_t count[3];
@@ -1001,35 +1129,42 @@ int tsr_submit(tsr_kernel *kernel, const uint32_t grid[3],
   std::vector<uint8_t> constants(static_cast<const uint8_t *>(pushConstants),
                                  static_cast<const uint8_t *>(pushConstants) +
                                      kernel->pushConstantBytes);
-  // What the launch binds lives until it is waited for.
-  device->pendingImports = std::move(buffers);
-  buffers.clear();
-  device->pendingAllocations = std::move(usedAllocations);
-  VkCommandBuffer commands = device->commandBuffer;
+  uint64_t launch = ++device->lastSequence;
+  device->elapsedNs[launch % kElapsedHistory] = 0;
+  if (sequence)
+    *sequence = launch;
   for (size_t index = 0; index < dispatches.size(); ++index) {
     const Dispatch &dispatch = dispatches[index];
-    if (index > 0) {
-      if (int status = waitFence(device, deadline)) {
-        if (status == TSR_ERROR_TIMEOUT)
-          lastError += " (stopped after " + std::to_string(index) + " of " +
-                       std::to_string(dispatches.size()) + " dispatches)";
-        return status;
-      }
+    int status = 0;
+    Frame *frame = acquireFrame(device, deadline, status);
+    if (!frame) {
+      if (status == TSR_ERROR_TIMEOUT && index > 0)
+        lastError += " (stopped after " + std::to_string(index) + " of " +
+                     std::to_string(dispatches.size()) + " dispatches)";
+      return status;
     }
+    unsigned frameIndex = frame - device->frames;
+    VkCommandBuffer commands = frame->commands;
     // Beginning resets the buffer (its pool allows resetting buffers).
     VkCommandBufferBeginInfo begin{
         VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
     begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
     TSR_CHECK(vkBeginCommandBuffer(commands, &begin), "vkBeginCommandBuffer");
     if (device->timestamps) {
-      vkCmdResetQueryPool(commands, device->queryPool, 0, 2);
-      vkCmdWriteTimestamp(commands, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT,
-                          device->queryPool, 0);
+      vkCmdResetQueryPool(commands, device->queryPool, 2 * frameIndex, 2);
+      // Once the launches before it are done: its own time, not theirs.
+      vkCmdWriteTimestamp(commands, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT,
+                          device->queryPool, 2 * frameIndex);
     }
     vkCmdBindPipeline(commands, VK_PIPELINE_BIND_POINT_COMPUTE,
                       kernel->pipeline);
-    vkCmdBindDescriptorSets(commands, VK_PIPELINE_BIND_POINT_COMPUTE,
-                            kernel->layout, 0, 1, &kernel->set, 0, nullptr);
+    if (kernel->pushDescriptors)
+      device->cmdPushDescriptorSet(commands, VK_PIPELINE_BIND_POINT_COMPUTE,
+                                   kernel->layout, 0, writes.size(),
+                                   writes.data());
+    else
+      vkCmdBindDescriptorSets(commands, VK_PIPELINE_BIND_POINT_COMPUTE,
+                              kernel->layout, 0, 1, &kernel->set, 0, nullptr);
     if (canSplit)
       std::memcpy(constants.data() + programIdBaseOffset, dispatch.base,
                   sizeof(dispatch.base));
@@ -1040,30 +1175,37 @@ int tsr_submit(tsr_kernel *kernel, const uint32_t grid[3],
                   dispatch.count[2]);
     if (device->timestamps)
       vkCmdWriteTimestamp(commands, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT,
-                          device->queryPool, 1);
-    // Results must be visible to the host once the launch is waited for.
+                          device->queryPool, 2 * frameIndex + 1);
+    // Each launch sees the memory writes of the launches before it, and the
+    // host sees its results once it is waited for.
     VkMemoryBarrier barrier{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
     barrier.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
-    barrier.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
-    vkCmdPipelineBarrier(commands, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
-                         VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &barrier, 0,
-                         nullptr, 0, nullptr);
+    barrier.dstAccessMask = VK_ACCESS_HOST_READ_BIT |
+                            VK_ACCESS_SHADER_READ_BIT |
+                            VK_ACCESS_SHADER_WRITE_BIT;
+    vkCmdPipelineBarrier(
+        commands, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+        VK_PIPELINE_STAGE_HOST_BIT | VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0,
+        1, &barrier, 0, nullptr, 0, nullptr);
     TSR_CHECK(vkEndCommandBuffer(commands), "vkEndCommandBuffer");
     VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO};
     submit.commandBufferCount = 1;
     submit.pCommandBuffers = &commands;
-    TSR_CHECK(vkResetFences(device->device, 1, &device->fence),
+    TSR_CHECK(vkResetFences(device->device, 1, &frame->fence),
               "vkResetFences");
-    TSR_CHECK(vkQueueSubmit(device->queue, 1, &submit, device->fence),
+    TSR_CHECK(vkQueueSubmit(device->queue, 1, &submit, frame->fence),
               "vkQueueSubmit");
-    device->pending = true;
+    frame->submitted = true;
+    frame->sequence = launch;
+    frame->lastOfLaunch = index + 1 == dispatches.size();
+    latest = frame; // the launch's memory moves to its latest frame
   }
   return checkValidation(device);
 }
 
 int tsr_synchronize(tsr_device *device, uint64_t *elapsedNs) {
   std::lock_guard<std::mutex> lock(device->mutex);
-  int status = waitPending(device);
+  int status = waitAll(device);
   if (!status && !device->unreportedError.empty())
     status = fail(std::move(device->unreportedError));
   device->unreportedError.clear();
@@ -1073,16 +1215,27 @@ int tsr_synchronize(tsr_device *device, uint64_t *elapsedNs) {
   return status;
 }
 
-int tsr_launch(tsr_kernel *kernel, const uint32_t grid[3],
-               const tsr_binding *bindings, uint32_t numBindings,
-               const void *pushConstants, uint32_t programIdBaseOffset,
-               uint64_t *elapsedNs) {
-  if (elapsedNs)
-    *elapsedNs = 0;
-  if (int status = tsr_submit(kernel, grid, bindings, numBindings,
-                              pushConstants, programIdBaseOffset))
-    return status;
-  return tsr_synchronize(kernel->device, elapsedNs);
+uint64_t tsr_finished_launch(tsr_device *device) {
+  std::lock_guard<std::mutex> lock(device->mutex);
+  return device->finishedSequence;
+}
+
+int tsr_elapsed_between(tsr_device *device, uint64_t after, uint64_t last,
+                        uint64_t *elapsedNs) {
+  *elapsedNs = 0;
+  std::lock_guard<std::mutex> lock(device->mutex);
+  if (last > device->lastSequence || after > last)
+    return fail("no such launches");
+  if (last - after > kElapsedHistory ||
+      device->lastSequence - after >= kElapsedHistory)
+    return fail("launch times are kept for the last " +
+                std::to_string(kElapsedHistory) + " launches");
+  if (last > device->finishedSequence)
+    if (int status = waitAll(device))
+      return status;
+  for (uint64_t launch = after + 1; launch <= last; ++launch)
+    *elapsedNs += device->elapsedNs[launch % kElapsedHistory];
+  return 0;
 }
 
 } // extern "C"

@@ -113,11 +113,14 @@ def _lib() -> ctypes.CDLL:
             lib.tsr_live_allocations.restype = ctypes.c_uint64
             # The grid (3 x uint32) and the bindings (tsr_binding[]) travel as
             # packed bytes: no ctypes objects per launch.
-            lib.tsr_launch.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_char_p,
+            lib.tsr_submit.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_char_p,
                                        ctypes.c_uint32, ctypes.c_char_p, ctypes.c_uint32,
                                        ctypes.POINTER(ctypes.c_uint64)]
-            lib.tsr_submit.argtypes = lib.tsr_launch.argtypes[:-1]
             lib.tsr_synchronize.argtypes = [ctypes.c_void_p, ctypes.POINTER(ctypes.c_uint64)]
+            lib.tsr_finished_launch.argtypes = [ctypes.c_void_p]
+            lib.tsr_finished_launch.restype = ctypes.c_uint64
+            lib.tsr_elapsed_between.argtypes = [ctypes.c_void_p, ctypes.c_uint64, ctypes.c_uint64,
+                                                ctypes.POINTER(ctypes.c_uint64)]
             _library = lib
         return _library
 
@@ -140,24 +143,19 @@ class Kernel:
                                      num_bindings, push_constant_bytes, ctypes.byref(handle)))
         self.handle = handle
         # Launches are the hot path: what they call is looked up once.
-        self._launch, self._submit = lib.tsr_launch, lib.tsr_submit
-        self._elapsed = ctypes.c_uint64()
-        self._elapsed_ref = ctypes.byref(self._elapsed)
+        self._submit = lib.tsr_submit
+        self._result = ctypes.c_uint64()
+        self._result_ref = ctypes.byref(self._result)
 
-    def launch(self, grid: bytes, bindings: bytes, num_bindings: int, push_constants: bytes,
-               program_id_base_offset: int, wait: bool = True) -> int:
+    def submit(self, grid: bytes, bindings: bytes, num_bindings: int, push_constants: bytes,
+               program_id_base_offset: int) -> int:
         """Runs the grid (3 packed uint32) with the bindings (packed
-        tsr_binding records) and waits for it; returns the device time in ns
-        (0 if unknown). Without `wait`, returns once it is submitted (0); the
-        device's `synchronize` waits, and so does the next launch. Callers
-        serialize launches (the elapsed-time slot is the kernel's)."""
-        if not wait:
-            _check(self._submit(self.handle, grid, bindings, num_bindings, push_constants,
-                                program_id_base_offset))
-            return 0
-        _check(self._launch(self.handle, grid, bindings, num_bindings, push_constants,
-                            program_id_base_offset, self._elapsed_ref))
-        return self._elapsed.value
+        tsr_binding records); returns once it is submitted, with the launch's
+        number (0 for an empty grid). The device's `synchronize` waits for
+        it. Callers serialize launches (the result slot is the kernel's)."""
+        _check(self._submit(self.handle, grid, bindings, num_bindings, push_constants,
+                            program_id_base_offset, self._result_ref))
+        return self._result.value
 
     def __del__(self) -> None:
         # After the device is closed (at exit) its pipelines are gone with it.
@@ -191,7 +189,8 @@ class Device:
             min_storage_buffer_offset_alignment=raw.min_storage_buffer_offset_alignment)
 
     def synchronize(self) -> int:
-        """Waits for the submitted launch, if any; its device time in ns."""
+        """Waits for the launches in flight; the device time in ns of those
+        finished since the last call."""
         elapsed = ctypes.c_uint64()
         _check(_lib().tsr_synchronize(self.handle, ctypes.byref(elapsed)))
         return elapsed.value
@@ -210,6 +209,17 @@ class Device:
         handle = ctypes.c_void_p()
         _check(_lib().tsr_import_host(self.handle, address, size, ctypes.byref(handle)))
         return handle
+
+    def finished_launch(self) -> int:
+        """The number of the latest launch known done (and all before it)."""
+        return int(_lib().tsr_finished_launch(self.handle))
+
+    def elapsed_between(self, after: int, last: int) -> int:
+        """GPU time in ns of the launches numbered after+1 .. last (waits
+        for them)."""
+        elapsed = ctypes.c_uint64()
+        _check(_lib().tsr_elapsed_between(self.handle, after, last, ctypes.byref(elapsed)))
+        return elapsed.value
 
     def live_allocations(self) -> int:
         """Allocations and imports alive in the runtime."""

@@ -226,8 +226,9 @@ def test_wrapped_block_loads(rows: int) -> None:
 
 
 def test_asynchronous_launches() -> None:
-    """A launch returns once submitted; the next launch or synchronize()
-    finishes it (results, device time, failed assertions)."""
+    """A launch returns once submitted; launches run in order, each seeing
+    the writes of those before; synchronize() finishes them (results, device
+    time, failed assertions)."""
     import triton_spirv
     x = torch.rand(4096)
     y, z = torch.empty_like(x), torch.empty_like(x)
@@ -235,8 +236,8 @@ def test_asynchronous_launches() -> None:
     try:
         _add[(4, )](x, x, y, 4096, BLOCK=1024)
         from triton_spirv.backend import launcher
-        assert launcher._pending is not None  # submitted, not waited for
-        _add[(4, )](y, x, z, 4096, BLOCK=1024)  # waits for the first, reads y
+        assert launcher._in_flight  # submitted, not waited for
+        _add[(4, )](y, x, z, 4096, BLOCK=1024)  # runs after the first, reads y
         triton_spirv.synchronize()
         torch.testing.assert_close(z, 3 * x)
         ms = triton.testing.do_bench(lambda: _add[(4, )](x, x, y, 4096, BLOCK=1024), warmup=1, rep=5)

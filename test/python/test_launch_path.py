@@ -219,3 +219,25 @@ def test_benchmark_cache_is_overwritten_by_the_device() -> None:
     cache.fill_(-1)
     driver.clear_cache(cache)
     assert torch.equal(cache, torch.arange(cache.numel(), dtype=torch.int32))
+
+
+def test_asynchronous_launches_run_in_order_and_events_time_them() -> None:
+    from triton_spirv.backend import launcher
+    ones = torch.ones(4096)
+    a, b = torch.zeros(4096), torch.empty(4096)
+    interface = triton.runtime.driver.active.get_device_interface()
+    start, end = interface.Event(enable_timing=True), interface.Event(enable_timing=True)
+    triton_spirv.set_asynchronous(True)
+    try:
+        start.record()
+        for _ in range(50):  # each launch reads what the one before wrote
+            _add[(4,)](a, ones, b, 4096, BLOCK=1024)
+            a, b = b, a
+        end.record()
+        assert launcher._in_flight  # recording an event does not wait
+        assert start.elapsed_time(end) > 0
+        triton_spirv.synchronize()
+        assert not launcher._in_flight
+        assert torch.equal(a, torch.full((4096,), 50.0))
+    finally:
+        triton_spirv.set_asynchronous(False)

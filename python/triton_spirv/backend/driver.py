@@ -10,7 +10,7 @@ from triton.backends.compiler import GPUTarget
 from triton.backends.driver import DriverBase
 
 from .. import vulkan
-from .launcher import KernelBinary, SPIRVLauncher, device_time_ns, synchronize
+from .launcher import KernelBinary, SPIRVLauncher, last_launch, synchronize
 
 __all__ = ["SPIRVDriver"]
 
@@ -53,25 +53,29 @@ class _Utils:
 
 
 class _Event:
-    """`Event(enable_timing=True)`: recording one finishes the launch in flight
-    (asynchronous mode) and records the device time used so far (wall time
-    where the device has no timestamps)."""
+    """`Event(enable_timing=True)`. Recording notes the latest launch; the
+    time between two events is the GPU time of the launches between them,
+    from the device's timestamps, so recording does not wait for the GPU
+    (asynchronous launches stay queued, as CUDA's do). Devices without
+    timestamps get wall time, and recording synchronizes."""
 
     def __init__(self, enable_timing: bool = True) -> None:
-        self.device_ns = 0
+        self.launch = 0
         self.wall_ns = 0
 
     def record(self, stream: Any = None) -> None:
-        self.device_ns = device_time_ns()
+        if not vulkan.device().properties.timestamps:
+            synchronize()
+        self.launch = last_launch()
         self.wall_ns = time.perf_counter_ns()
 
     def synchronize(self) -> None:
-        pass
+        synchronize()
 
     def elapsed_time(self, end: "_Event") -> float:
         """Milliseconds from this event to `end`."""
-        if vulkan.device().properties.timestamps and end.device_ns > self.device_ns:
-            return (end.device_ns - self.device_ns) / 1e6
+        if vulkan.device().properties.timestamps:
+            return vulkan.device().elapsed_between(self.launch, end.launch) / 1e6
         return (end.wall_ns - self.wall_ns) / 1e6
 
 

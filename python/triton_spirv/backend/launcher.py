@@ -16,13 +16,14 @@ import re
 import struct
 import threading
 import weakref
+from collections import deque
 from typing import Any, Callable, Sequence
 
 from .. import vulkan
 from .bindings import HostImports, StagedStorages, binding_range
 from .debug_buffer import DebugBuffer
 
-__all__ = ["KernelBinary", "SPIRVLauncher", "device_time_ns", "set_asynchronous", "synchronize"]
+__all__ = ["KernelBinary", "SPIRVLauncher", "last_launch", "set_asynchronous", "synchronize"]
 
 # Slot type -> its little-endian struct code and the mask of an integer slot.
 _SLOT_FORMATS = {"i32": ("I", 0xFFFFFFFF), "i64": ("Q", 0xFFFFFFFFFFFFFFFF), "f32": ("f", None),
@@ -33,16 +34,17 @@ _MAX_GRID = (2**31 - 1, 65535, 65535)
 # Kernels index buffers with 32-bit signed element indices.
 _MAX_ELEMENTS = 2**31 - 1
 
-# Launches run one at a time, from any thread: the launch in flight, the
-# kernels' argument and debug blocks and the host-import cache are shared.
+# Launches are submitted one at a time, from any thread: the launches in
+# flight, the kernels' argument and debug blocks and the host-import cache
+# are shared.
 _lock = threading.RLock()
-# Device time of all launches so far (for timing a Python callable).
-_device_time_ns = 0
-# Asynchronous mode: a launch returns once submitted; the launch in flight is
-# finished (copied back, its prints and assertions reported) by the next
-# launch or by synchronize().
+# Asynchronous mode: a launch returns once submitted, several are in flight,
+# and each is finished (copied back, its prints and assertions reported)
+# once the runtime has seen it done: at a later launch or at synchronize().
 _asynchronous = os.environ.get("TRITON_SPIRV_ASYNC") == "1"
-_pending: "_InFlight | None" = None
+_in_flight: deque["_InFlight"] = deque()
+# The number of the latest launch submitted (the runtime numbers them).
+_last_launch = 0
 # Launches that ran past TRITON_SPIRV_TIMEOUT_S: what they bind is kept until
 # the device is seen idle.
 _abandoned: list["_InFlight"] = []
@@ -51,32 +53,33 @@ _host_imports: HostImports | None = None
 
 
 class _InFlight:
-    """A submitted launch: what must stay alive until it finishes, and what
-    finishes it (staging copy-back, the debug report)."""
+    """A submitted launch: what must stay alive until it is done (its
+    arguments), and what finishes it (staging copy-back, the debug report)."""
 
-    __slots__ = ("device", "arguments", "staged", "report")
+    __slots__ = ("sequence", "arguments", "staged", "report")
 
-    def __init__(self, device: vulkan.Device, arguments: Any, staged: StagedStorages | None,
+    def __init__(self, sequence: int, arguments: Any, staged: StagedStorages | None,
                  report: Callable[[], None] | None) -> None:
-        self.device, self.arguments, self.staged, self.report = device, arguments, staged, report
+        self.sequence, self.arguments, self.staged, self.report = sequence, arguments, staged, report
 
-    def finish(self) -> None:
-        if self.staged is not None:
-            self.staged.finish()
+    def finish(self, report: bool = True) -> None:
+        try:
+            if report and self.report is not None:
+                self.report()
+        finally:
+            if self.staged is not None:
+                self.staged.finish()
 
-    def abandon(self) -> None:
-        _abandoned.append(self)
 
-
-def device_time_ns() -> int:
-    synchronize()
-    return _device_time_ns
+def last_launch() -> int:
+    """The number of the latest launch submitted (for timing events)."""
+    return _last_launch
 
 
 def set_asynchronous(enabled: bool) -> None:
     """Asynchronous launches (also TRITON_SPIRV_ASYNC=1): a launch returns as
     soon as it is submitted, and its results (and failed assertions) are
-    there after `synchronize()` or the next launch."""
+    there after `synchronize()` (or once a later launch has seen it done)."""
     global _asynchronous
     with _lock:
         try:
@@ -86,37 +89,46 @@ def set_asynchronous(enabled: bool) -> None:
 
 
 def synchronize() -> None:
-    """Waits for the launch in flight, if any, and finishes it."""
-    global _pending, _device_time_ns
+    """Waits for the launches in flight and finishes them, in order; raises
+    the first failure (a failed assertion, a launch past its timeout)."""
     with _lock:
+        device = vulkan.device()
         if _abandoned:
-            _wait_for_abandoned()
-        if _pending is None:
+            device.synchronize()  # raises while a timed-out launch still runs
+            for launch in _abandoned:
+                if launch.staged is not None:
+                    launch.staged.finish(copy_back=False)
+            _abandoned.clear()
+        if not _in_flight:
             return
-        launch, _pending = _pending, None
         try:
-            _device_time_ns += launch.device.synchronize()
+            device.synchronize()
         except vulkan.LaunchTimeoutError:
-            launch.abandon()
+            _abandoned.extend(_in_flight)
+            _in_flight.clear()
             raise
         except BaseException:
-            launch.finish()
+            _finish_all(report=False)
             raise
+        _finish_all(report=True)
+
+
+def _finish_all(report: bool) -> None:
+    error: BaseException | None = None
+    while _in_flight:
         try:
-            if launch.report is not None:
-                launch.report()
-        finally:
-            launch.finish()
+            _in_flight.popleft().finish(report)
+        except BaseException as raised:  # the others still finish
+            error = error or raised
+    if error is not None:
+        raise error
 
 
-def _wait_for_abandoned() -> None:
-    """Waits (up to the timeout again) for launches that timed out; raises
-    LaunchTimeoutError while they still run."""
-    _abandoned[0].device.synchronize()
-    for launch in _abandoned:
-        if launch.staged is not None:
-            launch.staged.finish(copy_back=False)
-    _abandoned.clear()
+def _finish_done(device: vulkan.Device) -> None:
+    """Finishes the launches in flight that the runtime has seen done."""
+    finished = device.finished_launch()
+    while _in_flight and _in_flight[0].sequence <= finished:
+        _in_flight.popleft().finish()
 
 
 class KernelBinary:
@@ -325,15 +337,17 @@ class SPIRVLauncher:
             exit_hook(launch_metadata)
 
     def _launch(self, grid: tuple[int, int, int], function: KernelBinary, args: Sequence[Any]) -> None:
-        global _pending, _device_time_ns, _synchronize_at_exit
-        if _pending is not None or _abandoned:
-            synchronize()  # launches run one after the other
+        global _last_launch, _synchronize_at_exit
+        # Staged storages are copied back, and the argument and debug blocks
+        # rewritten, only once the launches before are done.
+        if _abandoned or (_in_flight and (self.staging or self.extra_bindings)):
+            synchronize()
         if grid[0] == 0:
             return
         values = self._flatten(args)
         staged = StagedStorages(self.device) if self.staging else None
         asynchronous = _asynchronous
-        launch = _InFlight(self.device, values, staged, None)
+        launch = _InFlight(0, values, staged, None)
         try:
             bindings, offsets = [], {}
             buffers = {}
@@ -351,36 +365,35 @@ class SPIRVLauncher:
                 bindings += block
             kernel = function.pipeline(self.abi["entry_point"], self.num_bindings,
                                        self.push_constant_bytes)
-            _device_time_ns += kernel.launch(vulkan.GRID.pack(*grid), self.bindings.pack(*bindings),
-                                             self.num_bindings,
-                                             self.push_constants.pack(values, offsets, grid),
-                                             self.program_id_base_offset, wait=not asynchronous)
+            launch_arguments = (vulkan.GRID.pack(*grid), self.bindings.pack(*bindings),
+                                self.num_bindings, self.push_constants.pack(values, offsets, grid),
+                                self.program_id_base_offset)
+            launch.sequence = _last_launch = kernel.submit(*launch_arguments)
+            if not asynchronous:
+                self.device.synchronize()
         except vulkan.LaunchTimeoutError:
-            launch.abandon()
+            _abandoned.append(launch)
             raise
         except BaseException:
-            if asynchronous:  # it may have been submitted: its memory is in use
+            if launch.sequence:  # submitted: its memory may be in use
                 try:
                     self.device.synchronize()
                 except vulkan.VulkanError:
                     pass
-            launch.finish()
+            launch.finish(report=False)
             raise
         if self.debug:
             debug, address = self.debug, self.debug_address
             launch.report = lambda: debug.report(address)  # noqa: E731
-        if asynchronous:
-            _pending = launch
-            if not _synchronize_at_exit:
-                # Registered after the device's close, so it runs before it.
-                atexit.register(synchronize)
-                _synchronize_at_exit = True
-            return
-        try:
-            if launch.report is not None:
-                launch.report()
-        finally:
+        if not asynchronous:
             launch.finish()
+            return
+        _in_flight.append(launch)
+        if not _synchronize_at_exit:
+            # Registered after the device's close, so it runs before it.
+            atexit.register(synchronize)
+            _synchronize_at_exit = True
+        _finish_done(self.device)
 
 
 def _imports(device: vulkan.Device) -> HostImports:
