@@ -11,7 +11,7 @@ Per launch: wall clock of a 4096-element vector add launched 2000 times,
 synchronizing after each launch, or once at the end (this backend: in its
 default synchronous mode and in asynchronous mode); the median of 5 rounds.
 Sustained: `triton.testing.do_bench` of a 2^24-element vector add called ten
-times in a row in one process.
+times in a row in one process. LAUNCHES=N changes the 2000.
 """
 
 from __future__ import annotations
@@ -91,6 +91,34 @@ def per_launch_us(backend: Backend, sync_each: bool) -> list[float]:
     return rounds
 
 
+def runtime_floor_us(synchronize_each: bool) -> list[float]:
+    """This backend's runtime alone: the runtime calls of a 4096-element
+    vector add launch, arguments packed once (what is left when Python's
+    share of a launch is taken away)."""
+    from triton_spirv import vulkan
+    n = 4096
+    x, y, out = torch.rand(n), torch.rand(n), torch.empty(n)
+    grid = (triton.cdiv(n, 1024),)
+    compiled = vector_add[grid](x, y, out, n, BLOCK=1024)
+    kernel, device = compiled.module.kernel, vulkan.device()
+    captured: list[tuple] = []
+    submit = kernel.submit
+    kernel.submit = lambda *arguments: captured.append(arguments) or submit(*arguments)  # type: ignore
+    vector_add[grid](x, y, out, n, BLOCK=1024)
+    del kernel.submit
+    arguments = captured[0]
+    rounds = []
+    for _ in range(ROUNDS):
+        start = time.perf_counter()
+        for _ in range(LAUNCHES):
+            kernel.submit(*arguments)
+            if synchronize_each:
+                device.synchronize()
+        device.synchronize()
+        rounds.append((time.perf_counter() - start) / LAUNCHES * 1e6)
+    return rounds
+
+
 def sustained_gbps(backend: Backend) -> list[float]:
     n = 2**24
     x, y, out = (backend.tensor(torch.rand(n)) for _ in range(3))
@@ -130,9 +158,13 @@ def measure(backend_name: str) -> dict[str, Any]:
     result["sync_each_us"] = per_launch_us(backend, sync_each=True)
     result["sync_at_end_us"] = per_launch_us(backend, sync_each=False)
     if backend_name == "spirv":
+        result["runtime_only_sync_each_us"] = runtime_floor_us(synchronize_each=True)
+        result["runtime_only_sync_at_end_us"] = runtime_floor_us(synchronize_each=False)
         backend.set_asynchronous(True)
         try:
             result["sync_at_end_asynchronous_us"] = per_launch_us(backend, sync_each=False)
+            if "--no-large" not in sys.argv:
+                result["sustained_vector_add_gbps_asynchronous"] = sustained_gbps(backend)
         finally:
             backend.set_asynchronous(False)
     if "--no-large" not in sys.argv:
@@ -158,10 +190,18 @@ def markdown(results: dict[str, dict[str, Any]]) -> str:
         theirs = cuda["sync_at_end_us" if key.startswith("sync_at_end") else key] if cuda else None
         ratio = f"{statistics.median(ours) / statistics.median(theirs):.2f}×" if theirs else "–"
         lines.append(f"| {label} | {_median(theirs) if theirs else '–'} | {_median(ours)} | {ratio} |")
+    for key, label in [("runtime_only_sync_each_us", "this backend's runtime calls alone, synchronize after each"),
+                       ("runtime_only_sync_at_end_us", "this backend's runtime calls alone, one synchronize at the end")]:
+        if key in spirv:
+            lines.append(f"| {label} | – | {_median(spirv[key])} | – |")
     if "sustained_vector_add_gbps" in spirv:
         lines += ["", "Ten consecutive `do_bench` calls, vector add 2^24 fp32 (GB/s):", ""]
-        for name, result in results.items():
-            values = result["sustained_vector_add_gbps"]
+        for name, key in [("Triton-CUDA", ("cuda", "sustained_vector_add_gbps")),
+                          ("this backend", ("spirv", "sustained_vector_add_gbps")),
+                          ("this backend, asynchronous mode", ("spirv", "sustained_vector_add_gbps_asynchronous"))]:
+            values = results.get(key[0], {}).get(key[1])
+            if not values:
+                continue
             spread = (max(values) - min(values)) / max(values) * 100
             lines.append(f"- {name}: {', '.join(f'{v:.0f}' for v in values)} (spread {spread:.1f}%)")
         lines += ["", "| int32 tensor filled in device memory | " + " | ".join(results) + " |",
