@@ -126,6 +126,12 @@ struct Frame {
   std::vector<tsr_allocation *> deferredFrees;
 };
 
+/// Where launch time goes (TRITON_SPIRV_PROFILE=1 prints it at close).
+enum Phase { kPrepare, kAcquire, kRecord, kSubmit, kWait, kPhases };
+constexpr const char *kPhaseNames[kPhases] = {
+    "binding and import", "waiting for a free frame", "recording",
+    "vkResetFences + vkQueueSubmit", "synchronize (waiting for the GPU)"};
+
 /// Launches in flight at most (asynchronous launches beyond wait for the
 /// oldest).
 constexpr unsigned kFrames = 8;
@@ -170,6 +176,10 @@ struct tsr_device {
   // and the error of one that finished while freeing resources.
   uint64_t unreportedElapsedNs = 0;
   std::string unreportedError;
+  // Host time per phase of the launch path, when profiling.
+  bool profile = false;
+  uint64_t phaseNs[kPhases] = {};
+  uint64_t profiledLaunches = 0;
   // Messages of the validation layer since the last check.
   std::mutex validationMutex;
   std::string validationErrors;
@@ -520,6 +530,26 @@ uint64_t launchTimeoutNs() {
   return static_cast<uint64_t>(seconds * 1e9);
 }
 
+uint64_t nowNs();
+
+/// Adds the time until the next `next()` (or its end) to a profiled phase.
+struct PhaseTimer {
+  tsr_device *device;
+  Phase phase;
+  uint64_t start;
+  PhaseTimer(tsr_device *device, Phase phase)
+      : device(device), phase(phase), start(device->profile ? nowNs() : 0) {}
+  void next(Phase following) {
+    if (!device->profile)
+      return;
+    uint64_t now = nowNs();
+    device->phaseNs[phase] += now - start;
+    phase = following;
+    start = now;
+  }
+  ~PhaseTimer() { next(phase); }
+};
+
 uint64_t nowNs() {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(
              std::chrono::steady_clock::now().time_since_epoch())
@@ -716,6 +746,7 @@ const char *tsr_last_error(void) { return lastError.c_str(); }
 int tsr_open_device(const char *selector, const char *pipelineCachePath,
                     int validation, tsr_device **out) {
   auto *device = new tsr_device();
+  device->profile = std::getenv("TRITON_SPIRV_PROFILE") != nullptr;
   if (pipelineCachePath)
     device->pipelineCachePath = pipelineCachePath;
   if (createInstance(device, validation) ||
@@ -742,6 +773,13 @@ void tsr_close_device(tsr_device *device) {
     if (anyInFlight(device))
       return;
     vkDeviceWaitIdle(device->device);
+    if (device->profile && device->profiledLaunches) {
+      std::fprintf(stderr, "triton-spirv runtime, %llu launches, us each:\n",
+                   static_cast<unsigned long long>(device->profiledLaunches));
+      for (int phase = 0; phase < kPhases; ++phase)
+        std::fprintf(stderr, "  %-36s %8.2f\n", kPhaseNames[phase],
+                     device->phaseNs[phase] / 1e3 / device->profiledLaunches);
+    }
     // Allocations still alive (their tensors outlive the device) go with it.
     for (auto [start, allocation] : device->allocations)
       destroyAllocation(allocation);
@@ -1041,6 +1079,8 @@ int tsr_submit(tsr_kernel *kernel, const uint32_t grid[3],
     return fail("grid exceeds the device's workgroup count limits");
   uint64_t deadline = nowNs() + launchTimeoutNs();
   std::lock_guard<std::mutex> lock(device->mutex);
+  PhaseTimer timer(device, kPrepare);
+  ++device->profiledLaunches;
   // A kernel without push descriptors rewrites its one descriptor set.
   if (!kernel->pushDescriptors)
     if (int status = waitAll(device))
@@ -1136,7 +1176,9 @@ int tsr_submit(tsr_kernel *kernel, const uint32_t grid[3],
   for (size_t index = 0; index < dispatches.size(); ++index) {
     const Dispatch &dispatch = dispatches[index];
     int status = 0;
+    timer.next(kAcquire);
     Frame *frame = acquireFrame(device, deadline, status);
+    timer.next(kRecord);
     if (!frame) {
       if (status == TSR_ERROR_TIMEOUT && index > 0)
         lastError += " (stopped after " + std::to_string(index) + " of " +
@@ -1191,6 +1233,7 @@ int tsr_submit(tsr_kernel *kernel, const uint32_t grid[3],
     VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO};
     submit.commandBufferCount = 1;
     submit.pCommandBuffers = &commands;
+    timer.next(kSubmit);
     TSR_CHECK(vkResetFences(device->device, 1, &frame->fence),
               "vkResetFences");
     TSR_CHECK(vkQueueSubmit(device->queue, 1, &submit, frame->fence),
@@ -1205,6 +1248,7 @@ int tsr_submit(tsr_kernel *kernel, const uint32_t grid[3],
 
 int tsr_synchronize(tsr_device *device, uint64_t *elapsedNs) {
   std::lock_guard<std::mutex> lock(device->mutex);
+  PhaseTimer timer(device, kWait);
   int status = waitAll(device);
   if (!status && !device->unreportedError.empty())
     status = fail(std::move(device->unreportedError));
