@@ -108,18 +108,27 @@ struct ImportedBuffer {
   VkDeviceMemory memory = VK_NULL_HANDLE;
 };
 
-/// One submission slot: launches in flight use different frames, so the
-/// next launch is recorded while earlier ones run.
+/// Dispatches one submission holds at most: while the GPU is busy, the
+/// launches that come meanwhile are recorded into one command buffer and
+/// submitted together once it is idle (one submission costs the GPU about
+/// as much as a small kernel).
+constexpr unsigned kBatch = 64;
+
+/// One submission: launches in flight use different frames, so the next
+/// launches are recorded while earlier ones run.
 struct Frame {
   VkCommandBuffer commands = VK_NULL_HANDLE;
   VkFence fence = VK_NULL_HANDLE;
+  bool recording = false; // begun, not submitted yet
   bool submitted = false;
-  /// The launch it belongs to, and whether it is that launch's last
-  /// dispatch (a split grid takes several frames).
-  uint64_t sequence = 0;
+  /// The launch of each dispatch recorded (its timestamps are the pair
+  /// 2 * (frame * kBatch + dispatch)), and whether the last one ends its
+  /// launch (a split grid's dispatches may span frames).
+  uint64_t sequences[kBatch] = {};
+  unsigned dispatches = 0;
   bool lastOfLaunch = true;
-  /// What the launch binds, kept by its last frame until it is done:
-  /// one-launch imports, and the allocations it binds (freeing one waits).
+  /// What its launches bind, kept until they are done: one-launch imports,
+  /// and the allocations they bind (freeing one waits).
   std::vector<ImportedBuffer> imports;
   std::vector<tsr_allocation *> allocations;
   /// Allocations freed while a timed-out launch still used them.
@@ -149,6 +158,7 @@ struct tsr_device {
   VkQueryPool queryPool = VK_NULL_HANDLE; // two timestamps per frame
   Frame frames[kFrames];
   unsigned nextFrame = 0; // the oldest frame, and the next one used
+  Frame *open = nullptr;  // the frame being recorded, if any
   bool isCpu = false;
   // VK_KHR_push_descriptor: bindings are recorded into the command buffer,
   // so launches of one kernel need no descriptor set of their own.
@@ -459,7 +469,7 @@ int createDeviceObjects(tsr_device *device) {
   if (device->timestamps) {
     VkQueryPoolCreateInfo queryInfo{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
     queryInfo.queryType = VK_QUERY_TYPE_TIMESTAMP;
-    queryInfo.queryCount = 2 * kFrames;
+    queryInfo.queryCount = 2 * kBatch * kFrames;
     TSR_CHECK(vkCreateQueryPool(device->device, &queryInfo, nullptr,
                                 &device->queryPool),
               "vkCreateQueryPool");
@@ -579,6 +589,8 @@ void destroyAllocation(tsr_allocation *allocation) {
 /// again, so no memory it uses is released under it and nothing blocks
 /// forever.
 int retireFrame(tsr_device *device, Frame &frame, uint64_t deadlineNs) {
+  if (frame.recording)
+    return 0;
   if (!frame.submitted) { // a launch that failed before reaching the queue
     release(device, frame.imports);
     frame.allocations.clear();
@@ -600,21 +612,22 @@ int retireFrame(tsr_device *device, Frame &frame, uint64_t deadlineNs) {
         " ms); it may still be running, and the next launch waits for it");
   TSR_CHECK(waited, "waiting for the kernel");
   frame.submitted = false;
-  if (device->timestamps) {
-    uint64_t stamps[2];
-    unsigned index = &frame - device->frames;
-    if (vkGetQueryPoolResults(device->device, device->queryPool, 2 * index, 2,
-                              sizeof(stamps), stamps, sizeof(uint64_t),
-                              VK_QUERY_RESULT_64_BIT) == VK_SUCCESS) {
+  uint64_t stamps[2 * kBatch];
+  unsigned first = 2 * kBatch * (&frame - device->frames);
+  if (device->timestamps &&
+      vkGetQueryPoolResults(device->device, device->queryPool, first,
+                            2 * frame.dispatches, sizeof(stamps), stamps,
+                            sizeof(uint64_t),
+                            VK_QUERY_RESULT_64_BIT) == VK_SUCCESS)
+    for (unsigned i = 0; i < frame.dispatches; ++i) {
       auto elapsed = static_cast<uint64_t>(
-          (stamps[1] - stamps[0]) *
+          (stamps[2 * i + 1] - stamps[2 * i]) *
           double(device->properties.limits.timestampPeriod));
       device->unreportedElapsedNs += elapsed;
-      device->elapsedNs[frame.sequence % kElapsedHistory] += elapsed;
+      device->elapsedNs[frame.sequences[i] % kElapsedHistory] += elapsed;
     }
-  }
-  if (frame.lastOfLaunch)
-    device->finishedSequence = frame.sequence;
+  uint64_t last = frame.sequences[frame.dispatches - 1];
+  device->finishedSequence = frame.lastOfLaunch ? last : last - 1;
   release(device, frame.imports);
   frame.allocations.clear();
   for (tsr_allocation *allocation : frame.deferredFrees)
@@ -623,9 +636,39 @@ int retireFrame(tsr_device *device, Frame &frame, uint64_t deadlineNs) {
   return checkValidation(device);
 }
 
+/// Submits the frame being recorded, if any.
+int flush(tsr_device *device) {
+  Frame *frame = device->open;
+  if (!frame)
+    return 0;
+  device->open = nullptr;
+  frame->recording = false;
+  TSR_CHECK(vkEndCommandBuffer(frame->commands), "vkEndCommandBuffer");
+  VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO};
+  submit.commandBufferCount = 1;
+  submit.pCommandBuffers = &frame->commands;
+  TSR_CHECK(vkResetFences(device->device, 1, &frame->fence), "vkResetFences");
+  TSR_CHECK(vkQueueSubmit(device->queue, 1, &submit, frame->fence),
+            "vkQueueSubmit");
+  frame->submitted = true;
+  return 0;
+}
+
+/// Whether a submitted launch is still running (the newest one tells).
+bool gpuBusy(tsr_device *device) {
+  for (unsigned i = 1; i <= kFrames; ++i) {
+    Frame &frame = device->frames[(device->nextFrame + kFrames - i) % kFrames];
+    if (frame.submitted)
+      return vkGetFenceStatus(device->device, frame.fence) == VK_NOT_READY;
+  }
+  return false;
+}
+
 /// Waits (bounded by the launch timeout) for every launch in flight, oldest
 /// first; the caller holds the device lock.
 int waitAll(tsr_device *device) {
+  if (int status = flush(device))
+    return status;
   uint64_t deadline = nowNs() + launchTimeoutNs();
   for (unsigned i = 0; i < kFrames; ++i)
     if (int status = retireFrame(
@@ -640,11 +683,18 @@ bool anyInFlight(tsr_device *device) {
                      [](const Frame &frame) { return frame.submitted; });
 }
 
-/// The next frame to record into, once the launch that used it is done.
-/// On a CPU device (lavapipe) every earlier launch is waited for first: its
-/// vkWaitForFences ignores the timeout for a submission queued behind
-/// others, and queueing gains nothing where the CPU runs the kernels.
+/// The frame to record the next dispatch into: the one being recorded while
+/// it has room, else the next one, once the launches that used it are done
+/// (begun, with its timestamps reset). On a CPU device (lavapipe) every
+/// earlier launch is waited for first: its vkWaitForFences ignores the
+/// timeout for a submission queued behind others, and queueing gains
+/// nothing where the CPU runs the kernels.
 Frame *acquireFrame(tsr_device *device, uint64_t deadlineNs, int &status) {
+  status = 0;
+  if (device->open && device->open->dispatches < kBatch)
+    return device->open;
+  if ((status = flush(device)))
+    return nullptr;
   Frame &frame = device->frames[device->nextFrame];
   for (unsigned i = 0; i < (device->isCpu ? kFrames : 1); ++i) {
     status = retireFrame(
@@ -653,6 +703,20 @@ Frame *acquireFrame(tsr_device *device, uint64_t deadlineNs, int &status) {
       return nullptr;
   }
   device->nextFrame = (device->nextFrame + 1) % kFrames;
+  VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+  begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
+  // Beginning resets the buffer (its pool allows resetting buffers).
+  VkResult begun = vkBeginCommandBuffer(frame.commands, &begin);
+  if (begun != VK_SUCCESS) {
+    status = fail(std::string("vkBeginCommandBuffer: ") + resultName(begun));
+    return nullptr;
+  }
+  if (device->timestamps)
+    vkCmdResetQueryPool(frame.commands, device->queryPool,
+                        2 * kBatch * (&frame - device->frames), 2 * kBatch);
+  frame.recording = true;
+  frame.dispatches = 0;
+  device->open = &frame;
   return &frame;
 }
 
@@ -925,7 +989,7 @@ void tsr_free(tsr_allocation *allocation) {
   std::lock_guard<std::mutex> lock(device->mutex);
   device->allocations.erase(allocation->mapped);
   auto usedBy = [&](const Frame &frame) {
-    return frame.submitted &&
+    return (frame.submitted || frame.recording) &&
            std::find(frame.allocations.begin(), frame.allocations.end(),
                      allocation) != frame.allocations.end();
   };
@@ -1100,8 +1164,12 @@ int tsr_submit(tsr_kernel *kernel, const uint32_t grid[3],
         release(device, buffers);
         return;
       }
-      latest->imports = std::move(buffers);
-      latest->allocations = std::move(allocations);
+      for (ImportedBuffer &imported : buffers)
+        if (imported.buffer)
+          latest->imports.push_back(imported);
+      buffers.clear();
+      latest->allocations.insert(latest->allocations.end(),
+                                 allocations.begin(), allocations.end());
     }
   } keeper{device, buffers, usedAllocations, latest};
   // Identical ranges (one tensor passed twice, or two views of one storage)
@@ -1185,19 +1253,12 @@ int tsr_submit(tsr_kernel *kernel, const uint32_t grid[3],
                      std::to_string(dispatches.size()) + " dispatches)";
       return status;
     }
-    unsigned frameIndex = frame - device->frames;
+    unsigned query = 2 * (kBatch * (frame - device->frames) + frame->dispatches);
     VkCommandBuffer commands = frame->commands;
-    // Beginning resets the buffer (its pool allows resetting buffers).
-    VkCommandBufferBeginInfo begin{
-        VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
-    begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
-    TSR_CHECK(vkBeginCommandBuffer(commands, &begin), "vkBeginCommandBuffer");
-    if (device->timestamps) {
-      vkCmdResetQueryPool(commands, device->queryPool, 2 * frameIndex, 2);
-      // Once the launches before it are done: its own time, not theirs.
+    // Once the launches before it are done: its own time, not theirs.
+    if (device->timestamps)
       vkCmdWriteTimestamp(commands, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT,
-                          device->queryPool, 2 * frameIndex);
-    }
+                          device->queryPool, query);
     vkCmdBindPipeline(commands, VK_PIPELINE_BIND_POINT_COMPUTE,
                       kernel->pipeline);
     if (kernel->pushDescriptors)
@@ -1217,7 +1278,7 @@ int tsr_submit(tsr_kernel *kernel, const uint32_t grid[3],
                   dispatch.count[2]);
     if (device->timestamps)
       vkCmdWriteTimestamp(commands, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT,
-                          device->queryPool, 2 * frameIndex + 1);
+                          device->queryPool, query + 1);
     // Each launch sees the memory writes of the launches before it, and the
     // host sees its results once it is waited for.
     VkMemoryBarrier barrier{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
@@ -1229,19 +1290,15 @@ int tsr_submit(tsr_kernel *kernel, const uint32_t grid[3],
         commands, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
         VK_PIPELINE_STAGE_HOST_BIT | VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0,
         1, &barrier, 0, nullptr, 0, nullptr);
-    TSR_CHECK(vkEndCommandBuffer(commands), "vkEndCommandBuffer");
-    VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO};
-    submit.commandBufferCount = 1;
-    submit.pCommandBuffers = &commands;
-    timer.next(kSubmit);
-    TSR_CHECK(vkResetFences(device->device, 1, &frame->fence),
-              "vkResetFences");
-    TSR_CHECK(vkQueueSubmit(device->queue, 1, &submit, frame->fence),
-              "vkQueueSubmit");
-    frame->submitted = true;
-    frame->sequence = launch;
+    frame->sequences[frame->dispatches++] = launch;
     frame->lastOfLaunch = index + 1 == dispatches.size();
     latest = frame; // the launch's memory moves to its latest frame
+    // Submitted at once when the GPU is idle (or the frame is full); while
+    // it is busy, later launches join this submission.
+    timer.next(kSubmit);
+    if (frame->dispatches == kBatch || !gpuBusy(device))
+      if (int status = flush(device))
+        return status;
   }
   return checkValidation(device);
 }
