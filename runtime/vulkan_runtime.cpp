@@ -332,7 +332,10 @@ int createLogicalDevice(tsr_device *device) {
   for (uint32_t i = 0; i < familyCount && !found; ++i)
     if (families[i].queueFlags & VK_QUEUE_COMPUTE_BIT) {
       device->queueFamily = i;
-      device->timestamps = families[i].timestampValidBits != 0;
+      // TRITON_SPIRV_TIMESTAMPS=0: no GPU timing (events use wall time).
+      const char *timestamps = std::getenv("TRITON_SPIRV_TIMESTAMPS");
+      device->timestamps = families[i].timestampValidBits != 0 &&
+                           !(timestamps && std::strcmp(timestamps, "0") == 0);
       found = true;
     }
   if (!found)

@@ -148,15 +148,15 @@ class KernelBinary:
 
 
 class _Packer:
-    """Packs a push-constant or argument block with one struct call: each slot
-    takes an element offset (source 0), a scalar argument (1) or a grid size
-    (2); gaps and the program id bases (written by the runtime) are zero."""
+    """Packs a push-constant or argument block: each slot takes an element
+    offset, a scalar argument or a grid size; gaps and the program id bases
+    (written by the runtime) are zero. `pack` is one generated expression
+    and one struct call, since it runs at every launch."""
 
     _GRID_AXES = {"num_programs_x": 0, "num_programs_y": 1, "num_programs_z": 2}
 
     def __init__(self, size: int, records: list[dict[str, Any]]) -> None:
-        fmt, position = "<", 0
-        self.sources: list[tuple[int, int, int | None]] = []
+        fmt, position, sources = "<", 0, []
         for record in sorted(records, key=lambda r: r["offset"]):
             role = record["role"]
             if role.startswith("program_id_base"):
@@ -165,25 +165,18 @@ class _Packer:
             fmt += "x" * (record["offset"] - position) + code
             position = record["offset"] + struct.calcsize("<" + code)
             if role == "offset":
-                self.sources.append((0, record["arg_index"], None))
+                sources.append(f"offsets[{int(record['arg_index'])}]")
             elif role == "scalar":
-                self.sources.append((1, record["arg_index"], mask))
+                value = f"values[{int(record['arg_index'])}]"
+                sources.append(f"float({value})" if mask is None else f"int({value}) & {mask}")
             else:
-                self.sources.append((2, self._GRID_AXES[role], None))
+                sources.append(f"grid[{self._GRID_AXES[role]}]")
         fmt += "x" * (size - position)
-        self.struct = struct.Struct(fmt)
-
-    def pack(self, values: Sequence[Any], offsets: dict[int, int], grid: tuple[int, int, int]) -> bytes:
-        packed = []
-        for source, index, mask in self.sources:
-            if source == 0:
-                packed.append(offsets[index])
-            elif source == 1:
-                value = values[index]
-                packed.append(float(value) if mask is None else int(value) & mask)
-            else:
-                packed.append(grid[index])
-        return self.struct.pack(*packed)
+        namespace = {"pack_struct": struct.Struct(fmt).pack}
+        exec(f"def pack(values, offsets, grid):\n    return pack_struct({', '.join(sources)})\n",
+             namespace)
+        self.pack: Callable[[Sequence[Any], dict[int, int], tuple[int, int, int]], bytes] = \
+            namespace["pack"]
 
 
 def _element_bytes(type_name: str) -> int:
@@ -223,6 +216,7 @@ class SPIRVLauncher:
         bindings = sorted(abi["bindings"], key=lambda record: record["binding"])
         self.tensor_args = list(dict.fromkeys(record["arg_index"] for record in bindings))
         self.binding_args = list({r["binding"]: r["arg_index"] for r in bindings}.values())
+        self.one_binding_each = self.binding_args == self.tensor_args
         self.smallest_element: dict[int, int] = {}
         for record in bindings:
             size = _element_bytes(record["element_type"])
@@ -244,6 +238,8 @@ class SPIRVLauncher:
         bases = [r["offset"] for r in abi["push_constants"] if r["role"] == "program_id_base_x"]
         self.program_id_base_offset = bases[0] if bases else 0xFFFFFFFF
         self.device = vulkan.device()
+        import torch
+        self.plain_tensor = torch.Tensor
         properties = self.device.properties
         self.staging = (properties.host_import_alignment == 0 or
                         os.environ.get("TRITON_SPIRV_STAGING") == "1")
@@ -282,9 +278,9 @@ class SPIRVLauncher:
             values += [value.base, *shape, *strides, value.padding == "nan", *shape, *strides]
         return values
 
-    def _tensor_binding(self, value: Any, position: int,
-                        staged: StagedStorages | None) -> tuple[int, int, int]:
-        """(address, size, element offset) of the range that binds a tensor argument."""
+    def _unwrap(self, value: Any, position: int) -> tuple[Any, int]:
+        """The CPU tensor holding a tensor-like argument's storage, and the
+        size of the argument's elements."""
         tensor = _storage_tensor(value)
         if tensor is None:
             raise TypeError(f"argument {position} of {self.name} must be a tensor, "
@@ -293,15 +289,26 @@ class SPIRVLauncher:
         if device is not None and getattr(device, "type", "cpu") != "cpu":
             raise TypeError(f"argument {position} of {self.name} is on {device}; the SPIR-V "
                             f"backend takes CPU tensors (the GPU reads them in place)")
+        if tensor is value:
+            return tensor, tensor.element_size()
+        return tensor, max(getattr(value.dtype, "primitive_bitwidth", 8) // 8, 1)
+
+    def _tensor_binding(self, value: Any, position: int,
+                        staged: StagedStorages | None) -> tuple[int, int, int]:
+        """(address, size, element offset) of the range that binds a tensor argument."""
+        # Triton types a pointer argument by its tensor's dtype, so the offset
+        # counts elements of that size.
+        if type(value) is self.plain_tensor and value.is_cpu:  # the common case
+            tensor, element_bytes = value, value.element_size()
+        else:
+            tensor, element_bytes = self._unwrap(value, position)
         storage = tensor.untyped_storage()
         start, nbytes = storage.data_ptr(), storage.nbytes()
         data = tensor.data_ptr()
-        # Triton types a pointer argument by its tensor's dtype, so the offset
-        # counts elements of that size.
-        element_bytes = (tensor.element_size() if tensor is value else
-                         max(getattr(value.dtype, "primitive_bitwidth", 8) // 8, 1))
-        region = self.device.allocation_holding(start)
-        if region is not None:  # device memory: bound in place
+        allocation_size = self.device.allocations.get(start)
+        if allocation_size is not None:  # device memory, the allocation's own tensor
+            address, size = start, min(allocation_size, (nbytes + 3) // 4 * 4)
+        elif (region := self.device.allocation_holding(start)) is not None:  # device memory
             address, size = binding_range(region, start, nbytes, self.offset_alignment)
         elif staged is not None:
             address, size = staged.region(start, nbytes)
@@ -349,13 +356,13 @@ class SPIRVLauncher:
         asynchronous = _asynchronous
         launch = _InFlight(0, values, staged, None)
         try:
-            bindings, offsets = [], {}
-            buffers = {}
+            bindings, offsets, buffers = [], {}, {}
             for index in self.tensor_args:
                 address, size, offsets[index] = self._tensor_binding(values[index], index, staged)
-                buffers[index] = (address, size)
-            for index in self.binding_args:
-                bindings += buffers[index]
+                buffers[index] = address, size
+                bindings += address, size
+            if not self.one_binding_each:  # aliasing bindings of one argument
+                bindings = [field for index in self.binding_args for field in buffers[index]]
             if self.argument_bytes:
                 ctypes.memmove(self.argument_address,
                                self.arguments.pack(values, offsets, grid), self.argument_bytes)
@@ -363,8 +370,8 @@ class SPIRVLauncher:
                 ctypes.memset(self.debug_address, 0, self.debug.size)
             for block in self.extra_bindings:
                 bindings += block
-            kernel = function.pipeline(self.abi["entry_point"], self.num_bindings,
-                                       self.push_constant_bytes)
+            kernel = function.kernel or function.pipeline(self.abi["entry_point"], self.num_bindings,
+                                                          self.push_constant_bytes)
             launch_arguments = (vulkan.GRID.pack(*grid), self.bindings.pack(*bindings),
                                 self.num_bindings, self.push_constants.pack(values, offsets, grid),
                                 self.program_id_base_offset)
@@ -393,7 +400,8 @@ class SPIRVLauncher:
             # Registered after the device's close, so it runs before it.
             atexit.register(synchronize)
             _synchronize_at_exit = True
-        _finish_done(self.device)
+        if len(_in_flight) > 16:  # bounded, without a runtime call per launch
+            _finish_done(self.device)
 
 
 def _imports(device: vulkan.Device) -> HostImports:
