@@ -30,9 +30,9 @@ inline constexpr unsigned kFailedProgramWord = 1;
 inline constexpr unsigned kFailedIndexWord = 4;
 inline constexpr unsigned kRecordCountWord = 5;
 
-/// Kernel argument role of the buffer; the kernel attribute with the
-/// messages and print formats; the attribute numbering each print/assert.
-inline constexpr llvm::StringLiteral kRole = "debug";
+/// The kernel attribute with the messages and print formats; the attribute
+/// numbering each print/assert. (The buffer's argument role is
+/// KernelArgRole::Debug.)
 inline constexpr llvm::StringLiteral kFormatsAttrName = "triton_spirv.debug";
 inline constexpr llvm::StringLiteral kIdAttrName = "triton_spirv.debug_id";
 } // namespace mlir::triton_spirv::debug_buffer

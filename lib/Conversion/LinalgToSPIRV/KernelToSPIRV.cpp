@@ -35,6 +35,7 @@ namespace mlir::triton_spirv {
 } // namespace mlir::triton_spirv
 
 using namespace mlir;
+using triton_spirv::KernelArgRole;
 
 namespace {
 std::string typeName(Type type) {
@@ -90,7 +91,7 @@ private:
   /// the kernel has more than the target's push constants hold, its element
   /// offsets and scalar arguments into an argument buffer.
   struct PushConstant {
-    std::string role;
+    triton_spirv::KernelArgRole role;
     int64_t argIndex;
     Type type;     // type in the kernel
     Type slotType; // type in the block
@@ -99,7 +100,8 @@ private:
     SmallVector<Value> uses; // block arguments it replaces
   };
 
-  PushConstant &addPushConstant(StringRef role, int64_t argIndex, Type type);
+  PushConstant &addPushConstant(triton_spirv::KernelArgRole role,
+                                int64_t argIndex, Type type);
   /// Replaces `arg` (a memref) by the storage buffer variable `name` at
   /// `binding`.
   LogicalResult bindStorageBuffer(BlockArgument arg, const Twine &name,
@@ -123,9 +125,9 @@ private:
 };
 
 KernelLowering::PushConstant &
-KernelLowering::addPushConstant(StringRef role, int64_t argIndex, Type type) {
-  pushConstants.push_back(
-      {role.str(), argIndex, type, pushConstantSlotType(type)});
+KernelLowering::addPushConstant(triton_spirv::KernelArgRole role,
+                                int64_t argIndex, Type type) {
+  pushConstants.push_back({role, argIndex, type, pushConstantSlotType(type)});
   return pushConstants.back();
 }
 
@@ -187,7 +189,9 @@ KernelLowering::loadBlock(bool argumentBuffer, unsigned binding,
     for (Value use : member.uses)
       use.replaceAllUsesWith(narrowFromSlot(builder, loc, slot, member.type));
     SmallVector<NamedAttribute> fields{
-        builder.getNamedAttr("role", builder.getStringAttr(member.role)),
+        builder.getNamedAttr(
+            "role", builder.getStringAttr(
+                        triton_spirv::stringifyKernelArgRole(member.role))),
         builder.getNamedAttr("offset",
                              builder.getI64IntegerAttr(member.offset)),
         builder.getNamedAttr("type",
@@ -211,20 +215,22 @@ LogicalResult KernelLowering::lowerArguments() {
   SmallVector<Attribute> bindingRecords;
   DenseMap<int64_t, unsigned> bindingOfArg;
   std::optional<int64_t> programIdArgs[3];
-  SmallVector<std::pair<StringRef, BlockArgument>> gridArgs;
+  SmallVector<std::pair<KernelArgRole, BlockArgument>> gridArgs;
   BlockArgument debugBuffer;
   for (BlockArgument arg : entry.getArguments()) {
     unsigned index = arg.getArgNumber();
-    auto role =
-        kernel.getArgAttrOfType<StringAttr>(index, triton_spirv::kAbiAttrName);
+    FailureOr<std::optional<KernelArgRole>> role =
+        triton_spirv::getArgRole(kernel, index);
+    if (failed(role))
+      return failure();
     auto argIndexAttr = kernel.getArgAttrOfType<IntegerAttr>(
         index, triton_spirv::kArgIndexAttrName);
-    if (!role)
+    if (!*role)
       return kernel.emitError("kernel argument #")
              << index << " has no triton_spirv.abi role";
     int64_t argIndex = argIndexAttr ? argIndexAttr.getInt() : -1;
-    StringRef roleName = role.getValue();
-    if (roleName == "buffer") {
+    switch (**role) {
+    case KernelArgRole::Buffer: {
       auto memrefType = cast<MemRefType>(arg.getType());
       auto [it, inserted] =
           bindingOfArg.try_emplace(argIndex, bindingOfArg.size());
@@ -244,24 +250,31 @@ LogicalResult KernelLowering::lowerArguments() {
                builder.getStringAttr(typeName(memrefType.getElementType())))}));
       continue;
     }
-    if (roleName == triton_spirv::debug_buffer::kRole) {
+    case KernelArgRole::Debug:
       debugBuffer = arg;
       continue;
-    }
-    if (roleName == "offset" || roleName == "scalar") {
-      addPushConstant(roleName, argIndex, arg.getType()).uses.push_back(arg);
+    case KernelArgRole::Offset:
+    case KernelArgRole::Scalar:
+      addPushConstant(**role, argIndex, arg.getType()).uses.push_back(arg);
       continue;
-    }
-    if (roleName.starts_with("program_id_")) {
-      programIdArgs[roleName.back() - 'x'] = index;
+    case KernelArgRole::NumProgramsX:
+    case KernelArgRole::NumProgramsY:
+    case KernelArgRole::NumProgramsZ:
+      gridArgs.push_back({**role, arg});
       continue;
-    }
-    if (roleName.starts_with("num_programs_")) {
-      gridArgs.push_back({roleName, arg});
+    case KernelArgRole::ProgramIdX:
+    case KernelArgRole::ProgramIdY:
+    case KernelArgRole::ProgramIdZ:
+      programIdArgs[*triton_spirv::programIdAxis(**role)] = index;
       continue;
+    case KernelArgRole::ProgramIdBaseX:
+    case KernelArgRole::ProgramIdBaseY:
+    case KernelArgRole::ProgramIdBaseZ:
+      break;
     }
-    return kernel.emitError("unknown kernel argument role '")
-           << roleName << "'";
+    return kernel.emitError("kernel argument #")
+           << index << " has role '" << stringifyKernelArgRole(**role)
+           << "', which only the SPIR-V stage assigns";
   }
   for (auto [role, arg] : gridArgs)
     addPushConstant(role, -1, arg.getType()).uses.push_back(arg);
@@ -270,9 +283,9 @@ LogicalResult KernelLowering::lowerArguments() {
                            gpu::Dimension::z};
   SmallVector<std::pair<unsigned, unsigned>> programIdBases;
   for (unsigned dim = 0; dim < 3; ++dim) {
-    std::string role = "program_id_base_" + std::string(1, 'x' + dim);
     programIdBases.push_back({dim, pushConstants.size()});
-    addPushConstant(role, -1, builder.getI32Type());
+    addPushConstant(triton_spirv::programIdBaseRole(dim), -1,
+                    builder.getI32Type());
   }
   // Too many scalars for push constants: element offsets and scalar
   // arguments move to an argument buffer bound after the tensors; the grid
@@ -282,7 +295,8 @@ LogicalResult KernelLowering::lowerArguments() {
   if (pushConstantBytes > target.maxPushConstantBytes) {
     for (PushConstant &member : pushConstants)
       member.inArgumentBuffer =
-          member.role == "offset" || member.role == "scalar";
+          member.role == KernelArgRole::Offset ||
+          member.role == KernelArgRole::Scalar;
     argumentBytes = layOut(/*argumentBuffer=*/true);
     pushConstantBytes = layOut(/*argumentBuffer=*/false);
   }

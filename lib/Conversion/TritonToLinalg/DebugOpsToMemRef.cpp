@@ -39,15 +39,16 @@ FailureOr<DebugTarget> lookupDebugTarget(Operation *op) {
   DebugTarget target;
   target.id = id.getInt();
   for (BlockArgument arg : func.getArguments()) {
-    auto role = func.getArgAttrOfType<StringAttr>(arg.getArgNumber(),
-                                                  triton_spirv::kAbiAttrName);
-    if (!role)
+    FailureOr<std::optional<triton_spirv::KernelArgRole>> role =
+        triton_spirv::getArgRole(func, arg.getArgNumber());
+    if (failed(role))
+      return failure();
+    if (!*role)
       continue;
-    StringRef name = role.getValue();
-    if (name == layout::kRole)
+    if (**role == triton_spirv::KernelArgRole::Debug)
       target.buffer = arg;
-    else if (name.consume_front("program_id_") && name.size() == 1)
-      target.programIds[name.front() - 'x'] = arg;
+    else if (std::optional<unsigned> axis = triton_spirv::programIdAxis(**role))
+      target.programIds[*axis] = arg;
   }
   if (!target.buffer ||
       !llvm::all_of(target.programIds, [](Value id) { return bool(id); }))

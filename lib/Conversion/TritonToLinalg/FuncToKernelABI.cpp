@@ -23,11 +23,8 @@ using namespace mlir;
 using namespace mlir::triton;
 
 namespace {
-using triton_spirv::kAbiAttrName;
 using triton_spirv::kArgIndexAttrName;
-constexpr std::array<StringLiteral, 6> kGridRoles = {
-    "program_id_x",   "program_id_y",   "program_id_z",
-    "num_programs_x", "num_programs_y", "num_programs_z"};
+using triton_spirv::KernelArgRole;
 
 /// The pointer operand of ops that access memory through pointers; null for
 /// other ops.
@@ -146,10 +143,12 @@ LogicalResult convertKernel(triton::FuncOp func) {
   SmallVector<Attribute> argAttrs;
   SmallVector<Location> argLocs;
   // `index`: the Triton argument the new argument stands for, if any.
-  auto addArg = [&](Type type, StringRef role, std::optional<unsigned> index,
-                    DictionaryAttr original, Location loc) {
+  auto addArg = [&](Type type, KernelArgRole role,
+                    std::optional<unsigned> index, DictionaryAttr original,
+                    Location loc) {
     NamedAttrList attrs(original);
-    attrs.set(kAbiAttrName, builder.getStringAttr(role));
+    NamedAttribute roleAttr = triton_spirv::roleAttr(builder, role);
+    attrs.set(roleAttr.getName(), roleAttr.getValue());
     if (index)
       attrs.set(kArgIndexAttrName, builder.getI64IntegerAttr(*index));
     argTypes.push_back(type);
@@ -167,27 +166,29 @@ LogicalResult convertKernel(triton::FuncOp func) {
       if (!arg.getType().isIntOrFloat())
         return func.emitError("kernel argument ")
                << index << " has unsupported type " << arg.getType();
-      addArg(arg.getType(), "scalar", index, original, arg.getLoc());
+      addArg(arg.getType(), KernelArgRole::Scalar, index, original,
+             arg.getLoc());
       continue;
     }
     if (isa<ShapedType>(ptrType.getPointeeType()))
       return func.emitError("kernel argument ")
              << index << " is a block pointer; pass plain pointers";
     for (Type elementType : (*accessTypes)[index])
-      addArg(MemRefType::get({ShapedType::kDynamic}, elementType), "buffer",
-             index, original, arg.getLoc());
-    addArg(builder.getIndexType(), "offset", index, DictionaryAttr(),
-           arg.getLoc());
+      addArg(MemRefType::get({ShapedType::kDynamic}, elementType),
+             KernelArgRole::Buffer, index, original, arg.getLoc());
+    addArg(builder.getIndexType(), KernelArgRole::Offset, index,
+           DictionaryAttr(), arg.getLoc());
   }
   // Kernels that print or assert write to a debug buffer.
   DictionaryAttr debugFormats = describeDebugOps(func);
   if (debugFormats)
     addArg(MemRefType::get({ShapedType::kDynamic}, builder.getI32Type()),
-           triton_spirv::debug_buffer::kRole, std::nullopt, DictionaryAttr(),
-           func.getLoc());
-  for (StringLiteral role : kGridRoles)
-    addArg(builder.getI32Type(), role, std::nullopt, DictionaryAttr(),
-           func.getLoc());
+           KernelArgRole::Debug, std::nullopt, DictionaryAttr(), func.getLoc());
+  for (auto roleOfAxis :
+       {triton_spirv::programIdRole, triton_spirv::numProgramsRole})
+    for (unsigned axis = 0; axis < 3; ++axis)
+      addArg(builder.getI32Type(), roleOfAxis(axis), std::nullopt,
+             DictionaryAttr(), func.getLoc());
 
   IRRewriter rewriter(ctx);
   rewriter.setInsertionPoint(func);
@@ -220,9 +221,8 @@ LogicalResult convertKernel(triton::FuncOp func) {
             .getResult(0));
   }
   // Program ids x, y, z, then the numbers of programs.
-  ArrayRef<BlockArgument> grid =
-      entry->getArguments().take_back(kGridRoles.size());
-  constexpr unsigned kNumProgramsFirst = kGridRoles.size() / 2;
+  ArrayRef<BlockArgument> grid = entry->getArguments().take_back(6);
+  constexpr unsigned kNumProgramsFirst = 3;
   rewriter.inlineBlockBefore(&func.getBody().front(), entry, entry->end(),
                              replacements);
   rewriter.inlineRegionBefore(func.getBody(), kernel.getBody(),

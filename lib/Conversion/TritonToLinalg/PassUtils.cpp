@@ -50,11 +50,13 @@ FailureOr<Value> mlir::triton_spirv::lookupBuffer(Operation *op,
                          "--triton-func-to-kernel-abi first");
   for (BlockArgument arg : func.getArguments()) {
     unsigned index = arg.getArgNumber();
-    auto role = func.getArgAttrOfType<StringAttr>(index, kAbiAttrName);
+    FailureOr<std::optional<KernelArgRole>> role = getArgRole(func, index);
+    if (failed(role))
+      return failure();
     auto argIndex =
         func.getArgAttrOfType<IntegerAttr>(index, kArgIndexAttrName);
     auto memrefType = dyn_cast<MemRefType>(arg.getType());
-    if (role && role.getValue() == "buffer" && argIndex &&
+    if (*role == KernelArgRole::Buffer && argIndex &&
         argIndex.getInt() == root.getInt() && memrefType &&
         memrefType.getElementType() == elementType)
       return Value(arg);

@@ -28,7 +28,6 @@ namespace mlir::triton_spirv {
 
 using namespace mlir;
 using namespace mlir::triton;
-using triton_spirv::kAbiAttrName;
 using triton_spirv::kArgIndexAttrName;
 using triton_spirv::kRootArgAttrName;
 

@@ -22,6 +22,7 @@ from typing import Any, Callable, Sequence
 from .. import vulkan
 from .bindings import HostImports, StagedStorages, binding_range
 from .debug_buffer import DebugBuffer
+from .kernel_abi import NUM_PROGRAMS, PROGRAM_ID_BASES, Role
 
 __all__ = ["KernelBinary", "SPIRVLauncher", "last_launch", "set_asynchronous", "synchronize"]
 
@@ -153,24 +154,22 @@ class _Packer:
     (written by the runtime) are zero. `pack` is one generated expression
     and one struct call, since it runs at every launch."""
 
-    _GRID_AXES = {"num_programs_x": 0, "num_programs_y": 1, "num_programs_z": 2}
-
     def __init__(self, size: int, records: list[dict[str, Any]]) -> None:
         fmt, position, sources = "<", 0, []
         for record in sorted(records, key=lambda r: r["offset"]):
-            role = record["role"]
-            if role.startswith("program_id_base"):
+            role = Role(record["role"])
+            if role in PROGRAM_ID_BASES:
                 continue
             code, mask = _SLOT_FORMATS[record["type"]]
             fmt += "x" * (record["offset"] - position) + code
             position = record["offset"] + struct.calcsize("<" + code)
-            if role == "offset":
+            if role == Role.OFFSET:
                 sources.append(f"offsets[{int(record['arg_index'])}]")
-            elif role == "scalar":
+            elif role == Role.SCALAR:
                 value = f"values[{int(record['arg_index'])}]"
                 sources.append(f"float({value})" if mask is None else f"int({value}) & {mask}")
             else:
-                sources.append(f"grid[{self._GRID_AXES[role]}]")
+                sources.append(f"grid[{NUM_PROGRAMS.index(role)}]")
         fmt += "x" * (size - position)
         namespace = {"pack_struct": struct.Struct(fmt).pack}
         exec(f"def pack(values, offsets, grid):\n    return pack_struct({', '.join(sources)})\n",
@@ -235,8 +234,12 @@ class SPIRVLauncher:
         self.num_bindings = (len(self.binding_args) + (1 if self.argument_bytes else 0) +
                              (1 if self.debug else 0))
         self.bindings = vulkan.binding_struct(self.num_bindings)
-        bases = [r["offset"] for r in abi["push_constants"] if r["role"] == "program_id_base_x"]
-        self.program_id_base_offset = bases[0] if bases else 0xFFFFFFFF
+        bases = {Role(r["role"]): r["offset"] for r in abi["push_constants"]
+                 if Role(r["role"]) in PROGRAM_ID_BASES}
+        self.program_id_base_offset = bases.get(Role.PROGRAM_ID_BASE_X, 0xFFFFFFFF)
+        if bases and [bases.get(role) for role in PROGRAM_ID_BASES] != \
+                [self.program_id_base_offset + 4 * axis for axis in range(3)]:
+            raise ValueError(f"{self.name}: the program id bases are not three consecutive words")
         self.device = vulkan.device()
         import torch
         self.plain_tensor = torch.Tensor

@@ -25,3 +25,27 @@ func.func @double_sine(%buf: memref<?xf64> {triton_spirv.abi = "buffer", triton_
   memref.store %y, %buf[%c0] : memref<?xf64>
   return
 }
+
+// -----
+
+// Roles are the KernelArgRole names of KernelABI.td.
+// expected-error @+1 {{kernel argument #0 has an unknown role 'pointer'}}
+func.func @unknown_role(%buf: memref<?xf32> {triton_spirv.abi = "pointer", triton_spirv.arg_index = 0 : i64})
+    attributes {triton_spirv.kernel} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{kernel argument #0 has role 'program_id_base_x', which only the SPIR-V stage assigns}}
+func.func @runtime_role_on_an_argument(%base: i32 {triton_spirv.abi = "program_id_base_x"})
+    attributes {triton_spirv.kernel} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{kernel argument #0 has no triton_spirv.abi role}}
+func.func @missing_role(%x: i32) attributes {triton_spirv.kernel} {
+  return
+}

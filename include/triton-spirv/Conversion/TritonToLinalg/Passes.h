@@ -4,6 +4,7 @@
 #define TRITON_SPIRV_CONVERSION_TRITONTOLINALG_PASSES_H
 
 #include "mlir/Pass/Pass.h"
+#include "triton-spirv/Conversion/KernelABI.h"
 
 namespace mlir {
 class OpPassManager;
@@ -33,15 +34,6 @@ class TensorDialect;
 }
 
 namespace triton_spirv {
-/// The kernel ABI the passes leave for the SPIR-V stage: `kKernelAttrName` on
-/// each kernel; on each argument its role in `kAbiAttrName` ("buffer",
-/// "offset", "scalar", "program_id_x", ...) and, for buffers, offsets and
-/// scalars, the Triton argument position in `kArgIndexAttrName`. The SPIR-V
-/// stage records the lowered layout under `kAbiAttrName` on the spirv.module.
-inline constexpr StringLiteral kKernelAttrName = "triton_spirv.kernel";
-inline constexpr StringLiteral kAbiAttrName = "triton_spirv.abi";
-inline constexpr StringLiteral kArgIndexAttrName = "triton_spirv.arg_index";
-
 #define GEN_PASS_DECL
 #include "triton-spirv/Conversion/TritonToLinalg/Passes.h.inc"
 

@@ -1,0 +1,57 @@
+//===- KernelABI.cpp - Kernel argument roles ------------------------------===//
+
+#include "triton-spirv/Conversion/KernelABI.h"
+
+#include "triton-spirv/Conversion/KernelABIEnums.cpp.inc"
+
+using namespace mlir;
+using namespace mlir::triton_spirv;
+
+KernelArgRole triton_spirv::programIdRole(unsigned dim) {
+  return static_cast<KernelArgRole>(
+      static_cast<uint32_t>(KernelArgRole::ProgramIdX) + dim);
+}
+
+KernelArgRole triton_spirv::numProgramsRole(unsigned dim) {
+  return static_cast<KernelArgRole>(
+      static_cast<uint32_t>(KernelArgRole::NumProgramsX) + dim);
+}
+
+KernelArgRole triton_spirv::programIdBaseRole(unsigned dim) {
+  return static_cast<KernelArgRole>(
+      static_cast<uint32_t>(KernelArgRole::ProgramIdBaseX) + dim);
+}
+
+/// The axis of `role` within the three roles from `first`, if it is one.
+static std::optional<unsigned> axisFrom(KernelArgRole role,
+                                        KernelArgRole first) {
+  auto offset = static_cast<uint32_t>(role) - static_cast<uint32_t>(first);
+  if (offset < 3)
+    return offset;
+  return std::nullopt;
+}
+
+std::optional<unsigned> triton_spirv::programIdAxis(KernelArgRole role) {
+  return axisFrom(role, KernelArgRole::ProgramIdX);
+}
+
+std::optional<unsigned> triton_spirv::numProgramsAxis(KernelArgRole role) {
+  return axisFrom(role, KernelArgRole::NumProgramsX);
+}
+
+FailureOr<std::optional<KernelArgRole>>
+triton_spirv::getArgRole(FunctionOpInterface function, unsigned index) {
+  auto name = function.getArgAttrOfType<StringAttr>(index, kAbiAttrName);
+  if (!name)
+    return std::optional<KernelArgRole>();
+  std::optional<KernelArgRole> role = symbolizeKernelArgRole(name.getValue());
+  if (!role)
+    return function.emitError("kernel argument #")
+           << index << " has an unknown role '" << name.getValue() << "'";
+  return role;
+}
+
+NamedAttribute triton_spirv::roleAttr(Builder &builder, KernelArgRole role) {
+  return builder.getNamedAttr(
+      kAbiAttrName, builder.getStringAttr(stringifyKernelArgRole(role)));
+}
