@@ -36,8 +36,8 @@ typedef struct tsr_properties {
   uint32_t max_workgroup_count[3];
   uint32_t max_shared_memory;
   uint32_t max_push_constants;
-  uint64_t host_import_alignment; /* 0: no VK_EXT_external_memory_host */
-  uint32_t timestamps;            /* whether launches can be timed */
+  uint64_t host_import_alignment;    /* 0: no VK_EXT_external_memory_host */
+  uint32_t timestamps;               /* whether launches can be timed */
   uint32_t max_storage_buffer_range; /* bytes one binding may span */
   uint32_t min_storage_buffer_offset_alignment;
 } tsr_properties;

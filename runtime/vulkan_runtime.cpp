@@ -11,11 +11,11 @@
 #include <vulkan/vulkan.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
-#include <chrono>
 #include <iterator>
 #include <map>
 #include <memory>
@@ -461,13 +461,12 @@ int createDeviceObjects(tsr_device *device) {
   bufferInfo.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
   bufferInfo.commandBufferCount = 1;
   for (Frame &frame : device->frames) {
-    TSR_CHECK(vkAllocateCommandBuffers(device->device, &bufferInfo,
-                                       &frame.commands),
-              "vkAllocateCommandBuffers");
-    VkFenceCreateInfo fenceInfo{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
     TSR_CHECK(
-        vkCreateFence(device->device, &fenceInfo, nullptr, &frame.fence),
-        "vkCreateFence");
+        vkAllocateCommandBuffers(device->device, &bufferInfo, &frame.commands),
+        "vkAllocateCommandBuffers");
+    VkFenceCreateInfo fenceInfo{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+    TSR_CHECK(vkCreateFence(device->device, &fenceInfo, nullptr, &frame.fence),
+              "vkCreateFence");
   }
   if (device->timestamps) {
     VkQueryPoolCreateInfo queryInfo{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
@@ -975,8 +974,8 @@ int tsr_import_host(tsr_device *device, void *hostPointer, uint64_t size,
   allocation->mapped = static_cast<uint8_t *>(hostPointer);
   allocation->size = size;
   std::lock_guard<std::mutex> lock(device->mutex);
-  auto [it, inserted] = device->allocations.emplace(allocation->mapped,
-                                                   allocation);
+  auto [it, inserted] =
+      device->allocations.emplace(allocation->mapped, allocation);
   if (!inserted) {
     destroyAllocation(allocation);
     return fail("host memory at this address is already imported");
@@ -1048,8 +1047,8 @@ int tsr_create_kernel(tsr_device *device, const uint32_t *code, size_t bytes,
       VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
   setInfo.bindingCount = numBindings;
   setInfo.pBindings = bindings.data();
-  kernel->pushDescriptors = device->cmdPushDescriptorSet &&
-                            numBindings <= device->maxPushDescriptors;
+  kernel->pushDescriptors =
+      device->cmdPushDescriptorSet && numBindings <= device->maxPushDescriptors;
   if (kernel->pushDescriptors)
     setInfo.flags = VK_DESCRIPTOR_SET_LAYOUT_CREATE_PUSH_DESCRIPTOR_BIT_KHR;
   if (vkCreateDescriptorSetLayout(device->device, &setInfo, nullptr,
@@ -1171,8 +1170,8 @@ int tsr_submit(tsr_kernel *kernel, const uint32_t grid[3],
         if (imported.buffer)
           latest->imports.push_back(imported);
       buffers.clear();
-      latest->allocations.insert(latest->allocations.end(),
-                                 allocations.begin(), allocations.end());
+      latest->allocations.insert(latest->allocations.end(), allocations.begin(),
+                                 allocations.end());
     }
   } keeper{device, buffers, usedAllocations, latest};
   // Identical ranges (one tensor passed twice, or two views of one storage)
@@ -1233,10 +1232,10 @@ int tsr_submit(tsr_kernel *kernel, const uint32_t grid[3],
   for (uint32_t z = 0; z < grid[2]; z += limit[2])
     for (uint32_t y = 0; y < grid[1]; y += limit[1])
       for (uint32_t x = 0; x < grid[0]; x += limit[0])
-        dispatches.push_back({{x, y, z},
-                              {std::min(grid[0] - x, limit[0]),
-                               std::min(grid[1] - y, limit[1]),
-                               std::min(grid[2] - z, limit[2])}});
+        dispatches.push_back(
+            {{x, y, z},
+             {std::min(grid[0] - x, limit[0]), std::min(grid[1] - y, limit[1]),
+              std::min(grid[2] - z, limit[2])}});
   std::vector<uint8_t> constants(static_cast<const uint8_t *>(pushConstants),
                                  static_cast<const uint8_t *>(pushConstants) +
                                      kernel->pushConstantBytes);
@@ -1256,7 +1255,8 @@ int tsr_submit(tsr_kernel *kernel, const uint32_t grid[3],
                      std::to_string(dispatches.size()) + " dispatches)";
       return status;
     }
-    unsigned query = 2 * (kBatch * (frame - device->frames) + frame->dispatches);
+    unsigned query =
+        2 * (kBatch * (frame - device->frames) + frame->dispatches);
     VkCommandBuffer commands = frame->commands;
     // Once the launches before it are done: its own time, not theirs.
     if (device->timestamps)
@@ -1289,10 +1289,10 @@ int tsr_submit(tsr_kernel *kernel, const uint32_t grid[3],
     barrier.dstAccessMask = VK_ACCESS_HOST_READ_BIT |
                             VK_ACCESS_SHADER_READ_BIT |
                             VK_ACCESS_SHADER_WRITE_BIT;
-    vkCmdPipelineBarrier(
-        commands, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
-        VK_PIPELINE_STAGE_HOST_BIT | VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0,
-        1, &barrier, 0, nullptr, 0, nullptr);
+    vkCmdPipelineBarrier(commands, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                         VK_PIPELINE_STAGE_HOST_BIT |
+                             VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                         0, 1, &barrier, 0, nullptr, 0, nullptr);
     frame->sequences[frame->dispatches++] = launch;
     frame->lastOfLaunch = index + 1 == dispatches.size();
     latest = frame; // the launch's memory moves to its latest frame

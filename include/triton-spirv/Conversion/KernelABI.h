@@ -34,7 +34,7 @@ std::optional<unsigned> numProgramsAxis(KernelArgRole role);
 /// The role of `function`'s argument `index`: none when it has no role
 /// attribute, failure (with an error at the function) when it names no role.
 FailureOr<std::optional<KernelArgRole>> getArgRole(FunctionOpInterface function,
-                                                    unsigned index);
+                                                   unsigned index);
 /// The role attribute for `role`.
 NamedAttribute roleAttr(Builder &builder, KernelArgRole role);
 } // namespace mlir::triton_spirv

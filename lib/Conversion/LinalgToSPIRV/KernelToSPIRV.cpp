@@ -294,9 +294,8 @@ LogicalResult KernelLowering::lowerArguments() {
   unsigned argumentBytes = 0;
   if (pushConstantBytes > target.maxPushConstantBytes) {
     for (PushConstant &member : pushConstants)
-      member.inArgumentBuffer =
-          member.role == KernelArgRole::Offset ||
-          member.role == KernelArgRole::Scalar;
+      member.inArgumentBuffer = member.role == KernelArgRole::Offset ||
+                                member.role == KernelArgRole::Scalar;
     argumentBytes = layOut(/*argumentBuffer=*/true);
     pushConstantBytes = layOut(/*argumentBuffer=*/false);
   }
