@@ -241,3 +241,18 @@ def test_asynchronous_launches_run_in_order_and_events_time_them() -> None:
         assert torch.equal(a, torch.full((4096,), 50.0))
     finally:
         triton_spirv.set_asynchronous(False)
+
+
+def test_small_device_tensors_share_allocations() -> None:
+    device = _device()
+    live = device.live_allocations()
+    tensors = [memory.empty(100) for _ in range(5000)]
+    assert device.live_allocations() - live <= 1  # one 4 MiB block of 512-byte slots
+    x, y, out = tensors[1], tensors[2], tensors[4999]
+    x.copy_(torch.rand(100))
+    y.copy_(torch.rand(100))
+    _add[(1,)](x, y, out, 100, BLOCK=128)
+    torch.testing.assert_close(out, x + y)
+    address = tensors[3].data_ptr()
+    del tensors[3]
+    assert memory.empty(100).data_ptr() == address  # the freed slot is reused
