@@ -36,8 +36,8 @@ typedef struct tsr_properties {
   uint32_t max_workgroup_count[3];
   uint32_t max_shared_memory;
   uint32_t max_push_constants;
-  uint64_t host_import_alignment;    /* 0: no VK_EXT_external_memory_host */
-  uint32_t timestamps;               /* whether launches can be timed */
+  uint64_t host_import_alignment; /* 0: no VK_EXT_external_memory_host */
+  uint32_t timestamps; /* whether launches can be timed (tsr_enable_timing) */
   uint32_t max_storage_buffer_range; /* bytes one binding may span */
   uint32_t min_storage_buffer_offset_alignment;
 } tsr_properties;
@@ -95,6 +95,16 @@ int tsr_submit(tsr_kernel *kernel, const uint32_t grid[3],
                const tsr_binding *bindings, uint32_t num_bindings,
                const void *push_constants, uint32_t program_id_base_offset,
                uint64_t *sequence);
+
+/* tsr_submit, then tsr_synchronize: returns once the launch is done. */
+int tsr_launch(tsr_kernel *kernel, const uint32_t grid[3],
+               const tsr_binding *bindings, uint32_t num_bindings,
+               const void *push_constants, uint32_t program_id_base_offset,
+               uint64_t *sequence);
+
+/* Launches from now on write GPU timestamps (a few microseconds each), for
+ * tsr_synchronize's and tsr_elapsed_between's times; off until called. */
+void tsr_enable_timing(tsr_device *device);
 
 /* Waits for every launch in flight; `elapsed_ns` (optional) receives the GPU
  * time of the launches finished since the last call (0 when none). Also

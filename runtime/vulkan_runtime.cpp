@@ -121,6 +121,7 @@ struct Frame {
   VkFence fence = VK_NULL_HANDLE;
   bool recording = false; // begun, not submitted yet
   bool submitted = false;
+  bool timed = false; // its dispatches write timestamps
   /// The launch of each dispatch recorded (its timestamps are the pair
   /// 2 * (frame * kBatch + dispatch)), and whether the last one ends its
   /// launch (a split grid's dispatches may span frames).
@@ -170,6 +171,10 @@ struct tsr_device {
   uint32_t subgroupSize = 0;
   uint32_t computeUnits = 0;
   uint64_t importAlignment = 0;
+  // Whether launches can be timed, and whether they are: timestamps cost a
+  // few microseconds per launch, so they are written once timing is asked
+  // for (tsr_enable_timing).
+  bool timestampsAvailable = false;
   bool timestamps = false;
   PFN_vkGetMemoryHostPointerPropertiesEXT getHostPointerProperties = nullptr;
   std::mutex mutex;
@@ -334,8 +339,9 @@ int createLogicalDevice(tsr_device *device) {
       device->queueFamily = i;
       // TRITON_SPIRV_TIMESTAMPS=0: no GPU timing (events use wall time).
       const char *timestamps = std::getenv("TRITON_SPIRV_TIMESTAMPS");
-      device->timestamps = families[i].timestampValidBits != 0 &&
-                           !(timestamps && std::strcmp(timestamps, "0") == 0);
+      device->timestampsAvailable =
+          families[i].timestampValidBits != 0 &&
+          !(timestamps && std::strcmp(timestamps, "0") == 0);
       found = true;
     }
   if (!found)
@@ -468,7 +474,7 @@ int createDeviceObjects(tsr_device *device) {
     TSR_CHECK(vkCreateFence(device->device, &fenceInfo, nullptr, &frame.fence),
               "vkCreateFence");
   }
-  if (device->timestamps) {
+  if (device->timestampsAvailable) {
     VkQueryPoolCreateInfo queryInfo{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
     queryInfo.queryType = VK_QUERY_TYPE_TIMESTAMP;
     queryInfo.queryCount = 2 * kBatch * kFrames;
@@ -616,7 +622,7 @@ int retireFrame(tsr_device *device, Frame &frame, uint64_t deadlineNs) {
   frame.submitted = false;
   uint64_t stamps[2 * kBatch];
   unsigned first = 2 * kBatch * (&frame - device->frames);
-  if (device->timestamps &&
+  if (frame.timed &&
       vkGetQueryPoolResults(device->device, device->queryPool, first,
                             2 * frame.dispatches, sizeof(stamps), stamps,
                             sizeof(uint64_t),
@@ -713,7 +719,8 @@ Frame *acquireFrame(tsr_device *device, uint64_t deadlineNs, int &status) {
     status = fail(std::string("vkBeginCommandBuffer: ") + resultName(begun));
     return nullptr;
   }
-  if (device->timestamps)
+  frame.timed = device->timestamps;
+  if (frame.timed)
     vkCmdResetQueryPool(frame.commands, device->queryPool,
                         2 * kBatch * (&frame - device->frames), 2 * kBatch);
   frame.recording = true;
@@ -890,7 +897,7 @@ int tsr_get_properties(tsr_device *device, tsr_properties *out) {
   out->max_shared_memory = limits.maxComputeSharedMemorySize;
   out->max_push_constants = limits.maxPushConstantsSize;
   out->host_import_alignment = device->importAlignment;
-  out->timestamps = device->timestamps;
+  out->timestamps = device->timestampsAvailable;
   out->max_storage_buffer_range = limits.maxStorageBufferRange;
   out->min_storage_buffer_offset_alignment =
       limits.minStorageBufferOffsetAlignment;
@@ -1259,7 +1266,7 @@ int tsr_submit(tsr_kernel *kernel, const uint32_t grid[3],
         2 * (kBatch * (frame - device->frames) + frame->dispatches);
     VkCommandBuffer commands = frame->commands;
     // Once the launches before it are done: its own time, not theirs.
-    if (device->timestamps)
+    if (frame->timed)
       vkCmdWriteTimestamp(commands, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT,
                           device->queryPool, query);
     vkCmdBindPipeline(commands, VK_PIPELINE_BIND_POINT_COMPUTE,
@@ -1279,7 +1286,7 @@ int tsr_submit(tsr_kernel *kernel, const uint32_t grid[3],
                          0, kernel->pushConstantBytes, constants.data());
     vkCmdDispatch(commands, dispatch.count[0], dispatch.count[1],
                   dispatch.count[2]);
-    if (device->timestamps)
+    if (frame->timed)
       vkCmdWriteTimestamp(commands, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT,
                           device->queryPool, query + 1);
     // Each launch sees the memory writes of the launches before it, and the
@@ -1317,6 +1324,21 @@ int tsr_synchronize(tsr_device *device, uint64_t *elapsedNs) {
     *elapsedNs = device->unreportedElapsedNs;
   device->unreportedElapsedNs = 0;
   return status;
+}
+
+void tsr_enable_timing(tsr_device *device) {
+  std::lock_guard<std::mutex> lock(device->mutex);
+  device->timestamps = device->timestampsAvailable;
+}
+
+int tsr_launch(tsr_kernel *kernel, const uint32_t grid[3],
+               const tsr_binding *bindings, uint32_t numBindings,
+               const void *pushConstants, uint32_t programIdBaseOffset,
+               uint64_t *sequence) {
+  if (int status = tsr_submit(kernel, grid, bindings, numBindings,
+                              pushConstants, programIdBaseOffset, sequence))
+    return status;
+  return tsr_synchronize(kernel->device, nullptr);
 }
 
 uint64_t tsr_finished_launch(tsr_device *device) {

@@ -116,6 +116,8 @@ def _lib() -> ctypes.CDLL:
             lib.tsr_submit.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_char_p,
                                        ctypes.c_uint32, ctypes.c_char_p, ctypes.c_uint32,
                                        ctypes.POINTER(ctypes.c_uint64)]
+            lib.tsr_launch.argtypes = lib.tsr_submit.argtypes
+            lib.tsr_enable_timing.argtypes = [ctypes.c_void_p]
             lib.tsr_synchronize.argtypes = [ctypes.c_void_p, ctypes.POINTER(ctypes.c_uint64)]
             lib.tsr_finished_launch.argtypes = [ctypes.c_void_p]
             lib.tsr_finished_launch.restype = ctypes.c_uint64
@@ -143,9 +145,16 @@ class Kernel:
                                      num_bindings, push_constant_bytes, ctypes.byref(handle)))
         self.handle = handle
         # Launches are the hot path: what they call is looked up once.
-        self._submit = lib.tsr_submit
+        self._submit, self._launch = lib.tsr_submit, lib.tsr_launch
         self._result = ctypes.c_uint64()
         self._result_ref = ctypes.byref(self._result)
+
+    def launch(self, grid: bytes, bindings: bytes, num_bindings: int, push_constants: bytes,
+               program_id_base_offset: int) -> int:
+        """`submit`, then wait for it (and the launches before it)."""
+        _check(self._launch(self.handle, grid, bindings, num_bindings, push_constants,
+                            program_id_base_offset, self._result_ref))
+        return self._result.value
 
     def submit(self, grid: bytes, bindings: bytes, num_bindings: int, push_constants: bytes,
                program_id_base_offset: int) -> int:
@@ -209,6 +218,11 @@ class Device:
         handle = ctypes.c_void_p()
         _check(_lib().tsr_import_host(self.handle, address, size, ctypes.byref(handle)))
         return handle
+
+    def enable_timing(self) -> None:
+        """Launches from now on write GPU timestamps (they cost a few
+        microseconds each, so they are off until timing is asked for)."""
+        _lib().tsr_enable_timing(self.handle)
 
     def finished_launch(self) -> int:
         """The number of the latest launch known done (and all before it)."""

@@ -56,12 +56,14 @@ class _Event:
     """`Event(enable_timing=True)`. Recording notes the latest launch; the
     time between two events is the GPU time of the launches between them,
     from the device's timestamps, so recording does not wait for the GPU
-    (asynchronous launches stay queued, as CUDA's do). Devices without
-    timestamps get wall time, and recording synchronizes."""
+    (asynchronous launches stay queued, as CUDA's do). Making one turns GPU
+    timestamps on for the launches that follow. Devices without timestamps
+    get wall time, and recording synchronizes."""
 
     def __init__(self, enable_timing: bool = True) -> None:
         self.launch = 0
         self.wall_ns = 0
+        _enable_timing()
 
     def record(self, stream: Any = None) -> None:
         if not vulkan.device().properties.timestamps:
@@ -77,6 +79,16 @@ class _Event:
         if vulkan.device().properties.timestamps:
             return vulkan.device().elapsed_between(self.launch, end.launch) / 1e6
         return (end.wall_ns - self.wall_ns) / 1e6
+
+
+_timing_enabled = False
+
+
+def _enable_timing() -> None:
+    global _timing_enabled
+    if not _timing_enabled:
+        vulkan.device().enable_timing()
+        _timing_enabled = True
 
 
 class _DeviceInterface:

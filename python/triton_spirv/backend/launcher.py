@@ -378,9 +378,10 @@ class SPIRVLauncher:
             launch_arguments = (vulkan.GRID.pack(*grid), self.bindings.pack(*bindings),
                                 self.num_bindings, self.push_constants.pack(values, offsets, grid),
                                 self.program_id_base_offset)
-            launch.sequence = _last_launch = kernel.submit(*launch_arguments)
-            if not asynchronous:
-                self.device.synchronize()
+            if asynchronous:
+                launch.sequence = _last_launch = kernel.submit(*launch_arguments)
+            else:
+                launch.sequence = _last_launch = kernel.launch(*launch_arguments)
         except vulkan.LaunchTimeoutError:
             _abandoned.append(launch)
             raise
