@@ -40,6 +40,7 @@ typedef struct tsr_properties {
   uint32_t timestamps; /* whether launches can be timed (tsr_enable_timing) */
   uint32_t max_storage_buffer_range; /* bytes one binding may span */
   uint32_t min_storage_buffer_offset_alignment;
+  uint32_t robust_buffer_access; /* out-of-bounds accesses are contained */
 } tsr_properties;
 
 /* A host memory range bound as one storage buffer. */

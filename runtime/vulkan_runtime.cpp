@@ -175,6 +175,7 @@ struct tsr_device {
   // few microseconds per launch, so they are written once timing is asked
   // for (tsr_enable_timing).
   bool timestampsAvailable = false;
+  bool robustBufferAccess = false;
   bool timestamps = false;
   PFN_vkGetMemoryHostPointerPropertiesEXT getHostPointerProperties = nullptr;
   std::mutex mutex;
@@ -394,6 +395,12 @@ int createLogicalDevice(tsr_device *device) {
   if (cooperativeMatrix)
     *chainEnd = &cooperativeMatrixFeatures;
   vkGetPhysicalDeviceFeatures2(device->physical, &features);
+  // Out-of-bounds accesses read zeros and drop writes instead of faulting
+  // the device; TRITON_SPIRV_ROBUST=0 turns that off (to measure its cost).
+  const char *robust = std::getenv("TRITON_SPIRV_ROBUST");
+  if (robust && std::strcmp(robust, "0") == 0)
+    features.features.robustBufferAccess = VK_FALSE;
+  device->robustBufferAccess = features.features.robustBufferAccess;
 
   float priority = 1.0f;
   VkDeviceQueueCreateInfo queueInfo{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
@@ -899,6 +906,7 @@ int tsr_get_properties(tsr_device *device, tsr_properties *out) {
   out->host_import_alignment = device->importAlignment;
   out->timestamps = device->timestampsAvailable;
   out->max_storage_buffer_range = limits.maxStorageBufferRange;
+  out->robust_buffer_access = device->robustBufferAccess;
   out->min_storage_buffer_offset_alignment =
       limits.minStorageBufferOffsetAlignment;
   return 0;

@@ -45,6 +45,7 @@ class _Properties(ctypes.Structure):
         ("timestamps", ctypes.c_uint32),
         ("max_storage_buffer_range", ctypes.c_uint32),
         ("min_storage_buffer_offset_alignment", ctypes.c_uint32),
+        ("robust_buffer_access", ctypes.c_uint32),
     ]
 
 
@@ -71,6 +72,7 @@ class DeviceProperties:
     timestamps: bool
     max_storage_buffer_range: int
     min_storage_buffer_offset_alignment: int
+    robust_buffer_access: bool
 
     @property
     def target(self) -> str:
@@ -195,7 +197,8 @@ class Device:
             max_shared_memory=raw.max_shared_memory, max_push_constants=raw.max_push_constants,
             host_import_alignment=raw.host_import_alignment, timestamps=bool(raw.timestamps),
             max_storage_buffer_range=raw.max_storage_buffer_range,
-            min_storage_buffer_offset_alignment=raw.min_storage_buffer_offset_alignment)
+            min_storage_buffer_offset_alignment=raw.min_storage_buffer_offset_alignment,
+            robust_buffer_access=bool(raw.robust_buffer_access))
 
     def synchronize(self) -> int:
         """Waits for the launches in flight; the device time in ns of those

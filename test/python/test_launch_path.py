@@ -256,3 +256,16 @@ def test_small_device_tensors_share_allocations() -> None:
     address = tensors[3].data_ptr()
     del tensors[3]
     assert memory.empty(100).data_ptr() == address  # the freed slot is reused
+
+
+def test_out_of_bounds_writes_are_contained() -> None:
+    if not _device().properties.robust_buffer_access:
+        pytest.skip("the device has no robust buffer access")
+    small = memory.zeros(16, torch.int32)
+    neighbour = memory.zeros(16, torch.int32)  # the next slot of the same block
+    _fill[(1024,)](small, 1024 * 1024, 5, BLOCK=1024)  # a million writes, 16 in bounds
+    assert (small == 5).all()
+    assert not neighbour.any()
+    x = torch.rand(100)
+    _add[(1,)](x, x, x, 100, BLOCK=128)  # the device still works
+    assert torch.isfinite(x).all()
