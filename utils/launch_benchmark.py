@@ -102,18 +102,19 @@ def runtime_floor_us(synchronize_each: bool) -> list[float]:
     compiled = vector_add[grid](x, y, out, n, BLOCK=1024)
     kernel, device = compiled.module.kernel, vulkan.device()
     captured: list[tuple] = []
-    submit = kernel.submit
-    kernel.submit = lambda *arguments: captured.append(arguments) or submit(*arguments)  # type: ignore
+    launch = kernel.launch
+    kernel.launch = lambda *arguments: captured.append(arguments) or launch(*arguments)  # type: ignore
     vector_add[grid](x, y, out, n, BLOCK=1024)
-    del kernel.submit
+    del kernel.launch
     arguments = captured[0]
     rounds = []
     for _ in range(ROUNDS):
         start = time.perf_counter()
         for _ in range(LAUNCHES):
-            kernel.submit(*arguments)
             if synchronize_each:
-                device.synchronize()
+                kernel.launch(*arguments)
+            else:
+                kernel.submit(*arguments)
         device.synchronize()
         rounds.append((time.perf_counter() - start) / LAUNCHES * 1e6)
     return rounds
