@@ -30,22 +30,17 @@ import torch
 import triton
 import triton.language as tl
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "test"))
+from corpus.kernels.vector_add import vector_add_kernel  # noqa: E402
+
 LAUNCHES = int(os.environ.get("LAUNCHES", 2000))
 ROUNDS = 5
 
 
 @triton.jit
-def vector_add(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):
-    offsets = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
-    mask = offsets < n
-    tl.store(out_ptr + offsets, tl.load(x_ptr + offsets, mask=mask) + tl.load(y_ptr + offsets, mask=mask),
-             mask=mask)
-
-
-@triton.jit
-def fill(out_ptr, n, value, BLOCK: tl.constexpr):
-    offsets = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
-    tl.store(out_ptr + offsets, tl.full([BLOCK], 0, tl.int32) + value, mask=offsets < n)
+def fill(out_ptr, n, value, BLOCK_SIZE: tl.constexpr):
+    offsets = tl.program_id(0) * BLOCK_SIZE + tl.arange(0, BLOCK_SIZE)
+    tl.store(out_ptr + offsets, tl.full([BLOCK_SIZE], 0, tl.int32) + value, mask=offsets < n)
 
 
 class Backend:
@@ -76,13 +71,13 @@ def per_launch_us(backend: Backend, sync_each: bool) -> list[float]:
     x, y, out = (backend.tensor(torch.rand(n)) for _ in range(3))
     grid = (triton.cdiv(n, 1024),)
     for _ in range(100):
-        vector_add[grid](x, y, out, n, BLOCK=1024)
+        vector_add_kernel[grid](x, y, out, n, BLOCK_SIZE=1024)
     backend.synchronize()
     rounds = []
     for _ in range(ROUNDS):
         start = time.perf_counter()
         for _ in range(LAUNCHES):
-            vector_add[grid](x, y, out, n, BLOCK=1024)
+            vector_add_kernel[grid](x, y, out, n, BLOCK_SIZE=1024)
             if sync_each:
                 backend.synchronize()
         backend.synchronize()
@@ -99,12 +94,12 @@ def runtime_floor_us(synchronize_each: bool) -> list[float]:
     n = 4096
     x, y, out = torch.rand(n), torch.rand(n), torch.empty(n)
     grid = (triton.cdiv(n, 1024),)
-    compiled = vector_add[grid](x, y, out, n, BLOCK=1024)
+    compiled = vector_add_kernel[grid](x, y, out, n, BLOCK_SIZE=1024)
     kernel, device = compiled.module.kernel, vulkan.device()
     captured: list[tuple] = []
     launch = kernel.launch
     kernel.launch = lambda *arguments: captured.append(arguments) or launch(*arguments)  # type: ignore
-    vector_add[grid](x, y, out, n, BLOCK=1024)
+    vector_add_kernel[grid](x, y, out, n, BLOCK_SIZE=1024)
     del kernel.launch
     arguments = captured[0]
     rounds = []
@@ -124,7 +119,7 @@ def sustained_gbps(backend: Backend) -> list[float]:
     n = 2**24
     x, y, out = (backend.tensor(torch.rand(n)) for _ in range(3))
     grid = (triton.cdiv(n, 1024),)
-    run = lambda: vector_add[grid](x, y, out, n, BLOCK=1024)  # noqa: E731
+    run = lambda: vector_add_kernel[grid](x, y, out, n, BLOCK_SIZE=1024)  # noqa: E731
     return [3 * 4 * n / (triton.testing.do_bench(run) * 1e-3) / 1e9 for _ in range(10)]
 
 
@@ -139,7 +134,7 @@ def large_fills(backend: Backend) -> list[dict[str, Any]]:
         try:
             out = backend.empty(n, torch.int32)
             out[0], out[n - 1] = 0, 0
-            fill[(triton.cdiv(n, 1024),)](out, n, 7, BLOCK=1024)
+            fill[(triton.cdiv(n, 1024),)](out, n, 7, BLOCK_SIZE=1024)
             backend.synchronize()
             sample = torch.cat([torch.tensor([0, n - 1]), torch.randint(0, n, (1000,))])
             values = out[sample.to(out.device)].cpu() if backend.name == "cuda" else out[sample]

@@ -15,43 +15,36 @@ import triton
 import triton.language as tl
 
 import triton_spirv
+from corpus.kernels.vector_add import vector_add_kernel as _add
 from triton_spirv import memory, vulkan
 
 
 @triton.jit
-def _add(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):
-    offsets = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
-    mask = offsets < n
-    tl.store(out_ptr + offsets, tl.load(x_ptr + offsets, mask=mask) + tl.load(y_ptr + offsets, mask=mask),
-             mask=mask)
+def _fill(out_ptr, n, value, BLOCK_SIZE: tl.constexpr):
+    offsets = tl.program_id(0) * BLOCK_SIZE + tl.arange(0, BLOCK_SIZE)
+    tl.store(out_ptr + offsets, tl.full([BLOCK_SIZE], 0, tl.int32) + value, mask=offsets < n)
 
 
 @triton.jit
-def _fill(out_ptr, n, value, BLOCK: tl.constexpr):
-    offsets = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
-    tl.store(out_ptr + offsets, tl.full([BLOCK], 0, tl.int32) + value, mask=offsets < n)
-
-
-@triton.jit
-def _spin(out_ptr, scale_ptr, outer, inner, BLOCK: tl.constexpr):
+def _spin(out_ptr, scale_ptr, outer, inner, BLOCK_SIZE: tl.constexpr):
     """Takes time in proportion to outer * inner. (Two loops: lavapipe stops
     any one loop after 65535 iterations.)"""
-    acc = tl.load(out_ptr + tl.arange(0, BLOCK))
-    scale = tl.load(scale_ptr + tl.arange(0, BLOCK))
+    acc = tl.load(out_ptr + tl.arange(0, BLOCK_SIZE))
+    scale = tl.load(scale_ptr + tl.arange(0, BLOCK_SIZE))
     for i in range(outer):
         for j in range(inner):
             acc = acc * scale + j.to(tl.float32)
-    tl.store(out_ptr + tl.arange(0, BLOCK), acc)
+    tl.store(out_ptr + tl.arange(0, BLOCK_SIZE), acc)
 
 
 def _spin_for(seconds: float, out: torch.Tensor, scale: torch.Tensor) -> tuple[int, int]:
     """(outer, inner) counts with which _spin[(64,)] runs about `seconds` on
     this device, from a timed run of a fraction of it."""
-    _spin[(64,)](out, scale, 1, 1, BLOCK=128)  # compiled before timing
+    _spin[(64,)](out, scale, 1, 1, BLOCK_SIZE=128)  # compiled before timing
     outer, inner = 1, 2000
     while True:
         start = time.monotonic()
-        _spin[(64,)](out, scale, outer, inner, BLOCK=128)
+        _spin[(64,)](out, scale, outer, inner, BLOCK_SIZE=128)
         elapsed = time.monotonic() - start
         if elapsed > 0.2:
             break
@@ -68,11 +61,11 @@ def _device() -> vulkan.Device:
 
 def test_kernel_is_loaded_once() -> None:
     x, y, out = torch.rand(300), torch.rand(300), torch.empty(300)
-    compiled = _add[(3,)](x, y, out, 300, BLOCK=128)
+    compiled = _add[(3,)](x, y, out, 300, BLOCK_SIZE=128)
     launcher, pipeline = compiled._run, compiled.module.kernel
     assert compiled.module is not None and pipeline is not None
     for _ in range(3):
-        _add[(3,)](x, y, out, 300, BLOCK=128)
+        _add[(3,)](x, y, out, 300, BLOCK_SIZE=128)
     assert compiled._run is launcher and compiled.module.kernel is pipeline
     torch.testing.assert_close(out, x + y)
 
@@ -82,7 +75,7 @@ def test_grids_beyond_tritons_limits_raise(grid: tuple[int, ...]) -> None:
     out = torch.zeros(16, dtype=torch.int32)
     start = time.monotonic()
     with pytest.raises(ValueError, match="grid"):
-        _fill[grid](out, 16, 7, BLOCK=16)
+        _fill[grid](out, 16, 7, BLOCK_SIZE=16)
     assert time.monotonic() - start < 5
     assert not out.any()
 
@@ -90,7 +83,7 @@ def test_grids_beyond_tritons_limits_raise(grid: tuple[int, ...]) -> None:
 @pytest.mark.parametrize("grid", [(0,), (4, 0), (1, 1, 0)])
 def test_empty_grids_launch_nothing(grid: tuple[int, ...]) -> None:
     out = torch.zeros(16, dtype=torch.int32)
-    _fill[grid](out, 16, 7, BLOCK=16)
+    _fill[grid](out, 16, 7, BLOCK_SIZE=16)
     assert not out.any()
 
 
@@ -100,13 +93,13 @@ def test_launch_past_timeout_raises_and_the_device_recovers(monkeypatch: pytest.
     monkeypatch.setenv("TRITON_SPIRV_TIMEOUT_S", "1")
     start = time.monotonic()
     with pytest.raises(vulkan.LaunchTimeoutError, match="TRITON_SPIRV_TIMEOUT_S"):
-        _spin[(64,)](out, scale, outer, inner, BLOCK=128)
+        _spin[(64,)](out, scale, outer, inner, BLOCK_SIZE=128)
     assert time.monotonic() - start < 3
     # The next wait sees it finish; then the device runs the next launch.
     monkeypatch.setenv("TRITON_SPIRV_TIMEOUT_S", "120")
     triton_spirv.synchronize()
     x, y, result = torch.rand(500), torch.rand(500), torch.empty(500)
-    _add[(4,)](x, y, result, 500, BLOCK=128)
+    _add[(4,)](x, y, result, 500, BLOCK_SIZE=128)
     torch.testing.assert_close(result, x + y)
 
 
@@ -115,11 +108,11 @@ def test_split_grid_past_timeout_stops_between_dispatches(monkeypatch: pytest.Mo
     if _device().properties.max_workgroup_count[0] >= 2**31 - 1:
         pytest.skip("the device dispatches Triton's largest grid at once")
     out = torch.zeros(16, dtype=torch.int32)
-    _fill[(1,)](out, 16, 7, BLOCK=16)
+    _fill[(1,)](out, 16, 7, BLOCK_SIZE=16)
     monkeypatch.setenv("TRITON_SPIRV_TIMEOUT_S", "1")
     start = time.monotonic()
     with pytest.raises(vulkan.LaunchTimeoutError, match="dispatches"):
-        _fill[(2**31 - 1,)](out, 16, 7, BLOCK=16)
+        _fill[(2**31 - 1,)](out, 16, 7, BLOCK_SIZE=16)
     assert time.monotonic() - start < 3
     monkeypatch.setenv("TRITON_SPIRV_TIMEOUT_S", "60")
     triton_spirv.synchronize()
@@ -132,16 +125,16 @@ def test_buffers_beyond_the_device_range_are_refused() -> None:
         pytest.skip("the device binds buffers larger than this test allocates")
     inside = limit // 4 - 1024  # int32 elements
     out = torch.zeros(inside, dtype=torch.int32)
-    _fill[(triton.cdiv(inside, 1024),)](out, inside, 5, BLOCK=1024)
+    _fill[(triton.cdiv(inside, 1024),)](out, inside, 5, BLOCK_SIZE=1024)
     assert out[0] == 5 and out[-1] == 5 and int((out == 5).sum()) == inside
     del out
     beyond = limit // 4 + 1024
     out = torch.zeros(beyond, dtype=torch.int32)
     with pytest.raises(ValueError, match="maxStorageBufferRange"):
-        _fill[(triton.cdiv(beyond, 1024),)](out, beyond, 5, BLOCK=1024)
+        _fill[(triton.cdiv(beyond, 1024),)](out, beyond, 5, BLOCK_SIZE=1024)
     device_out = memory.zeros(beyond, torch.int32)
     with pytest.raises(ValueError, match="maxStorageBufferRange"):
-        _fill[(triton.cdiv(beyond, 1024),)](device_out, beyond, 5, BLOCK=1024)
+        _fill[(triton.cdiv(beyond, 1024),)](device_out, beyond, 5, BLOCK_SIZE=1024)
 
 
 def test_cpu_storages_are_imported_once_while_they_live() -> None:
@@ -149,10 +142,10 @@ def test_cpu_storages_are_imported_once_while_they_live() -> None:
     x, y = torch.rand(100_000), torch.rand(100_000)
     out = torch.empty(100_000)
     grid = (triton.cdiv(100_000, 1024),)
-    _add[grid](x, y, out, 100_000, BLOCK=1024)
+    _add[grid](x, y, out, 100_000, BLOCK_SIZE=1024)
     live = device.live_allocations()
     for _ in range(5):
-        _add[grid](x, y, out, 100_000, BLOCK=1024)
+        _add[grid](x, y, out, 100_000, BLOCK_SIZE=1024)
     assert device.live_allocations() == live
     torch.testing.assert_close(out, x + y)
     del x, y, out
@@ -162,11 +155,11 @@ def test_cpu_storages_are_imported_once_while_they_live() -> None:
 def test_views_of_imported_storages_and_wrapped_tensors() -> None:
     base = torch.arange(4096, dtype=torch.int32)
     out = torch.zeros(4096, dtype=torch.int32)
-    _add[(2,)](base[7:], base[:-7], out[100:], 256, BLOCK=128)
+    _add[(2,)](base[7:], base[:-7], out[100:], 256, BLOCK_SIZE=128)
     torch.testing.assert_close(out[100:356], base[7:263] + base[:256])
     # Triton's tests wrap unsigned tensors (TensorWrapper); its launchers take them.
     unsigned = triton.reinterpret(torch.zeros(64, dtype=torch.int32), tl.uint32)
-    _fill[(1,)](unsigned, 64, 3, BLOCK=64)
+    _fill[(1,)](unsigned, 64, 3, BLOCK_SIZE=64)
     assert (unsigned.base == 3).all()
 
 
@@ -180,7 +173,7 @@ def test_concurrent_launches_from_threads() -> None:
                 n = int(torch.randint(1, 3000, (1,), generator=generator))
                 x, y = torch.rand(n, generator=generator), torch.rand(n, generator=generator)
                 out = torch.empty(n)
-                _add[(triton.cdiv(n, 256),)](x, y, out, n, BLOCK=256)
+                _add[(triton.cdiv(n, 256),)](x, y, out, n, BLOCK_SIZE=256)
                 torch.testing.assert_close(out, x + y)
         except BaseException as error:  # reported by the main thread
             errors.append(error)
@@ -199,7 +192,7 @@ def test_ten_thousand_launches_with_fresh_tensors_keep_memory_flat() -> None:
     def launch_fresh() -> None:
         x, y = torch.rand(1000), torch.rand(1000)
         out = torch.empty(1000)
-        _add[(4,)](x, y, out, 1000, BLOCK=256)
+        _add[(4,)](x, y, out, 1000, BLOCK_SIZE=256)
         assert torch.equal(out, x + y)
 
     for _ in range(200):
@@ -231,7 +224,7 @@ def test_asynchronous_launches_run_in_order_and_events_time_them() -> None:
     try:
         start.record()
         for _ in range(50):  # each launch reads what the one before wrote
-            _add[(4,)](a, ones, b, 4096, BLOCK=1024)
+            _add[(4,)](a, ones, b, 4096, BLOCK_SIZE=1024)
             a, b = b, a
         end.record()
         assert launcher._in_flight  # recording an event does not wait
@@ -251,7 +244,7 @@ def test_small_device_tensors_share_allocations() -> None:
     x, y, out = tensors[1], tensors[2], tensors[4999]
     x.copy_(torch.rand(100))
     y.copy_(torch.rand(100))
-    _add[(1,)](x, y, out, 100, BLOCK=128)
+    _add[(1,)](x, y, out, 100, BLOCK_SIZE=128)
     torch.testing.assert_close(out, x + y)
     address = tensors[3].data_ptr()
     del tensors[3]
@@ -263,9 +256,9 @@ def test_out_of_bounds_writes_are_contained() -> None:
         pytest.skip("the device has no robust buffer access")
     small = memory.zeros(16, torch.int32)
     neighbour = memory.zeros(16, torch.int32)  # the next slot of the same block
-    _fill[(1024,)](small, 1024 * 1024, 5, BLOCK=1024)  # a million writes, 16 in bounds
+    _fill[(1024,)](small, 1024 * 1024, 5, BLOCK_SIZE=1024)  # a million writes, 16 in bounds
     assert (small == 5).all()
     assert not neighbour.any()
     x = torch.rand(100)
-    _add[(1,)](x, x, x, 100, BLOCK=128)  # the device still works
+    _add[(1,)](x, x, x, 100, BLOCK_SIZE=128)  # the device still works
     assert torch.isfinite(x).all()
