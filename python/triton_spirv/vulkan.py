@@ -8,7 +8,6 @@ import struct
 import threading
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Sequence
 
 from ._paths import runtime_library_path
 

@@ -93,6 +93,8 @@ def synchronize() -> None:
     """Waits for the launches in flight and finishes them, in order; raises
     the first failure (a failed assertion, a launch past its timeout)."""
     with _lock:
+        if not _abandoned and not _in_flight:
+            return
         device = vulkan.device()
         if _abandoned:
             device.synchronize()  # raises while a timed-out launch still runs
@@ -386,11 +388,10 @@ class SPIRVLauncher:
             _abandoned.append(launch)
             raise
         except BaseException:
-            if launch.sequence:  # submitted: its memory may be in use
-                try:
-                    self.device.synchronize()
-                except vulkan.VulkanError:
-                    pass
+            try:  # it may have been submitted: its memory may be in use
+                self.device.synchronize()
+            except vulkan.VulkanError:
+                pass
             launch.finish(report=False)
             raise
         if self.debug:
