@@ -140,10 +140,10 @@ struct Frame {
 enum Phase { kPrepare, kAcquire, kRecord, kSubmit, kWait, kPhases };
 constexpr const char *kPhaseNames[kPhases] = {
     "binding and import", "waiting for a free frame", "recording",
-    "vkResetFences + vkQueueSubmit", "synchronize (waiting for the GPU)"};
+    "submitting (or joining a submission)",
+    "synchronize (waiting for the GPU)"};
 
-/// Launches in flight at most (asynchronous launches beyond wait for the
-/// oldest).
+/// Submissions in flight at most (a submission beyond waits for the oldest).
 constexpr unsigned kFrames = 8;
 /// How many launches' GPU times are kept for timing events.
 constexpr uint64_t kElapsedHistory = 1 << 16;
@@ -156,7 +156,7 @@ struct tsr_device {
   VkQueue queue = VK_NULL_HANDLE;
   uint32_t queueFamily = 0;
   VkCommandPool commandPool = VK_NULL_HANDLE;
-  VkQueryPool queryPool = VK_NULL_HANDLE; // two timestamps per frame
+  VkQueryPool queryPool = VK_NULL_HANDLE; // two per dispatch of each frame
   Frame frames[kFrames];
   unsigned nextFrame = 0; // the oldest frame, and the next one used
   Frame *open = nullptr;  // the frame being recorded, if any
