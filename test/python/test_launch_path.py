@@ -262,3 +262,36 @@ def test_out_of_bounds_writes_are_contained() -> None:
     x = torch.rand(100)
     _add[(1,)](x, x, x, 100, BLOCK_SIZE=128)  # the device still works
     assert torch.isfinite(x).all()
+
+
+@triton.jit
+def _store_zeros(out_ptr, n, BLOCK_SIZE: tl.constexpr):
+    offsets = tl.program_id(0) * BLOCK_SIZE + tl.arange(0, BLOCK_SIZE)
+    tl.store(out_ptr + offsets, tl.zeros([BLOCK_SIZE], tl.int32), mask=offsets < n)
+
+
+@triton.jit
+def _store_full_rows(out_ptr, stride, ROWS: tl.constexpr, COLUMNS: tl.constexpr):
+    rows, columns = tl.arange(0, ROWS)[:, None], tl.arange(0, COLUMNS)[None, :]
+    tl.store(out_ptr + rows * stride + columns, tl.full([ROWS, COLUMNS], 2.5, tl.float32))
+
+
+@triton.jit
+def _store_count(out_ptr, n):
+    count = tl.zeros([32], tl.int32)
+    for _ in range(n):
+        count += 1  # carried as a scalar: the block stored is uniform
+    tl.store(out_ptr + tl.arange(0, 32), count)
+
+
+def test_constant_blocks_are_stored() -> None:
+    """Stores of blocks with one value (zero-filling an output) compile."""
+    out = torch.ones(3000, dtype=torch.int32)
+    _store_zeros[(3,)](out, 2900, BLOCK_SIZE=1024)
+    assert not out[:2900].any() and (out[2900:] == 1).all()
+    matrix = torch.zeros(64, 40)
+    _store_full_rows[(1,)](matrix, 40, ROWS=64, COLUMNS=32)
+    assert (matrix[:, :32] == 2.5).all() and not matrix[:, 32:].any()
+    counts = torch.zeros(32, dtype=torch.int32)
+    _store_count[(1,)](counts, 1000)
+    assert (counts == 1000).all()

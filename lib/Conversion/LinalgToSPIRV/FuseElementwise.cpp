@@ -97,6 +97,26 @@ bool isSplatOrScalar(Value value) {
   return !isa<ShapedType>(value.getType()) || splatValue(value);
 }
 
+/// Whether fusing the producer of `fused` into its consumer would leave the
+/// consumer, a generic with no results (a store), without a shaped operand
+/// once splat constants are folded into its body (MLIR's folding of them
+/// takes no control function): its loop bounds would be lost. This is the
+/// store of a constant block, `tl.store(p + offsets, tl.zeros(...))`, whose
+/// offsets come from an index computation that reads no tensor. Refusing
+/// the last such fusion keeps that operand (computed per element by the
+/// same invocation that stores it, so it stays in registers).
+bool leavesNoShapedOperand(OpOperand *fused) {
+  auto consumer = dyn_cast<linalg::GenericOp>(fused->getOwner());
+  auto producer = fused->get().getDefiningOp<linalg::GenericOp>();
+  if (!consumer || !producer || consumer.getNumResults() != 0)
+    return false;
+  auto folds = [](Value value) { return isSplatOrScalar(value); };
+  for (OpOperand &other : consumer->getOpOperands())
+    if (&other != fused && !folds(other.get()))
+      return false;
+  return llvm::all_of(producer.getDpsInputs(), folds);
+}
+
 std::optional<UniformIncrement> matchUniformIncrement(scf::ForOp loop,
                                                       unsigned position) {
   BlockArgument iterArg = loop.getRegionIterArgs()[position];
@@ -216,6 +236,47 @@ struct CarryUniformIncrementAsScalar : OpRewritePattern<scf::ForOp> {
   }
 };
 
+/// A store (a generic with no results) whose shaped operands are all splat
+/// constants would lose them all to MLIR's constant folding, and with them
+/// its loop bounds: its first one becomes a generic that fills a tensor with
+/// the value, which the fusion control above keeps as an operand. Runs
+/// before the folding (higher benefit), also when loop canonicalization
+/// turns an operand into a constant midway.
+struct KeepOneShapedOperand : OpRewritePattern<linalg::GenericOp> {
+  KeepOneShapedOperand(MLIRContext *context)
+      : OpRewritePattern(context, /*benefit=*/10) {}
+  LogicalResult matchAndRewrite(linalg::GenericOp store,
+                                PatternRewriter &rewriter) const override {
+    if (store.getNumResults() != 0 ||
+        !llvm::all_of(store->getOperands(), isSplatOrScalar))
+      return rewriter.notifyMatchFailure(store, "not a store of constants");
+    for (OpOperand &operand : store->getOpOperands()) {
+      TypedAttr splat = splatValue(operand.get());
+      if (!splat)
+        continue;
+      auto type = cast<RankedTensorType>(operand.get().getType());
+      Location loc = store.getLoc();
+      Value scalar = arith::ConstantOp::create(rewriter, loc, splat);
+      Value init = tensor::EmptyOp::create(rewriter, loc, type.getShape(),
+                                           type.getElementType());
+      AffineMap scalarMap = AffineMap::get(type.getRank(), 0, getContext());
+      AffineMap identity = rewriter.getMultiDimIdentityMap(type.getRank());
+      Value filled = linalg::GenericOp::create(
+                         rewriter, loc, type, scalar, init,
+                         ArrayRef<AffineMap>{scalarMap, identity},
+                         SmallVector<utils::IteratorType>(
+                             type.getRank(), utils::IteratorType::parallel),
+                         [](OpBuilder &b, Location bodyLoc, ValueRange args) {
+                           linalg::YieldOp::create(b, bodyLoc, args[0]);
+                         })
+                         .getResult(0);
+      rewriter.modifyOpInPlace(store, [&] { operand.set(filled); });
+      return success();
+    }
+    return rewriter.notifyMatchFailure(store, "no shaped operand");
+  }
+};
+
 struct FuseElementwisePass
     : triton_spirv::impl::FuseElementwiseBase<FuseElementwisePass> {
   void runOnOperation() override {
@@ -232,7 +293,7 @@ struct FuseElementwisePass
     RewritePatternSet patterns(context);
     linalg::ControlFusionFn control = [](OpOperand *fused) {
       Operation *producer = fused->get().getDefiningOp();
-      if (!producer || writesMemory(producer))
+      if (!producer || writesMemory(producer) || leavesNoShapedOperand(fused))
         return false;
       if (producer->hasOneUse())
         return true;
@@ -240,7 +301,7 @@ struct FuseElementwisePass
       return generic && isCheapToRecompute(generic);
     };
     linalg::populateElementwiseOpsFusionPatterns(patterns, control);
-    patterns.add<CarryUniformIncrementAsScalar>(context);
+    patterns.add<CarryUniformIncrementAsScalar, KeepOneShapedOperand>(context);
     scf::ForOp::getCanonicalizationPatterns(patterns, context);
     linalg::populateEraseUnusedOperandsAndResultsPatterns(patterns);
     affine::AffineApplyOp::getCanonicalizationPatterns(patterns, context);

@@ -195,3 +195,62 @@ func.func @carry_splat_increment(%offs: tensor<64xindex>, %n: index) -> tensor<6
   }
   return %r : tensor<64xindex>
 }
+
+// -----
+
+// A store of a constant block (`tl.store(p + offsets, tl.zeros(...))`): the
+// constant folds into the body; fusing the offsets too would leave the store
+// no operand to size its loop by, so they stay an operand.
+#id = affine_map<(d0) -> (d0)>
+#scalar = affine_map<(d0) -> ()>
+
+// CHECK-LABEL: func.func @store_of_a_constant_keeps_a_shaped_operand
+// CHECK: %[[ZERO:.*]] = arith.constant 0 : i32
+// CHECK: %[[OFFSETS:.*]] = linalg.generic
+// CHECK: linalg.generic
+// CHECK-SAME: ins(%[[OFFSETS]] : tensor<64xindex>)
+// CHECK-NEXT: ^bb0(%[[OFFSET:.*]]: index):
+// CHECK-NEXT: memref.store %[[ZERO]], %{{.*}}[%[[OFFSET]]]
+func.func @store_of_a_constant_keeps_a_shaped_operand(%out: memref<?xi32>, %base: index) {
+  %idx_init = tensor.empty() : tensor<64xindex>
+  %idx = linalg.generic {indexing_maps = [#scalar, #id], iterator_types = ["parallel"]}
+      ins(%base : index) outs(%idx_init : tensor<64xindex>) {
+  ^bb0(%in: index, %o: index):
+    %i = linalg.index 0 : index
+    %s = arith.addi %in, %i : index
+    linalg.yield %s : index
+  } -> tensor<64xindex>
+  %zeros = arith.constant dense<0> : tensor<64xi32>
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]}
+      ins(%idx, %zeros : tensor<64xindex>, tensor<64xi32>) {
+  ^bb0(%offset: index, %value: i32):
+    memref.store %value, %out[%offset] : memref<?xi32>
+    linalg.yield
+  }
+  return
+}
+
+// -----
+
+// The offsets computed in the body: the constant is the only operand, and
+// becomes a fill instead of folding away.
+#id = affine_map<(d0) -> (d0)>
+
+// CHECK-LABEL: func.func @store_of_only_a_constant_keeps_a_fill
+// CHECK: %[[FILL:.*]] = linalg.generic
+// CHECK-SAME: outs(%{{.*}} : tensor<64xf32>)
+// CHECK: linalg.generic
+// CHECK-SAME: ins(%[[FILL]] : tensor<64xf32>)
+// CHECK: memref.store
+func.func @store_of_only_a_constant_keeps_a_fill(%out: memref<?xf32>, %base: index) {
+  %halves = arith.constant dense<0.5> : tensor<64xf32>
+  linalg.generic {indexing_maps = [#id], iterator_types = ["parallel"]}
+      ins(%halves : tensor<64xf32>) {
+  ^bb0(%value: f32):
+    %i = linalg.index 0 : index
+    %offset = arith.addi %base, %i : index
+    memref.store %value, %out[%offset] : memref<?xf32>
+    linalg.yield
+  }
+  return
+}
