@@ -104,14 +104,12 @@ int tsr_launch(tsr_kernel *kernel, const uint32_t grid[3],
                uint64_t *sequence);
 
 /* Launches from now on write GPU timestamps (a few microseconds each), for
- * tsr_synchronize's and tsr_elapsed_between's times; off until called. */
+ * tsr_elapsed_between; off until called. */
 void tsr_enable_timing(tsr_device *device);
 
-/* Waits for every launch in flight; `elapsed_ns` (optional) receives the GPU
- * time of the launches finished since the last call (0 when none). Also
- * reports the error of a launch that tsr_free or tsr_destroy_kernel waited
- * for. */
-int tsr_synchronize(tsr_device *device, uint64_t *elapsed_ns);
+/* Waits for every launch in flight. Also reports the error of a launch that
+ * tsr_free or tsr_destroy_kernel waited for. */
+int tsr_synchronize(tsr_device *device);
 
 /* The number of the latest launch known done (every earlier one is done). */
 uint64_t tsr_finished_launch(tsr_device *device);

@@ -119,7 +119,6 @@ constexpr unsigned kBatch = 64;
 struct Frame {
   VkCommandBuffer commands = VK_NULL_HANDLE;
   VkFence fence = VK_NULL_HANDLE;
-  bool recording = false; // begun, not submitted yet
   bool submitted = false;
   bool timed = false; // its dispatches write timestamps
   /// The launch of each dispatch recorded (its timestamps are the pair
@@ -161,6 +160,7 @@ struct tsr_device {
   unsigned nextFrame = 0; // the oldest frame, and the next one used
   Frame *open = nullptr;  // the frame being recorded, if any
   bool isCpu = false;
+  uint64_t spinNs = 0; // spinNsFor, read once
   // VK_KHR_push_descriptor: bindings are recorded into the command buffer,
   // so launches of one kernel need no descriptor set of their own.
   PFN_vkCmdPushDescriptorSetKHR cmdPushDescriptorSet = nullptr;
@@ -188,9 +188,8 @@ struct tsr_device {
   uint64_t finishedSequence = 0;
   // GPU time of each recent launch, by sequence modulo kElapsedHistory.
   std::vector<uint64_t> elapsedNs = std::vector<uint64_t>(kElapsedHistory);
-  // GPU time of the launches finished since tsr_synchronize last reported,
-  // and the error of one that finished while freeing resources.
-  uint64_t unreportedElapsedNs = 0;
+  // The error of a launch that finished while freeing resources, for the
+  // next tsr_synchronize.
   std::string unreportedError;
   // Host time per phase of the launch path, when profiling.
   bool profile = false;
@@ -555,7 +554,11 @@ uint64_t launchTimeoutNs() {
   return static_cast<uint64_t>(seconds * 1e9);
 }
 
-uint64_t nowNs();
+uint64_t nowNs() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
 
 /// Adds the time until the next `next()` (or its end) to a profiled phase.
 struct PhaseTimer {
@@ -575,16 +578,10 @@ struct PhaseTimer {
   ~PhaseTimer() { next(phase); }
 };
 
-uint64_t nowNs() {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(
-             std::chrono::steady_clock::now().time_since_epoch())
-      .count();
-}
-
 /// How long a wait on a GPU spins before it sleeps (TRITON_SPIRV_SPIN_US,
 /// default 100 us; 0 on CPU devices, whose workers the spinning would slow):
 /// a small launch is done sooner than a sleeping thread wakes up.
-uint64_t spinNs(tsr_device *device) {
+uint64_t spinNsFor(const tsr_device *device) {
   if (device->isCpu)
     return 0;
   const char *text = std::getenv("TRITON_SPIRV_SPIN_US");
@@ -604,7 +601,7 @@ void destroyAllocation(tsr_allocation *allocation) {
 /// again, so no memory it uses is released under it and nothing blocks
 /// forever.
 int retireFrame(tsr_device *device, Frame &frame, uint64_t deadlineNs) {
-  if (frame.recording)
+  if (&frame == device->open) // being recorded: nothing to wait for yet
     return 0;
   if (!frame.submitted) { // a launch that failed before reaching the queue
     release(device, frame.imports);
@@ -612,7 +609,7 @@ int retireFrame(tsr_device *device, Frame &frame, uint64_t deadlineNs) {
     return 0;
   }
   VkResult waited = VK_NOT_READY;
-  for (uint64_t spinUntil = nowNs() + spinNs(device);
+  for (uint64_t spinUntil = nowNs() + device->spinNs;
        waited == VK_NOT_READY && nowNs() < spinUntil;)
     waited = vkGetFenceStatus(device->device, frame.fence);
   if (waited == VK_NOT_READY) {
@@ -638,7 +635,6 @@ int retireFrame(tsr_device *device, Frame &frame, uint64_t deadlineNs) {
       auto elapsed = static_cast<uint64_t>(
           (stamps[2 * i + 1] - stamps[2 * i]) *
           double(device->properties.limits.timestampPeriod));
-      device->unreportedElapsedNs += elapsed;
       device->elapsedNs[frame.sequences[i] % kElapsedHistory] += elapsed;
     }
   uint64_t last = frame.sequences[frame.dispatches - 1];
@@ -657,7 +653,6 @@ int flush(tsr_device *device) {
   if (!frame)
     return 0;
   device->open = nullptr;
-  frame->recording = false;
   TSR_CHECK(vkEndCommandBuffer(frame->commands), "vkEndCommandBuffer");
   VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO};
   submit.commandBufferCount = 1;
@@ -730,7 +725,6 @@ Frame *acquireFrame(tsr_device *device, uint64_t deadlineNs, int &status) {
   if (frame.timed)
     vkCmdResetQueryPool(frame.commands, device->queryPool,
                         2 * kBatch * (&frame - device->frames), 2 * kBatch);
-  frame.recording = true;
   frame.dispatches = 0;
   device->open = &frame;
   return &frame;
@@ -833,8 +827,9 @@ int tsr_open_device(const char *selector, const char *pipelineCachePath,
       selectPhysicalDevice(device, selector) || createLogicalDevice(device) ||
       createDeviceObjects(device) || checkValidation(device)) {
     tsr_close_device(device);
-    return 1;
+    return TSR_ERROR;
   }
+  device->spinNs = spinNsFor(device);
   *out = device;
   return 0;
 }
@@ -1006,7 +1001,7 @@ void tsr_free(tsr_allocation *allocation) {
   std::lock_guard<std::mutex> lock(device->mutex);
   device->allocations.erase(allocation->mapped);
   auto usedBy = [&](const Frame &frame) {
-    return (frame.submitted || frame.recording) &&
+    return (frame.submitted || &frame == device->open) &&
            std::find(frame.allocations.begin(), frame.allocations.end(),
                      allocation) != frame.allocations.end();
   };
@@ -1236,9 +1231,9 @@ int tsr_submit(tsr_kernel *kernel, const uint32_t grid[3],
                            nullptr);
 
   // A grid beyond the device's workgroup counts is several dispatches, each
-  // told its first workgroup id through the push constants, each submitted
-  // on its own frame: a launch past its timeout stops between two of them
-  // instead of queueing the rest.
+  // told its first workgroup id through the push constants. A frame holds
+  // at most kBatch of them, so a launch past its timeout stops when it waits
+  // for a free frame instead of queueing the rest.
   struct Dispatch {
     uint32_t base[3];
     uint32_t count[3];
@@ -1321,16 +1316,13 @@ int tsr_submit(tsr_kernel *kernel, const uint32_t grid[3],
   return checkValidation(device);
 }
 
-int tsr_synchronize(tsr_device *device, uint64_t *elapsedNs) {
+int tsr_synchronize(tsr_device *device) {
   std::lock_guard<std::mutex> lock(device->mutex);
   PhaseTimer timer(device, kWait);
   int status = waitAll(device);
   if (!status && !device->unreportedError.empty())
     status = fail(std::move(device->unreportedError));
   device->unreportedError.clear();
-  if (elapsedNs)
-    *elapsedNs = device->unreportedElapsedNs;
-  device->unreportedElapsedNs = 0;
   return status;
 }
 
@@ -1346,7 +1338,7 @@ int tsr_launch(tsr_kernel *kernel, const uint32_t grid[3],
   if (int status = tsr_submit(kernel, grid, bindings, numBindings,
                               pushConstants, programIdBaseOffset, sequence))
     return status;
-  return tsr_synchronize(kernel->device, nullptr);
+  return tsr_synchronize(kernel->device);
 }
 
 uint64_t tsr_finished_launch(tsr_device *device) {

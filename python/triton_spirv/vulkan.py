@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import bisect
 import ctypes
 import os
 import struct
@@ -119,7 +120,7 @@ def _lib() -> ctypes.CDLL:
                                        ctypes.POINTER(ctypes.c_uint64)]
             lib.tsr_launch.argtypes = lib.tsr_submit.argtypes
             lib.tsr_enable_timing.argtypes = [ctypes.c_void_p]
-            lib.tsr_synchronize.argtypes = [ctypes.c_void_p, ctypes.POINTER(ctypes.c_uint64)]
+            lib.tsr_synchronize.argtypes = [ctypes.c_void_p]
             lib.tsr_finished_launch.argtypes = [ctypes.c_void_p]
             lib.tsr_finished_launch.restype = ctypes.c_uint64
             lib.tsr_elapsed_between.argtypes = [ctypes.c_void_p, ctypes.c_uint64, ctypes.c_uint64,
@@ -183,8 +184,10 @@ class Device:
         _check(_lib().tsr_open_device((selector or "").encode(), cache, int(validation),
                                       ctypes.byref(handle)))
         self.handle = handle
-        # Mapped address -> size of the live allocate()d memory.
+        # Mapped address -> size of the live allocate()d memory, and those
+        # addresses in order (for finding the allocation holding an address).
         self.allocations: dict[int, int] = {}
+        self._starts: list[int] = []
         raw = _Properties()
         _check(_lib().tsr_get_properties(handle, ctypes.byref(raw)))
         self.properties = DeviceProperties(
@@ -199,19 +202,18 @@ class Device:
             min_storage_buffer_offset_alignment=raw.min_storage_buffer_offset_alignment,
             robust_buffer_access=bool(raw.robust_buffer_access))
 
-    def synchronize(self) -> int:
-        """Waits for the launches in flight; the device time in ns of those
-        finished since the last call."""
-        elapsed = ctypes.c_uint64()
-        _check(_lib().tsr_synchronize(self.handle, ctypes.byref(elapsed)))
-        return elapsed.value
+    def synchronize(self) -> None:
+        """Waits for the launches in flight."""
+        _check(_lib().tsr_synchronize(self.handle))
 
     def allocate(self, size: int) -> tuple[int, ctypes.c_void_p]:
         """Maps `size` bytes of device memory: (host address, allocation handle)."""
         address, handle = ctypes.c_void_p(), ctypes.c_void_p()
         _check(_lib().tsr_allocate(self.handle, size, ctypes.byref(address), ctypes.byref(handle)))
-        self.allocations[address.value or 0] = size
-        return address.value or 0, handle
+        start = address.value or 0
+        self.allocations[start] = size
+        bisect.insort(self._starts, start)
+        return start, handle
 
     def import_host(self, address: int, size: int) -> ctypes.c_void_p:
         """Imports `size` bytes of host memory at `address` (both aligned to
@@ -242,21 +244,20 @@ class Device:
         return int(_lib().tsr_live_allocations(self.handle))
 
     def free(self, address: int, handle: ctypes.c_void_p) -> None:
-        self.allocations.pop(address, None)
+        """Frees an allocate()d allocation or an import."""
+        if self.allocations.pop(address, None) is not None:
+            del self._starts[bisect.bisect_left(self._starts, address)]
         if self.handle:
             _lib().tsr_free(handle)
 
     def allocation_holding(self, address: int) -> tuple[int, int] | None:
         """(start, size) of the live allocation that holds `address`, if any."""
-        if not self.allocations:
+        index = bisect.bisect_right(self._starts, address)
+        if index == 0:
             return None
-        size = self.allocations.get(address)  # tensors usually start their allocation
-        if size is not None:
-            return address, size
-        for start, size in self.allocations.items():
-            if start <= address < start + size:
-                return start, size
-        return None
+        start = self._starts[index - 1]
+        size = self.allocations[start]
+        return (start, size) if address < start + size else None
 
     def close(self) -> None:
         if self.handle:

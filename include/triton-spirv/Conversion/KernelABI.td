@@ -22,6 +22,8 @@ def KernelArgRole : I32EnumAttr<"KernelArgRole",
   I32EnumAttrCase<"Scalar", 2, "scalar">,
   // The device_print/device_assert buffer (DebugBuffer.h), bound last.
   I32EnumAttrCase<"Debug", 3, "debug">,
+  // The x, y, z roles of each kind are consecutive values (KernelABI.cpp
+  // maps axes to roles by adding them).
   // tl.program_id(axis): the workgroup id plus the dispatch's first
   // workgroup id, which the runtime writes into the program id base slots
   // of each dispatch of a split grid.

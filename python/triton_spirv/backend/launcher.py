@@ -310,10 +310,8 @@ class SPIRVLauncher:
         storage = tensor.untyped_storage()
         start, nbytes = storage.data_ptr(), storage.nbytes()
         data = tensor.data_ptr()
-        allocation_size = self.device.allocations.get(start)
-        if allocation_size is not None:  # device memory, the allocation's own tensor
-            address, size = start, min(allocation_size, (nbytes + 3) // 4 * 4)
-        elif (region := self.device.allocation_holding(start)) is not None:  # device memory
+        region = self.device.allocation_holding(start)
+        if region is not None:  # device memory: bound in place
             address, size = binding_range(region, start, nbytes, self.offset_alignment)
         elif staged is not None:
             address, size = staged.region(start, nbytes)
