@@ -145,12 +145,19 @@ void yieldBranchTensorsIntoOneBuffer(Operation *root) {
 }
 
 /// Whether `value` is computed in place into `destination` (following the
-/// destination operands of destination-style ops).
+/// destination operands of destination-style ops, and the initial values of
+/// inner loops, whose own iterations are computed in place by then: loops
+/// are visited innermost first).
 bool isComputedInto(Value value, Value destination) {
   while (value != destination) {
     auto result = dyn_cast<OpResult>(value);
-    auto dps = result ? dyn_cast<DestinationStyleOpInterface>(result.getOwner())
-                      : DestinationStyleOpInterface();
+    if (!result)
+      return false;
+    if (auto loop = dyn_cast<scf::ForOp>(result.getOwner())) {
+      value = loop.getInitArgs()[result.getResultNumber()];
+      continue;
+    }
+    auto dps = dyn_cast<DestinationStyleOpInterface>(result.getOwner());
     if (!dps)
       return false;
     value = dps.getTiedOpOperand(result)->get();

@@ -9,8 +9,10 @@
 #include "triton-spirv/Conversion/LinalgToSPIRV/Passes.h"
 
 #include "DistributeMatmul.h"
-#include "WorkgroupMemory.h"
+#include "triton-spirv/Analysis/BufferLayouts.h"
+#include "triton-spirv/Analysis/WorkgroupMemory.h"
 #include "triton-spirv/Conversion/InlineBlock.h"
+#include "triton-spirv/Dialect/TritonSPIRV/IR/Dialect.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -34,38 +36,21 @@ namespace mlir::triton_spirv {
 
 using namespace mlir;
 
-bool triton_spirv::isWorkgroupMemory(MemRefType type) {
-  Attribute space = type.getMemorySpace();
-  if (auto gpuSpace = dyn_cast_or_null<gpu::AddressSpaceAttr>(space))
-    return gpuSpace.getValue() == gpu::AddressSpace::Workgroup;
-  auto storageClass = dyn_cast_or_null<spirv::StorageClassAttr>(space);
-  return storageClass &&
-         storageClass.getValue() == spirv::StorageClass::Workgroup;
-}
-
-int64_t triton_spirv::workgroupMemoryBytes(func::FuncOp kernel) {
-  int64_t bytes = 0;
-  kernel.walk([&](memref::AllocOp alloc) {
-    MemRefType type = alloc.getType();
-    if (!isWorkgroupMemory(type) || !type.hasStaticShape())
-      return;
-    Type element = type.getElementType();
-    int64_t elementBytes =
-        isa<IndexType>(element)
-            ? 4
-            : std::max<int64_t>(1, element.getIntOrFloatBitWidth() / 8);
-    bytes += type.getNumElements() * elementBytes;
-  });
-  return bytes;
-}
-
 namespace {
+/// A buffer kept in registers in a grid layout: invocation (t_0, ..., t_n)
+/// holds the elements x with x_d mod G_d = t_d, at the row-major position of
+/// (x_d / G_d) in its private buffer.
+struct GridBuffer {
+  triton_spirv::GridLayoutAttr layout;
+  Value replacement;
+};
+
 class KernelDistributor {
 public:
   KernelDistributor(func::FuncOp kernel,
-                    const triton_spirv::DistributeToWorkgroupOptions &options)
-      : kernel(kernel), options(options), workgroupSize(options.workgroupSize),
-        subgroupSize(options.subgroupSize), rewriter(kernel.getContext()) {}
+                    const triton_spirv::WorkgroupShape &shape)
+      : kernel(kernel), shape(shape), workgroupSize(shape.workgroupSize),
+        subgroupSize(shape.subgroupSize), rewriter(kernel.getContext()) {}
 
   LogicalResult run();
 
@@ -81,17 +66,19 @@ private:
   SmallVector<Value> delinearize(Location loc, Value linear,
                                  ArrayRef<OpFoldResult> extents);
   Value partialsBuffer(Location loc, Type type, unsigned position);
-  void findPrivateBuffers();
-  bool isOwnerAligned(Operation *user, Value buffer);
-  int64_t rotation(Value input);
+  LogicalResult findPrivateBuffers();
   void rewritePrivateAccesses();
   LogicalResult distributeParallelLoop(scf::ParallelOp loop);
+  LogicalResult distributeOnGrid(scf::ParallelOp loop, const GridBuffer &grid);
+  void usePrivateRegisters(Operation *root, ValueRange ivs, Value slot,
+                           function_ref<Value(Value buffer)> replacementOf);
+  const GridBuffer *gridOperand(linalg::LinalgOp op);
   void runOnInvocationZero(Operation *op);
   void removeRedundantBarriers();
 
   func::FuncOp kernel;
-  triton_spirv::DistributeToWorkgroupOptions options;
-  // Shorthands for the options' fields.
+  triton_spirv::WorkgroupShape shape;
+  // Shorthands for the shape's fields.
   const unsigned workgroupSize, subgroupSize;
   IRRewriter rewriter;
   Value invocationId;
@@ -103,6 +90,8 @@ private:
   /// q mod W, mapped to the private buffer of ceil(N / W) elements that
   /// replaces them (element q is private element q / W of its owner).
   DenseMap<Value, Value> privateBuffers;
+  /// Workgroup buffers in a grid layout, and their private replacements.
+  DenseMap<Value, GridBuffer> gridBuffers;
 };
 
 LogicalResult KernelDistributor::run() {
@@ -125,7 +114,8 @@ LogicalResult KernelDistributor::run() {
     return WalkResult::skip();
   });
 
-  findPrivateBuffers();
+  if (failed(findPrivateBuffers()))
+    return failure();
   for (Operation *op : work) {
     if (auto copy = dyn_cast<memref::CopyOp>(op)) {
       rewriter.setInsertionPoint(copy);
@@ -144,6 +134,14 @@ LogicalResult KernelDistributor::run() {
     runOnInvocationZero(op);
   }
   rewritePrivateAccesses();
+  for (auto &[buffer, grid] : gridBuffers) {
+    // The layout analysis admits only uses that the distribution rewrites.
+    if (!buffer.use_empty())
+      return buffer.user_begin()->emitError()
+             << "accesses a buffer in layout " << grid.layout
+             << " at elements that other invocations hold";
+    rewriter.eraseOp(buffer.getDefiningOp());
+  }
   removeRedundantBarriers();
   return success();
 }
@@ -158,138 +156,74 @@ static Value lookThroughDimApply(Value v) {
   return dim ? apply.getMapOperands()[dim.getPosition()] : v;
 }
 
-/// Where a unit-stride view with static offsets and sizes of an
-/// identity-layout buffer puts its elements: view element v is at buffer
-/// position `offset + sum(v[i] * strides[i])`.
-struct ViewPlacement {
-  SmallVector<int64_t> strides;
-  int64_t offset = 0;
-};
-
-static std::optional<ViewPlacement> placeView(memref::SubViewOp view) {
-  MemRefType source = view.getSourceType();
-  ViewPlacement placement;
-  if (!view.hasUnitStride() || !source.hasStaticShape() ||
-      !source.getLayout().isIdentity() || !view.getType().hasStaticShape() ||
-      failed(view.getType().getStridesAndOffset(placement.strides,
-                                                placement.offset)) ||
-      ShapedType::isDynamic(placement.offset))
-    return std::nullopt;
-  return placement;
-}
-
-/// For a full reduction of a 1-D view at offset o: o mod W, the shift by
-/// which invocation t takes the view's positions that are its own elements
-/// of the viewed buffer (member (t - o) mod W). 0 for anything else.
-int64_t KernelDistributor::rotation(Value input) {
-  auto view = input.getDefiningOp<memref::SubViewOp>();
-  if (!view || view.getSourceType().getRank() != 1)
-    return 0;
-  std::optional<ViewPlacement> placement = placeView(view);
-  return placement ? placement->offset % workgroupSize : 0;
-}
-
-/// Whether `user` of `buffer` only touches element q from invocation
-/// q mod W once distributed: element-wise ops reading or writing it whole
-/// (cyclic loops), reductions shared by all invocations of a 1-D buffer of at
-/// least W elements, reductions of outer dimensions with W dividing the
-/// outputs, and single elements at multiples of W read by invocation 0. Views
-/// qualify when they keep positions congruent modulo W.
-bool KernelDistributor::isOwnerAligned(Operation *user, Value buffer) {
-  if (auto reduce = dyn_cast<linalg::ReduceOp>(user)) {
-    auto type = cast<MemRefType>(buffer.getType());
-    if (!llvm::is_contained(reduce.getInputs(), buffer) ||
-        llvm::is_contained(reduce.getInits(), buffer))
-      return false;
-    // A full reduction shared by all W invocations: each folds its own,
-    // provided all its inputs are rotated alike.
-    if (type.getRank() == 1)
-      return reduce.getDimensions().size() == 1 &&
-             type.getNumElements() >= workgroupSize &&
-             llvm::all_of(reduce.getInputs(), [&](Value input) {
-               return rotation(input) == rotation(buffer);
-             });
-    // Outer dimensions reduced, W dividing the outputs: invocation t folds
-    // the elements of output p = t mod W, at positions r * P + p.
-    ArrayRef<int64_t> dims = reduce.getDimensions();
-    int64_t outputs = computeProduct(type.getShape().drop_front(dims.size()));
-    return llvm::equal(dims, llvm::seq<int64_t>(0, dims.size())) &&
-           outputs % workgroupSize == 0;
-  }
-  if (auto linalgOp = dyn_cast<linalg::LinalgOp>(user)) {
-    if (linalgOp.getNumParallelLoops() != linalgOp.getNumLoops() ||
-        linalgOp.getNumLoops() == 0)
-      return false;
-    for (OpOperand &operand : user->getOpOperands())
-      if (operand.get() == buffer &&
-          !linalgOp.getMatchingIndexingMap(&operand).isIdentity())
-        return false;
-    return true;
-  }
-  auto view = dyn_cast<memref::SubViewOp>(user);
-  if (!view || view.getSource() != buffer)
-    return false;
-  std::optional<ViewPlacement> placement = placeView(view);
-  if (!placement)
-    return false;
-  MemRefType viewType = view.getType();
-  bool congruent = placement->offset % workgroupSize == 0;
-  for (auto [stride, rowMajor] :
-       llvm::zip(placement->strides, computeStrides(viewType.getShape())))
-    congruent &= (stride - rowMajor) % workgroupSize == 0;
-  for (Operation *viewUser : view->getUsers()) {
-    if (viewType.getRank() == 0) {
-      auto linalgOp = dyn_cast<linalg::LinalgOp>(viewUser);
-      if (!linalgOp || linalgOp.getNumLoops() != 0 || !congruent)
-        return false;
-      continue;
-    }
-    if (congruent && isOwnerAligned(viewUser, view.getResult()))
-      continue;
-    // A 1-D view at any offset: full reductions rotate their members.
-    if (viewType.getRank() == 1 && view.getSourceType().getRank() == 1 &&
-        isa<linalg::ReduceOp>(viewUser) &&
-        isOwnerAligned(viewUser, view.getResult()))
-      continue;
-    return false;
-  }
-  return true;
-}
-
-void KernelDistributor::findPrivateBuffers() {
+/// Buffers with a layout (triton-spirv-assign-layouts) become private
+/// buffers of the elements each invocation holds.
+LogicalResult KernelDistributor::findPrivateBuffers() {
   auto privateSpace = gpu::AddressSpaceAttr::get(rewriter.getContext(),
                                                  gpu::AddressSpace::Private);
-  kernel.walk([&](memref::AllocOp alloc) {
+  WalkResult result = kernel.walk([&](memref::AllocOp alloc) {
+    Attribute layout = alloc->getAttr(triton_spirv::kLayoutAttrName);
+    if (!layout)
+      return WalkResult::advance();
     MemRefType type = alloc.getType();
-    if (!triton_spirv::isWorkgroupMemory(type) || !type.hasStaticShape() ||
-        !type.getLayout().isIdentity() || type.getNumElements() == 0)
-      return;
-    for (Operation *user : alloc->getUsers())
-      if (!isOwnerAligned(user, alloc))
-        return;
+    if (!type.hasStaticShape() || !type.getLayout().isIdentity()) {
+      alloc.emitError("only static buffers of identity layout can be given a "
+                      "layout");
+      return WalkResult::interrupt();
+    }
+    int64_t perInvocation;
+    auto grid = dyn_cast<triton_spirv::GridLayoutAttr>(layout);
+    if (grid) {
+      if (grid.getNumInvocations() != workgroupSize ||
+          !grid.tiles(type.getShape())) {
+        alloc.emitError() << "grid layout " << grid << " does not tile " << type
+                          << " with " << workgroupSize << " invocations";
+        return WalkResult::interrupt();
+      }
+      perInvocation = type.getNumElements() / workgroupSize;
+    } else if (isa<triton_spirv::CyclicLayoutAttr>(layout)) {
+      perInvocation = llvm::divideCeil(type.getNumElements(), workgroupSize);
+    } else {
+      alloc.emitError() << "unknown layout " << layout;
+      return WalkResult::interrupt();
+    }
     rewriter.setInsertionPoint(alloc);
-    int64_t perInvocation =
-        llvm::divideCeil(type.getNumElements(), workgroupSize);
-    privateBuffers[alloc] = memref::AllocaOp::create(
+    Value replacement = memref::AllocaOp::create(
         rewriter, alloc.getLoc(),
         MemRefType::get({perInvocation}, type.getElementType(), nullptr,
                         privateSpace));
+    if (grid)
+      gridBuffers[alloc] = {grid, replacement};
+    else
+      privateBuffers[alloc] = replacement;
+    return WalkResult::advance();
   });
+  return failure(result.wasInterrupted());
+}
+
+/// The first operand of `op` kept in a grid layout.
+const GridBuffer *KernelDistributor::gridOperand(linalg::LinalgOp op) {
+  for (Value operand : op->getOperands()) {
+    auto found = gridBuffers.find(operand);
+    if (found != gridBuffers.end())
+      return &found->second;
+  }
+  return nullptr;
 }
 
 /// Accesses left to private buffers (reductions, single elements) are
 /// rewritten from their element's linear position q to q / W.
 void KernelDistributor::rewritePrivateAccesses() {
   for (auto [buffer, replacement] : privateBuffers) {
-    ViewPlacement whole{
+    triton_spirv::ViewPlacement whole{
         computeStrides(cast<MemRefType>(buffer.getType()).getShape())};
-    SmallVector<std::pair<Operation *, ViewPlacement>> accesses;
+    SmallVector<std::pair<Operation *, triton_spirv::ViewPlacement>> accesses;
     SmallVector<Operation *> views;
     for (Operation *user : buffer.getUsers()) {
       if (auto view = dyn_cast<memref::SubViewOp>(user)) {
         views.push_back(view);
         for (Operation *viewUser : view->getUsers())
-          accesses.push_back({viewUser, *placeView(view)});
+          accesses.push_back({viewUser, *triton_spirv::placeView(view)});
       } else {
         accesses.push_back({user, whole});
       }
@@ -328,11 +262,25 @@ LogicalResult KernelDistributor::distributeLinalgOp(linalg::LinalgOp op) {
   Location loc = op.getLoc();
   rewriter.setInsertionPoint(op);
   barrier(loc);
-  if (succeeded(triton_spirv::distributeMatmul(rewriter, op, invocationId,
-                                               options))) {
+  triton_spirv::GridLayoutAttr accumulatorLayout;
+  Value accumulatorRegisters;
+  if (op.getNumDpsInits() == 1) {
+    auto found = gridBuffers.find(op.getDpsInits()[0]);
+    if (found != gridBuffers.end()) {
+      accumulatorLayout = found->second.layout;
+      accumulatorRegisters = found->second.replacement;
+    }
+  }
+  FailureOr<bool> matmul =
+      triton_spirv::distributeMatmul(rewriter, op, invocationId, shape,
+                                     accumulatorLayout, accumulatorRegisters);
+  if (failed(matmul))
+    return failure();
+  if (*matmul) {
     barrier(loc);
     return success();
   }
+  const GridBuffer *grid = gridOperand(op);
   FailureOr<linalg::GenericOp> asGenericOp =
       triton_spirv::asGeneric(rewriter, op);
   if (failed(asGenericOp))
@@ -376,6 +324,8 @@ LogicalResult KernelDistributor::distributeLinalgOp(linalg::LinalgOp op) {
   auto parallel = dyn_cast<scf::ParallelOp>(loops->front());
   if (!parallel)
     return op->emitError("expected the parallel dimensions outermost");
+  if (grid)
+    return distributeOnGrid(parallel, *grid);
   return distributeParallelLoop(parallel);
 }
 
@@ -466,7 +416,8 @@ bool KernelDistributor::distributeReduction(linalg::ReduceOp op) {
   Value groupValue = indexConstant(loc, group);
   Value output, member;
   bool allShare = outputs * group == workgroupSize && outputs == 1;
-  int64_t shift = allShare ? rotation(op.getInputs()[0]) : 0;
+  int64_t shift =
+      allShare ? triton_spirv::rotation(op.getInputs()[0], workgroupSize) : 0;
   if (allShare) {
     output = indexConstant(loc, 0);
     member = invocationId;
@@ -679,28 +630,96 @@ LogicalResult KernelDistributor::distributeParallelLoop(scf::ParallelOp loop) {
   rewriter.eraseOp(loop);
   // Whole-buffer accesses to private buffers use the iteration number.
   if (iteration)
-    forOp.walk([&](Operation *access) {
-      auto load = dyn_cast<memref::LoadOp>(access);
-      auto store = dyn_cast<memref::StoreOp>(access);
-      if (!load && !store)
-        return;
-      Value buffer = load ? load.getMemRef() : store.getMemRef();
-      auto replacement = privateBuffers.find(buffer);
-      ValueRange indices = load ? load.getIndices() : store.getIndices();
-      if (replacement == privateBuffers.end() ||
-          !llvm::equal(indices, ivs, [](Value index, Value iv) {
-            return lookThroughDimApply(index) == iv;
-          }))
-        return;
-      rewriter.setInsertionPoint(access);
-      if (load)
-        rewriter.replaceOpWithNewOp<memref::LoadOp>(load, replacement->second,
-                                                    iteration);
-      else
-        rewriter.replaceOpWithNewOp<memref::StoreOp>(
-            store, store.getValueToStore(), replacement->second, iteration);
+    usePrivateRegisters(forOp, ivs, iteration, [&](Value buffer) {
+      return privateBuffers.lookup(buffer);
     });
   rewriter.setInsertionPointAfter(forOp);
+  barrier(loc);
+  return success();
+}
+
+/// Within `root`, loads and stores at exactly the indices `ivs` of a buffer
+/// with a private replacement become accesses to register `slot` of it.
+void KernelDistributor::usePrivateRegisters(
+    Operation *root, ValueRange ivs, Value slot,
+    function_ref<Value(Value buffer)> replacementOf) {
+  root->walk([&](Operation *access) {
+    auto load = dyn_cast<memref::LoadOp>(access);
+    auto store = dyn_cast<memref::StoreOp>(access);
+    if (!load && !store)
+      return;
+    Value replacement =
+        replacementOf(load ? load.getMemRef() : store.getMemRef());
+    ValueRange indices = load ? load.getIndices() : store.getIndices();
+    if (!replacement || !llvm::equal(indices, ivs, [](Value index, Value iv) {
+          return lookThroughDimApply(index) == iv;
+        }))
+      return;
+    rewriter.setInsertionPoint(access);
+    if (load)
+      rewriter.replaceOpWithNewOp<memref::LoadOp>(load, replacement, slot);
+    else
+      rewriter.replaceOpWithNewOp<memref::StoreOp>(
+          store, store.getValueToStore(), replacement, slot);
+  });
+}
+
+/// `scf.parallel` over the whole of a grid buffer: invocation (t_0, ..., t_n)
+/// of the grid runs the elements x_d = t_d + G_d * r_d in nested loops over
+/// its tile r, and the grid buffers' elements are its registers at the
+/// row-major position of r.
+LogicalResult KernelDistributor::distributeOnGrid(scf::ParallelOp loop,
+                                                  const GridBuffer &grid) {
+  Location loc = loop.getLoc();
+  ArrayRef<int64_t> counts = grid.layout.getInvocations();
+  SmallVector<int64_t> tile;
+  for (auto [lb, ub, step, count] :
+       llvm::zip(loop.getLowerBound(), loop.getUpperBound(), loop.getStep(),
+                 counts)) {
+    std::optional<int64_t> lower = getConstantIntValue(lb),
+                           upper = getConstantIntValue(ub),
+                           stride = getConstantIntValue(step);
+    if (!lower || !upper || stride != 1 || *lower != 0 || *upper % count)
+      return loop.emitError("an op on a buffer in layout ")
+             << grid.layout << " must iterate over the whole buffer";
+    tile.push_back(*upper / count);
+  }
+  if (tile.size() != counts.size())
+    return loop.emitError("an op on a buffer in layout ")
+           << grid.layout << " must have the buffer's rank";
+  rewriter.setInsertionPoint(loop);
+  SmallVector<Value> coordinates = delinearize(
+      loc, invocationId, getAsIndexOpFoldResult(rewriter.getContext(), counts));
+  SmallVector<Value> ivs;
+  Value slot = indexConstant(loc, 0);
+  Operation *outermost = nullptr;
+  for (auto [coordinate, count, extent] :
+       llvm::zip(coordinates, counts, tile)) {
+    auto forOp =
+        scf::ForOp::create(rewriter, loc, indexConstant(loc, 0),
+                           indexConstant(loc, extent), indexConstant(loc, 1));
+    if (!outermost)
+      outermost = forOp;
+    rewriter.setInsertionPointToStart(forOp.getBody());
+    Value r = forOp.getInductionVar();
+    ivs.push_back(arith::AddIOp::create(
+        rewriter, loc, coordinate,
+        arith::MulIOp::create(rewriter, loc, r, indexConstant(loc, count))));
+    slot = arith::AddIOp::create(
+        rewriter, loc,
+        arith::MulIOp::create(rewriter, loc, slot, indexConstant(loc, extent)),
+        r);
+  }
+  Block *body = loop.getBody();
+  rewriter.eraseOp(body->getTerminator());
+  rewriter.inlineBlockBefore(
+      body, rewriter.getInsertionBlock()->getTerminator(), ivs);
+  rewriter.eraseOp(loop);
+  usePrivateRegisters(outermost, ivs, slot, [&](Value buffer) -> Value {
+    auto found = gridBuffers.find(buffer);
+    return found == gridBuffers.end() ? Value() : found->second.replacement;
+  });
+  rewriter.setInsertionPointAfter(outermost);
   barrier(loc);
   return success();
 }
@@ -763,9 +782,9 @@ struct DistributeToWorkgroupPass
     for (auto kernel : getOperation().getOps<func::FuncOp>()) {
       if (kernel.isExternal())
         continue;
-      triton_spirv::DistributeToWorkgroupOptions options{
-          workgroupSize, subgroupSize, cooperativeMatrix};
-      if (failed(KernelDistributor(kernel, options).run()))
+      triton_spirv::WorkgroupShape shape{workgroupSize, subgroupSize,
+                                         cooperativeMatrix, maxWorkgroupMemory};
+      if (failed(KernelDistributor(kernel, shape).run()))
         return signalPassFailure();
     }
   }

@@ -19,6 +19,7 @@
 
 #include "DistributeMatmul.h"
 #include "triton-spirv/Conversion/InlineBlock.h"
+#include "triton-spirv/Dialect/TritonSPIRV/IR/Dialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -28,114 +29,19 @@
 #include "mlir/IR/AffineExpr.h"
 
 using namespace mlir;
+using namespace mlir::triton_spirv;
 
-namespace {
-/// Accumulators one invocation keeps in registers at a time; larger tiles
-/// are done in chunks of rows.
-constexpr int64_t kMaxAccumulators = 64;
-/// The cooperative-matrix shape used: 16x16 tiles, 16 deep (fp16 on NVIDIA).
-constexpr int64_t kMatrixSize = 16;
-
-struct MatmulTiling {
-  int64_t gridM, gridN, tileM, tileN;
-};
-} // namespace
-
-/// The grid that maximizes multiply-adds per operand load
-/// (TM * TN / (TM + TN)); among equals, the widest one up to a subgroup, which
-/// has the fewest rows of A per subgroup and so the fewest bank conflicts.
-static std::optional<MatmulTiling> chooseTiling(int64_t m, int64_t n,
-                                                int64_t workgroupSize) {
-  std::optional<MatmulTiling> best;
-  double bestScore = 0;
-  for (int64_t gridN = 1; gridN <= std::min<int64_t>(n, 32); gridN *= 2) {
-    int64_t gridM = workgroupSize / gridN;
-    if (n % gridN || workgroupSize % gridN || m % gridM)
-      continue;
-    MatmulTiling tiling{gridM, gridN, m / gridM, n / gridN};
-    double score = double(tiling.tileM * tiling.tileN) /
-                   double(tiling.tileM + tiling.tileN);
-    if (!best || score >= bestScore) {
-      best = tiling;
-      bestScore = score;
-    }
-  }
-  return best;
-}
-
-static bool isStaticBuffer(Value value) {
-  auto type = dyn_cast<MemRefType>(value.getType());
-  return type && type.hasStaticShape();
-}
-
-/// Whether `op` computes C[m, n] (+)= A[m, k] * B[k, n] on static buffers,
-/// with a body that only combines its three elements.
-static bool isStaticMatmul(linalg::LinalgOp op) {
-  if (op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1 ||
-      !op.hasPureBufferSemantics() || op.hasIndexSemantics() ||
-      !llvm::all_of(op->getOperands(), isStaticBuffer))
-    return false;
-  MLIRContext *context = op.getContext();
-  AffineExpr m, n, k;
-  bindDims(context, m, n, k);
-  SmallVector<AffineMap> expected = AffineMap::inferFromExprList(
-      ArrayRef<ArrayRef<AffineExpr>>{{m, k}, {k, n}, {m, n}}, context);
-  using utils::IteratorType;
-  return op.getIndexingMapsArray() == expected &&
-         op.getIteratorTypesArray() ==
-             SmallVector<IteratorType>{IteratorType::parallel,
-                                       IteratorType::parallel,
-                                       IteratorType::reduction};
-}
-
-/// Whether the body is `acc + cast(a) * cast(b)` with fp16 `a` and `b` and
-/// each cast an extension to the accumulator's type (or none when the
-/// accumulator is fp16 too): what one cooperative multiply-add computes.
-static bool isHalfPrecisionMultiplyAdd(linalg::GenericOp op) {
-  Block &body = op.getRegion().front();
-  Type accType = body.getArgument(2).getType();
-  if (!body.getArgument(0).getType().isF16() ||
-      !body.getArgument(1).getType().isF16() ||
-      !(accType.isF16() || accType.isF32()))
-    return false;
-  auto add = body.getTerminator()->getOperand(0).getDefiningOp<arith::AddFOp>();
-  if (!add)
-    return false;
-  Value product = add.getRhs();
-  if (add.getLhs() != body.getArgument(2)) {
-    if (add.getRhs() != body.getArgument(2))
-      return false;
-    product = add.getLhs();
-  }
-  auto mul = product.getDefiningOp<arith::MulFOp>();
-  auto isCastOf = [&](Value value, Value arg) {
-    if (value == arg)
-      return arg.getType() == accType;
-    auto ext = value.getDefiningOp<arith::ExtFOp>();
-    return ext && ext.getIn() == arg && ext.getType() == accType;
-  };
-  return mul && body.getOperations().size() <= 5 &&
-         ((isCastOf(mul.getLhs(), body.getArgument(0)) &&
-           isCastOf(mul.getRhs(), body.getArgument(1))) ||
-          (isCastOf(mul.getLhs(), body.getArgument(1)) &&
-           isCastOf(mul.getRhs(), body.getArgument(0))));
-}
-
-/// The distance between rows of a 2-D buffer with unit column stride.
-static std::optional<int64_t> rowStride(Value buffer) {
-  SmallVector<int64_t> strides;
-  int64_t offset;
-  if (failed(cast<MemRefType>(buffer.getType())
-                 .getStridesAndOffset(strides, offset)) ||
-      strides[1] != 1 || ShapedType::isDynamic(strides[0]))
-    return std::nullopt;
-  return strides[0];
-}
+/// Accumulators one invocation keeps in registers at a time when the
+/// accumulator lives in workgroup memory; larger tiles are done in chunks of
+/// rows.
+static constexpr int64_t kMaxAccumulators = 64;
 
 /// The `scf.for` directly around `op` across which its accumulator can stay
 /// in registers: nothing else in the loop touches the buffer (nor any alias
-/// of it), and the buffer lives outside the loop.
-static scf::ForOp accumulationLoop(linalg::LinalgOp op) {
+/// of it, nor `registers`, the private buffer that replaces it, where ops
+/// distributed before have moved their accesses), and the buffer lives
+/// outside the loop.
+static scf::ForOp accumulationLoop(linalg::LinalgOp op, Value registers) {
   auto loop = dyn_cast<scf::ForOp>(op->getParentOp());
   Value acc = op.getDpsInits()[0];
   if (!loop || !acc.getDefiningOp<memref::AllocOp>() ||
@@ -145,6 +51,10 @@ static scf::ForOp accumulationLoop(linalg::LinalgOp op) {
     if (user != op.getOperation() &&
         (loop->isAncestor(user) || isa<ViewLikeOpInterface>(user)))
       return nullptr;
+  if (registers && llvm::any_of(registers.getUsers(), [&](Operation *user) {
+        return loop->isAncestor(user);
+      }))
+    return nullptr;
   return loop;
 }
 
@@ -159,7 +69,10 @@ public:
     k = cast<MemRefType>(lhs.getType()).getDimSize(1);
   }
 
-  void emitRegisterTiles(const MatmulTiling &tiling, Value invocationId);
+  /// With `registers`, the accumulator is kept there in the grid layout of
+  /// `tiling` (triton_spirv.grid).
+  void emitRegisterTiles(const MatmulTiling &tiling, Value invocationId,
+                         Value registers);
   void emitCooperativeTiles(const MatmulTiling &tiling, Value subgroupId);
 
 private:
@@ -169,15 +82,15 @@ private:
   /// `first + step * index` for each index in [from, from + count).
   SmallVector<Value> strided(Value first, int64_t step, Value from,
                              int64_t count);
-  /// Loads the accumulators at (row, column) for all rows and columns,
-  /// updates them with `reduce` and stores them back. With an accumulation
-  /// loop, the loads go before it and the stores after it, and the values are
-  /// carried through it instead; the insertion point must then be before the
-  /// loop, where the indices are defined. Leaves the insertion point after
-  /// the update.
+  /// Loads the accumulators of tile position (i, j) for all rows i and
+  /// columns j, updates them with `reduce` and stores them back. With an
+  /// accumulation loop, the loads go before it and the stores after it, and the
+  /// values are carried through it instead; the insertion point must then be
+  /// before the loop, where the indices are defined. Leaves the insertion point
+  /// after the update.
   void accumulate(ArrayRef<Value> rows, ArrayRef<Value> cols,
-                  function_ref<Value(Value, Value)> load,
-                  function_ref<void(Value, Value, Value)> store,
+                  function_ref<Value(size_t, size_t)> load,
+                  function_ref<void(Value, size_t, size_t)> store,
                   function_ref<SmallVector<Value>(ValueRange)> reduce);
 
   RewriterBase &rewriter;
@@ -202,19 +115,19 @@ SmallVector<Value> MatmulDistributor::strided(Value first, int64_t step,
 
 void MatmulDistributor::accumulate(
     ArrayRef<Value> rows, ArrayRef<Value> cols,
-    function_ref<Value(Value, Value)> load,
-    function_ref<void(Value, Value, Value)> store,
+    function_ref<Value(size_t, size_t)> load,
+    function_ref<void(Value, size_t, size_t)> store,
     function_ref<SmallVector<Value>(ValueRange)> reduce) {
   auto storeAll = [&](ValueRange values) {
     for (auto [index, value] : llvm::enumerate(values))
-      store(value, rows[index / cols.size()], cols[index % cols.size()]);
+      store(value, index / cols.size(), index % cols.size());
   };
   if (accumulationLoop)
     gpu::BarrierOp::create(rewriter, loc);
   SmallVector<Value> initial;
-  for (Value row : rows)
-    for (Value col : cols)
-      initial.push_back(load(row, col));
+  for (size_t i = 0; i < rows.size(); ++i)
+    for (size_t j = 0; j < cols.size(); ++j)
+      initial.push_back(load(i, j));
   if (!accumulationLoop) {
     storeAll(reduce(initial));
     return;
@@ -244,10 +157,13 @@ void MatmulDistributor::accumulate(
 }
 
 void MatmulDistributor::emitRegisterTiles(const MatmulTiling &tiling,
-                                          Value invocationId) {
+                                          Value invocationId, Value registers) {
   // Chunks of rows small enough to keep their accumulators in registers;
-  // accumulators stay in registers across a loop only without chunks.
-  int64_t chunkRows = std::max<int64_t>(1, kMaxAccumulators / tiling.tileN);
+  // accumulators stay in registers across a loop only without chunks. An
+  // accumulator that lives in registers anyway is done whole.
+  int64_t chunkRows =
+      registers ? tiling.tileM
+                : std::max<int64_t>(1, kMaxAccumulators / tiling.tileN);
   while (tiling.tileM % chunkRows)
     --chunkRows;
   if (chunkRows != tiling.tileM)
@@ -294,14 +210,23 @@ void MatmulDistributor::emitRegisterTiles(const MatmulTiling &tiling,
     rewriter.setInsertionPointAfter(steps);
     return steps.getResults();
   };
+  // Tile position (i, j) is register i * TN + j of the grid layout.
   accumulate(
       rows, cols,
-      [&](Value row, Value col) -> Value {
-        return memref::LoadOp::create(rewriter, loc, acc, ValueRange{row, col});
+      [&](size_t i, size_t j) -> Value {
+        if (registers)
+          return memref::LoadOp::create(rewriter, loc, registers,
+                                        constant(i * tiling.tileN + j));
+        return memref::LoadOp::create(rewriter, loc, acc,
+                                      ValueRange{rows[i], cols[j]});
       },
-      [&](Value value, Value row, Value col) {
-        memref::StoreOp::create(rewriter, loc, value, acc,
-                                ValueRange{row, col});
+      [&](Value value, size_t i, size_t j) {
+        if (registers)
+          memref::StoreOp::create(rewriter, loc, value, registers,
+                                  constant(i * tiling.tileN + j));
+        else
+          memref::StoreOp::create(rewriter, loc, value, acc,
+                                  ValueRange{rows[i], cols[j]});
       },
       reduce);
   if (chunks)
@@ -316,16 +241,18 @@ void MatmulDistributor::emitCooperativeTiles(const MatmulTiling &tiling,
   Value zero = constant(0);
   Value tileRow0 = arith::DivUIOp::create(rewriter, loc, subgroupId, gridN);
   Value tileCol0 = arith::RemUIOp::create(rewriter, loc, subgroupId, gridN);
-  SmallVector<Value> rows = strided(
-      arith::MulIOp::create(rewriter, loc, tileRow0, constant(kMatrixSize)),
-      tiling.gridM * kMatrixSize, zero, tiling.tileM);
-  SmallVector<Value> cols = strided(
-      arith::MulIOp::create(rewriter, loc, tileCol0, constant(kMatrixSize)),
-      tiling.gridN * kMatrixSize, zero, tiling.tileN);
+  SmallVector<Value> rows =
+      strided(arith::MulIOp::create(rewriter, loc, tileRow0,
+                                    constant(kCooperativeMatrixSize)),
+              tiling.gridM * kCooperativeMatrixSize, zero, tiling.tileM);
+  SmallVector<Value> cols =
+      strided(arith::MulIOp::create(rewriter, loc, tileCol0,
+                                    constant(kCooperativeMatrixSize)),
+              tiling.gridN * kCooperativeMatrixSize, zero, tiling.tileN);
   auto load = [&](Value buffer, StringRef operand, Value row,
                   Value col) -> Value {
     auto type = gpu::MMAMatrixType::get(
-        {kMatrixSize, kMatrixSize},
+        {kCooperativeMatrixSize, kCooperativeMatrixSize},
         cast<MemRefType>(buffer.getType()).getElementType(), operand);
     return gpu::SubgroupMmaLoadMatrixOp::create(
         rewriter, loc, type, buffer, ValueRange{row, col},
@@ -334,7 +261,7 @@ void MatmulDistributor::emitCooperativeTiles(const MatmulTiling &tiling,
 
   auto reduce = [&](ValueRange initial) -> SmallVector<Value> {
     auto steps = scf::ForOp::create(rewriter, loc, zero, constant(k),
-                                    constant(kMatrixSize), initial);
+                                    constant(kCooperativeMatrixSize), initial);
     rewriter.setInsertionPointToStart(steps.getBody());
     Value step = steps.getInductionVar();
     SmallVector<Value> lhsTiles, rhsTiles;
@@ -353,10 +280,10 @@ void MatmulDistributor::emitCooperativeTiles(const MatmulTiling &tiling,
   };
   accumulate(
       rows, cols,
-      [&](Value row, Value col) { return load(acc, "COp", row, col); },
-      [&](Value value, Value row, Value col) {
+      [&](size_t i, size_t j) { return load(acc, "COp", rows[i], cols[j]); },
+      [&](Value value, size_t i, size_t j) {
         gpu::SubgroupMmaStoreMatrixOp::create(
-            rewriter, loc, value, acc, ValueRange{row, col},
+            rewriter, loc, value, acc, ValueRange{rows[i], cols[j]},
             rewriter.getIndexAttr(*rowStride(acc)), UnitAttr());
       },
       reduce);
@@ -369,51 +296,45 @@ FailureOr<linalg::GenericOp> triton_spirv::asGeneric(RewriterBase &rewriter,
   return linalg::generalizeNamedOp(rewriter, op);
 }
 
-LogicalResult
-triton_spirv::distributeMatmul(RewriterBase &rewriter, linalg::LinalgOp op,
-                               Value invocationId,
-                               const DistributeToWorkgroupOptions &options) {
-  if (!isStaticMatmul(op))
-    return failure();
-  Value lhs = op.getDpsInputs()[0], acc = op.getDpsInits()[0];
-  ArrayRef<int64_t> accShape = cast<MemRefType>(acc.getType()).getShape();
-  int64_t m = accShape[0], n = accShape[1];
-  int64_t k = cast<MemRefType>(lhs.getType()).getDimSize(1);
-  std::optional<MatmulTiling> tiling =
-      chooseTiling(m, n, options.workgroupSize);
-  if (!tiling)
-    return failure();
-  // Cooperative matrices need whole 16x16x16 tiles, rows of unit stride,
-  // and a grid of subgroups over them.
-  std::optional<MatmulTiling> cooperativeTiling;
-  if (options.cooperativeMatrix && m % kMatrixSize == 0 &&
-      n % kMatrixSize == 0 && k % kMatrixSize == 0 &&
-      llvm::all_of(op->getOperands(),
-                   [](Value buffer) { return rowStride(buffer).has_value(); }))
-    cooperativeTiling =
-        chooseTiling(m / kMatrixSize, n / kMatrixSize,
-                     options.workgroupSize / options.subgroupSize);
+FailureOr<bool> triton_spirv::distributeMatmul(RewriterBase &rewriter,
+                                               linalg::LinalgOp op,
+                                               Value invocationId,
+                                               const WorkgroupShape &shape,
+                                               GridLayoutAttr accumulatorLayout,
+                                               Value accumulatorRegisters) {
+  std::optional<MatmulPlan> plan = planMatmul(op, shape);
+  if (!plan)
+    return false;
+  bool cooperative = plan->kind == MatmulPlan::Kind::CooperativeMatrices;
+  if (accumulatorRegisters &&
+      (cooperative ||
+       accumulatorLayout !=
+           GridLayoutAttr::get(op.getContext(),
+                               {plan->tiling.gridM, plan->tiling.gridN})))
+    return op->emitError("the accumulator's layout ")
+           << accumulatorLayout << " is not the register tiling of this matmul";
 
   rewriter.setInsertionPoint(op);
   FailureOr<linalg::GenericOp> asGenericOp = asGeneric(rewriter, op);
   if (failed(asGenericOp))
-    return failure();
+    return op->emitError("cannot generalize this matmul");
   linalg::GenericOp generic = *asGenericOp;
   rewriter.setInsertionPoint(generic);
-  scf::ForOp loop = accumulationLoop(generic);
+  scf::ForOp loop = accumulationLoop(generic, accumulatorRegisters);
   MatmulDistributor distributor(rewriter, generic, loop);
-  if (cooperativeTiling && isHalfPrecisionMultiplyAdd(generic)) {
+  if (cooperative) {
     OpBuilder::InsertionGuard guard(rewriter);
     if (loop)
       rewriter.setInsertionPoint(loop);
     Value subgroupId =
         gpu::SubgroupIdOp::create(rewriter, generic.getLoc(), nullptr);
     rewriter.setInsertionPoint(generic);
-    distributor.emitCooperativeTiles(*cooperativeTiling, subgroupId);
+    distributor.emitCooperativeTiles(plan->tiling, subgroupId);
   } else {
-    distributor.emitRegisterTiles(*tiling, invocationId);
+    distributor.emitRegisterTiles(plan->tiling, invocationId,
+                                  accumulatorRegisters);
   }
   rewriter.setInsertionPointAfter(generic);
   rewriter.eraseOp(generic);
-  return success();
+  return true;
 }

@@ -3,7 +3,8 @@
 #ifndef TRITON_SPIRV_LIB_CONVERSION_LINALGTOSPIRV_DISTRIBUTEMATMUL_H
 #define TRITON_SPIRV_LIB_CONVERSION_LINALGTOSPIRV_DISTRIBUTEMATMUL_H
 
-#include "triton-spirv/Conversion/LinalgToSPIRV/Passes.h"
+#include "triton-spirv/Analysis/MatmulPlan.h"
+#include "triton-spirv/Dialect/TritonSPIRV/IR/Dialect.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/PatternMatch.h"
@@ -14,15 +15,17 @@ FailureOr<linalg::GenericOp> asGeneric(RewriterBase &rewriter,
                                        linalg::LinalgOp op);
 
 /// Replaces a 2-D matmul on buffers of static shape (linalg.matmul or a
-/// generic of the same form) by code in which invocation `invocationId`
-/// computes a tile of outputs in registers, or, with cooperative matrices,
-/// its subgroup computes 16x16 tiles. Fails, leaving the op untouched, when
-/// the op does not have that form or its outputs are too few to give every
-/// invocation one. Cooperative matrices are used with
-/// `options.cooperativeMatrix`, for fp16 operands.
-LogicalResult distributeMatmul(RewriterBase &rewriter, linalg::LinalgOp op,
-                               Value invocationId,
-                               const DistributeToWorkgroupOptions &options);
+/// generic of the same form) by the code of its plan (planMatmul): each
+/// invocation computes a tile of outputs in registers, or each subgroup
+/// 16x16 cooperative-matrix tiles. With `accumulatorRegisters`, the private
+/// buffer of an accumulator in `accumulatorLayout`, the accumulators are
+/// read from and written to it. Returns false, leaving the op untouched, when
+/// the op has no plan; fails when the accumulator's layout is not the plan's.
+FailureOr<bool> distributeMatmul(RewriterBase &rewriter, linalg::LinalgOp op,
+                                 Value invocationId,
+                                 const WorkgroupShape &shape,
+                                 GridLayoutAttr accumulatorLayout,
+                                 Value accumulatorRegisters);
 } // namespace mlir::triton_spirv
 
 #endif // TRITON_SPIRV_LIB_CONVERSION_LINALGTOSPIRV_DISTRIBUTEMATMUL_H

@@ -2,11 +2,12 @@
 
 #include "triton-spirv/Conversion/DebugBuffer.h"
 #include "triton-spirv/Conversion/LinalgToSPIRV/Passes.h"
+
+#include "triton-spirv/Analysis/WorkgroupMemory.h"
 #include "triton-spirv/Conversion/LinalgToSPIRV/Target.h"
 #include "triton-spirv/Conversion/TritonToLinalg/Passes.h"
 
 #include "Legalization.h"
-#include "WorkgroupMemory.h"
 
 #include "mlir/Conversion/ArithToSPIRV/ArithToSPIRV.h"
 #include "mlir/Conversion/ControlFlowToSPIRV/ControlFlowToSPIRV.h"

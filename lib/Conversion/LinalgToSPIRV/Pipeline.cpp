@@ -33,6 +33,8 @@ LogicalResult mlir::triton_spirv::buildLinalgToSPIRVPipeline(
   pm.addPass(createFuseElementwise());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
+  pm.addPass(createChunkMatmulReduction({target->maxWorkgroupMemoryBytes}));
+  pm.addPass(createCanonicalizerPass());
   pm.addPass(createBufferizeToWorkgroup());
   pm.addPass(createCanonicalizerPass());
   unsigned subgroupSize = target->subgroupSize;
@@ -40,8 +42,11 @@ LogicalResult mlir::triton_spirv::buildLinalgToSPIRVPipeline(
   bool cooperativeMatrix = options.cooperativeMatrix &&
                            target->features.cooperativeMatrix &&
                            subgroupSize == 32;
+  unsigned maxWorkgroupMemory = target->maxWorkgroupMemoryBytes;
+  pm.addPass(createAssignLayouts(
+      {workgroupSize, subgroupSize, cooperativeMatrix, maxWorkgroupMemory}));
   pm.addPass(createDistributeToWorkgroup(
-      {workgroupSize, subgroupSize, cooperativeMatrix}));
+      {workgroupSize, subgroupSize, cooperativeMatrix, maxWorkgroupMemory}));
   pm.addPass(memref::createFoldMemRefAliasOpsPass());
   pm.addPass(createLowerAffinePass());
   pm.addPass(createCanonicalizerPass());

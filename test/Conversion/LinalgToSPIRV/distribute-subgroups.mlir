@@ -1,4 +1,4 @@
-// RUN: triton-spirv-opt %s --triton-spirv-distribute="workgroup-size=64 subgroup-size=8" --canonicalize -split-input-file | FileCheck %s
+// RUN: triton-spirv-opt %s --triton-spirv-assign-layouts="workgroup-size=64 subgroup-size=8" --triton-spirv-distribute="workgroup-size=64 subgroup-size=8" --canonicalize -split-input-file | FileCheck %s
 
 // A full reduction over 100 elements on 64 invocations in subgroups of 8:
 // each folds its partial, a butterfly of 3 xor shuffles (distances 1, 2, 4)

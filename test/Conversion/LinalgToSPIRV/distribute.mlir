@@ -1,4 +1,4 @@
-// RUN: triton-spirv-opt %s --triton-spirv-distribute="workgroup-size=64 subgroup-size=1" --canonicalize -split-input-file | FileCheck %s
+// RUN: triton-spirv-opt %s --triton-spirv-assign-layouts="workgroup-size=64 subgroup-size=1" --triton-spirv-distribute="workgroup-size=64 subgroup-size=1" --canonicalize -split-input-file | FileCheck %s
 
 // An element-wise op over a 2-D block: in iteration k, invocation t takes
 // linear index t + 64 k and recovers (row, column) from it; barriers follow.
@@ -237,17 +237,21 @@ func.func @small_matmul(%a: memref<4x8xf32, #gpu.address_space<workgroup>>,
 
 // A matmul accumulating across a loop into a buffer nothing else in the loop
 // touches: its accumulators are loaded before the loop, carried through it
-// and stored after it.
+// and stored after it. The buffer has the matmul's grid layout, so they are
+// registers 0..7 of each invocation, and no workgroup memory is left.
 // CHECK-LABEL: func.func @matmul_in_loop
+// CHECK-NOT: memref.alloc()
+// CHECK: %[[REGS:.*]] = memref.alloca() : memref<8xf32, #gpu.address_space<private>>
+// CHECK-NOT: memref.alloc()
 // CHECK: gpu.barrier
-// CHECK-COUNT-8: memref.load %[[ACC:.*]][%{{.*}}, %{{.*}}] : memref<16x32xf32
+// CHECK-COUNT-8: memref.load %[[REGS]][%c{{[0-7]}}]
 // CHECK: %[[CARRIED:.*]]:8 = scf.for %{{.*}} = %c0 to %{{.*}} step %c1 iter_args(%[[FIRST:.*]] = %{{.*}}, %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}})
-// CHECK-NOT: memref.load %[[ACC]]
+// CHECK-NOT: memref.load %[[REGS]]
 // CHECK:   scf.for %{{.*}} = %c0 to %c8 step %c1 iter_args(%{{.*}} = %[[FIRST]],
-// CHECK-NOT: memref.store %{{.*}}, %[[ACC]]
+// CHECK-NOT: memref.store %{{.*}}, %[[REGS]]
 // CHECK:   scf.yield
 // CHECK: gpu.barrier
-// CHECK: memref.store %[[CARRIED]]#0, %[[ACC]]
+// CHECK: memref.store %[[CARRIED]]#0, %[[REGS]][%c0]
 // CHECK-COUNT-7: memref.store
 // CHECK-NEXT: gpu.barrier
 func.func @matmul_in_loop(%a: memref<16x8xf32, #gpu.address_space<workgroup>>,
@@ -259,6 +263,91 @@ func.func @matmul_in_loop(%a: memref<16x8xf32, #gpu.address_space<workgroup>>,
   scf.for %i = %c0 to %steps step %c1 {
     linalg.matmul ins(%a, %b : memref<16x8xf32, #gpu.address_space<workgroup>>, memref<8x32xf32, #gpu.address_space<workgroup>>)
                   outs(%c : memref<16x32xf32, #gpu.address_space<workgroup>>)
+  }
+  return
+}
+
+// -----
+
+// The same with an accumulator that a reduction reads afterwards: it has no
+// layout and stays in workgroup memory, loaded and stored at its positions.
+// CHECK-LABEL: func.func @matmul_in_loop_shared_accumulator
+// CHECK: %[[ACC:.*]] = memref.alloc() : memref<16x32xf32
+// CHECK: gpu.barrier
+// CHECK-COUNT-8: memref.load %[[ACC]][%{{.*}}, %{{.*}}] : memref<16x32xf32
+// CHECK: %[[CARRIED:.*]]:8 = scf.for
+// CHECK-NOT: memref.load %[[ACC]]
+// CHECK: scf.yield
+// CHECK: gpu.barrier
+// CHECK: memref.store %[[CARRIED]]#0, %[[ACC]]
+// CHECK-COUNT-7: memref.store
+// CHECK-NEXT: gpu.barrier
+func.func @matmul_in_loop_shared_accumulator(
+    %a: memref<16x8xf32, #gpu.address_space<workgroup>>,
+    %b: memref<8x32xf32, #gpu.address_space<workgroup>>,
+    %r: memref<32xf32, #gpu.address_space<workgroup>>, %steps: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c = memref.alloc() : memref<16x32xf32, #gpu.address_space<workgroup>>
+  scf.for %i = %c0 to %steps step %c1 {
+    linalg.matmul ins(%a, %b : memref<16x8xf32, #gpu.address_space<workgroup>>, memref<8x32xf32, #gpu.address_space<workgroup>>)
+                  outs(%c : memref<16x32xf32, #gpu.address_space<workgroup>>)
+  }
+  linalg.reduce ins(%c : memref<16x32xf32, #gpu.address_space<workgroup>>)
+                outs(%r : memref<32xf32, #gpu.address_space<workgroup>>) dimensions = [0]
+    (%x: f32, %y: f32) {
+      %s = arith.addf %x, %y : f32
+      linalg.yield %s : f32
+    }
+  return
+}
+
+// -----
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+
+// A fill, a matmul and an epilogue on an accumulator in the grid layout: the
+// 64 invocations form a 4 x 16 grid; invocation (t0, t1) keeps the outputs
+// (t0 + 4 r0, t1 + 16 r1) as its registers 2 r0 + r1. The fill and the
+// epilogue run over those elements only, in loops over the register tile.
+// CHECK-LABEL: func.func @grid_epilogue
+// CHECK-NOT: memref.alloc()
+// CHECK: %[[ID:.*]] = gpu.thread_id x
+// CHECK: %[[REGS:.*]] = memref.alloca() : memref<8xf32, #gpu.address_space<private>>
+// CHECK: scf.for %[[R0:.*]] = %c0 to %c4 step %c1 {
+// CHECK:   scf.for %[[R1:.*]] = %c0 to %c2 step %c1 {
+// CHECK:     %[[SLOT0:.*]] = arith.muli %[[R0]], %c2
+// CHECK:     %[[SLOT:.*]] = arith.addi %[[SLOT0]], %[[R1]]
+// CHECK:     memref.store %cst, %[[REGS]][%[[SLOT]]]
+// CHECK: gpu.barrier
+// CHECK-COUNT-8: memref.load %[[REGS]][%c{{[0-7]}}]
+// CHECK: scf.for %{{.*}} = %c0 to %c8 step %c1 iter_args(
+// CHECK-COUNT-8: memref.store %{{.*}}, %[[REGS]][%c{{[0-7]}}]
+// CHECK: gpu.barrier
+// CHECK: %[[T1:.*]] = arith.remui %[[ID]], %c16
+// CHECK: %[[T0:.*]] = arith.divui %[[ID]], %c16
+// CHECK: scf.for %[[E0:.*]] = %c0 to %c4 step %c1 {
+// CHECK:   %[[ROW0:.*]] = arith.muli %[[E0]], %c4
+// CHECK:   %[[ROW:.*]] = arith.addi %[[T0]], %[[ROW0]]
+// CHECK:   scf.for %[[E1:.*]] = %c0 to %c2 step %c1 {
+// CHECK:     %[[COL0:.*]] = arith.muli %[[E1]], %c16
+// CHECK:     %[[COL:.*]] = arith.addi %[[T1]], %[[COL0]]
+// CHECK:     %[[X:.*]] = memref.load %[[REGS]][
+// CHECK:     %[[H:.*]] = arith.truncf %[[X]]
+// CHECK:     memref.store %[[H]], %{{.*}}[%[[ROW]], %[[COL]]] : memref<16x32xf16>
+func.func @grid_epilogue(%a: memref<16x8xf32, #gpu.address_space<workgroup>>,
+                         %b: memref<8x32xf32, #gpu.address_space<workgroup>>,
+                         %dst: memref<16x32xf16>) {
+  %zero = arith.constant 0.0 : f32
+  %acc = memref.alloc() {triton_spirv.layout = #triton_spirv.grid<[4, 16]>} : memref<16x32xf32, #gpu.address_space<workgroup>>
+  linalg.fill ins(%zero : f32) outs(%acc : memref<16x32xf32, #gpu.address_space<workgroup>>)
+  linalg.matmul ins(%a, %b : memref<16x8xf32, #gpu.address_space<workgroup>>, memref<8x32xf32, #gpu.address_space<workgroup>>)
+                outs(%acc : memref<16x32xf32, #gpu.address_space<workgroup>>)
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%acc : memref<16x32xf32, #gpu.address_space<workgroup>>) outs(%dst : memref<16x32xf16>) {
+  ^bb0(%x: f32, %out: f16):
+    %t = arith.truncf %x : f32 to f16
+    linalg.yield %t : f16
   }
   return
 }

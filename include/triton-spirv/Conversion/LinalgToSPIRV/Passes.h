@@ -32,7 +32,13 @@ namespace spirv {
 class SPIRVDialect;
 }
 
+namespace tensor {
+class TensorDialect;
+}
+
 namespace triton_spirv {
+class TritonSPIRVDialect;
+
 #define GEN_PASS_DECL
 #include "triton-spirv/Conversion/LinalgToSPIRV/Passes.h.inc"
 

@@ -41,6 +41,29 @@ def FuseElementwise : Pass<"triton-spirv-fuse-elementwise", "ModuleOp"> {
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }
 
+def ChunkMatmulReduction : Pass<"triton-spirv-chunk-matmul-reduction",
+                                 "ModuleOp"> {
+  let summary = "Stage large matmul operands a chunk of the reduction at a time";
+  let description = [{
+    A block-level matmul reads its operands from workgroup memory, where
+    they take (M + N) * K elements. When that exceeds a third of
+    `max-workgroup-memory`, the matmul (on tensors, before bufferization)
+    becomes a loop over chunks of K, the largest power of two (at least 16)
+    whose operands fit, and the element-wise producers of the operands (the
+    loads of the A and B tiles, also inside `scf.if`s) are computed a chunk
+    at a time inside it: the operand buffers shrink to (M + N) * chunk
+    elements. Producers that other ops also use, or that reduce, are not
+    duplicated: their chunk is sliced from the whole result instead.
+  }];
+  let options = [
+    Option<"maxWorkgroupMemory", "max-workgroup-memory", "unsigned", "0",
+           "Bytes of workgroup memory of the target (0: no limit, no chunks)">,
+  ];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 def BufferizeToWorkgroup : Pass<"triton-spirv-bufferize", "ModuleOp"> {
   let summary = "One-shot bufferization with workgroup-memory temporaries";
   let description = [{
@@ -53,6 +76,32 @@ def BufferizeToWorkgroup : Pass<"triton-spirv-bufferize", "ModuleOp"> {
                            "::mlir::gpu::GPUDialect",
                            "::mlir::linalg::LinalgDialect",
                            "::mlir::memref::MemRefDialect"];
+}
+
+def AssignLayouts : Pass<"triton-spirv-assign-layouts", "ModuleOp"> {
+  let summary = "Give block buffers that can live in registers a layout";
+  let description = [{
+    Marks each workgroup allocation whose elements can each stay with one
+    invocation with `triton_spirv.layout`: `#triton_spirv.cyclic` (element
+    q with invocation q mod W: element-wise work, shared reductions) or
+    `#triton_spirv.grid<[GM, GN]>` (the register tile of a matmul computed
+    by invocations, and the element-wise work on its outputs).
+    `triton-spirv-distribute` keeps those buffers in registers; the others
+    stay in workgroup memory. Emits a remark where a matmul of
+    cooperative-matrix form is computed by invocations instead because its
+    accumulator would not fit in workgroup memory.
+  }];
+  let options = [
+    Option<"workgroupSize", "workgroup-size", "unsigned", "128",
+           "Invocations per workgroup (num_warps * 32)">,
+    Option<"subgroupSize", "subgroup-size", "unsigned", "32",
+           "Invocations per subgroup">,
+    Option<"cooperativeMatrix", "cooperative-matrix", "bool", "false",
+           "Use cooperative-matrix ops for fp16 matmuls">,
+    Option<"maxWorkgroupMemory", "max-workgroup-memory", "unsigned", "0",
+           "Bytes of workgroup memory of the target (0: no limit)">,
+  ];
+  let dependentDialects = ["::mlir::triton_spirv::TritonSPIRVDialect"];
 }
 
 def DistributeToWorkgroup : Pass<"triton-spirv-distribute", "ModuleOp"> {
@@ -88,6 +137,8 @@ def DistributeToWorkgroup : Pass<"triton-spirv-distribute", "ModuleOp"> {
            "Invocations per subgroup (1: use no subgroup operations)">,
     Option<"cooperativeMatrix", "cooperative-matrix", "bool", "false",
            "Use cooperative-matrix ops for fp16 matmuls">,
+    Option<"maxWorkgroupMemory", "max-workgroup-memory", "unsigned", "0",
+           "Bytes of workgroup memory of the target (0: no limit)">,
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::gpu::GPUDialect",

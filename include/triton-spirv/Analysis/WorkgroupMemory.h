@@ -1,7 +1,7 @@
 //===- WorkgroupMemory.h - Workgroup memory a kernel uses -------*- C++ -*-===//
 
-#ifndef TRITON_SPIRV_LIB_CONVERSION_LINALGTOSPIRV_WORKGROUPMEMORY_H
-#define TRITON_SPIRV_LIB_CONVERSION_LINALGTOSPIRV_WORKGROUPMEMORY_H
+#ifndef TRITON_SPIRV_ANALYSIS_WORKGROUPMEMORY_H
+#define TRITON_SPIRV_ANALYSIS_WORKGROUPMEMORY_H
 
 #include <cstdint>
 
@@ -22,4 +22,4 @@ int64_t workgroupMemoryBytes(func::FuncOp kernel);
 } // namespace triton_spirv
 } // namespace mlir
 
-#endif // TRITON_SPIRV_LIB_CONVERSION_LINALGTOSPIRV_WORKGROUPMEMORY_H
+#endif // TRITON_SPIRV_ANALYSIS_WORKGROUPMEMORY_H

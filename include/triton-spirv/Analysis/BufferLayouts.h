@@ -1,0 +1,41 @@
+//===- BufferLayouts.h - Which block buffers live in registers --*- C++ -*-===//
+//
+// After bufferization every block temporary is a workgroup buffer. This
+// analysis finds the buffers whose elements each stay with one invocation
+// under a layout (triton_spirv.cyclic or triton_spirv.grid), so that the
+// distribution keeps them in that invocation's registers. The rest stay in
+// workgroup memory.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TRITON_SPIRV_ANALYSIS_BUFFERLAYOUTS_H
+#define TRITON_SPIRV_ANALYSIS_BUFFERLAYOUTS_H
+
+#include "triton-spirv/Analysis/MatmulPlan.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "llvm/ADT/MapVector.h"
+
+namespace mlir::triton_spirv {
+/// Where a unit-stride view with static offsets and sizes of an
+/// identity-layout buffer puts its elements: view element v is at buffer
+/// position `offset + sum(v[i] * strides[i])`.
+struct ViewPlacement {
+  SmallVector<int64_t> strides;
+  int64_t offset = 0;
+};
+std::optional<ViewPlacement> placeView(memref::SubViewOp view);
+
+/// For a full reduction of a 1-D view at offset o: o mod W, the shift by
+/// which invocation t takes the view's positions that are its own elements
+/// of the viewed buffer (member (t - o) mod W). 0 for anything else.
+int64_t rotation(Value input, unsigned workgroupSize);
+
+/// The layout attribute of each workgroup allocation (`memref.alloc`) of
+/// `kernel` that can live in registers, in program order.
+llvm::MapVector<Value, Attribute>
+assignBufferLayouts(func::FuncOp kernel, const WorkgroupShape &shape);
+} // namespace mlir::triton_spirv
+
+#endif // TRITON_SPIRV_ANALYSIS_BUFFERLAYOUTS_H

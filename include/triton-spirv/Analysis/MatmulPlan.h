@@ -1,0 +1,65 @@
+//===- MatmulPlan.h - How a matmul is spread over a workgroup ---*- C++ -*-===//
+//
+// The decision, separate from the rewrite (triton-spirv-distribute), of how
+// the invocations of a workgroup compute one block-level matmul: a register
+// tile per invocation, or 16x16 cooperative-matrix tiles per subgroup. The
+// layout analysis reads the same plan to place the accumulator.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TRITON_SPIRV_ANALYSIS_MATMULPLAN_H
+#define TRITON_SPIRV_ANALYSIS_MATMULPLAN_H
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+
+#include <optional>
+
+namespace mlir::triton_spirv {
+/// The cooperative-matrix shape used: 16x16 tiles, 16 deep (fp16 on NVIDIA).
+inline constexpr int64_t kCooperativeMatrixSize = 16;
+
+/// What the planning needs to know of the target and the launch.
+struct WorkgroupShape {
+  unsigned workgroupSize = 128;
+  unsigned subgroupSize = 32;
+  bool cooperativeMatrix = false;
+  /// Bytes of workgroup memory the target has (0: unknown, no limit).
+  int64_t maxWorkgroupMemory = 0;
+};
+
+/// The workers (invocations, or subgroups for cooperative matrices) form a
+/// gridM x gridN grid; worker (i, j) owns the outputs (i + gridM * r,
+/// j + gridN * c) for r < tileM, c < tileN (in 16x16 tiles for cooperative
+/// matrices).
+struct MatmulTiling {
+  int64_t gridM, gridN, tileM, tileN;
+};
+
+struct MatmulPlan {
+  enum class Kind { RegisterTiles, CooperativeMatrices };
+  Kind kind;
+  MatmulTiling tiling;
+  /// Why cooperative matrices were not used although the matmul has their
+  /// form (empty when they were, or when it has not): a remark for the user.
+  std::string cooperativeMatrixMissed;
+};
+
+/// Whether `op` computes C[m, n] (+)= A[m, k] * B[k, n] on static buffers,
+/// with a body that only combines its three elements.
+bool isStaticMatmul(linalg::LinalgOp op);
+
+/// The distance between rows of a 2-D buffer with unit column stride.
+std::optional<int64_t> rowStride(Value buffer);
+
+/// How `op` is distributed over a workgroup of `shape`; none when it is not
+/// a static matmul or its outputs are too few to give every invocation one.
+/// Cooperative matrices keep their accumulator in workgroup memory (which
+/// element a lane holds is the driver's choice), so they are planned only
+/// when the accumulator and both operands fit the target's workgroup memory
+/// together; otherwise the register tiles, whose accumulator can stay in
+/// registers.
+std::optional<MatmulPlan> planMatmul(linalg::LinalgOp op,
+                                     const WorkgroupShape &shape);
+} // namespace mlir::triton_spirv
+
+#endif // TRITON_SPIRV_ANALYSIS_MATMULPLAN_H

@@ -1,0 +1,23 @@
+//===- Dialect.h - The triton_spirv dialect ---------------------*- C++ -*-===//
+//
+// The attributes triton-spirv's passes exchange in the IR (layouts).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TRITON_SPIRV_DIALECT_TRITONSPIRV_IR_DIALECT_H
+#define TRITON_SPIRV_DIALECT_TRITONSPIRV_IR_DIALECT_H
+
+#include "mlir/IR/Attributes.h"
+#include "mlir/IR/Dialect.h"
+
+#include "triton-spirv/Dialect/TritonSPIRV/IR/TritonSPIRVDialect.h.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "triton-spirv/Dialect/TritonSPIRV/IR/TritonSPIRVAttrs.h.inc"
+
+namespace mlir::triton_spirv {
+/// The discardable attribute naming a buffer's layout (on its allocation).
+inline constexpr StringLiteral kLayoutAttrName = "triton_spirv.layout";
+} // namespace mlir::triton_spirv
+
+#endif // TRITON_SPIRV_DIALECT_TRITONSPIRV_IR_DIALECT_H

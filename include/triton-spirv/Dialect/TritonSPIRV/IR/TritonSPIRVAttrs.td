@@ -1,0 +1,82 @@
+//===- TritonSPIRVAttrs.td - This project's dialect and layouts -*- tablegen -*-===//
+//
+// The `triton_spirv` dialect holds what the pipeline's own passes say to each
+// other in the IR: the layouts that tell which invocation of a workgroup
+// holds which element of a block value.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TRITON_SPIRV_DIALECT_TRITONSPIRV_IR_TRITONSPIRVATTRS_TD
+#define TRITON_SPIRV_DIALECT_TRITONSPIRV_IR_TRITONSPIRVATTRS_TD
+
+include "mlir/IR/AttrTypeBase.td"
+include "mlir/IR/OpBase.td"
+
+def TritonSPIRV_Dialect : Dialect {
+  let name = "triton_spirv";
+  let cppNamespace = "::mlir::triton_spirv";
+  let summary = "Attributes shared by triton-spirv's passes";
+  let description = [{
+    Block values of one Triton program are spread over the invocations of one
+    workgroup. A layout attribute on a block's buffer says how: which
+    invocation holds each element, and at which position of its private
+    registers. A buffer without a layout lives in workgroup memory, where
+    every invocation can reach every element.
+  }];
+  let useDefaultAttributePrinterParser = 1;
+}
+
+class TritonSPIRV_Attr<string name, string attrMnemonic>
+    : AttrDef<TritonSPIRV_Dialect, name> {
+  let mnemonic = attrMnemonic;
+}
+
+def TritonSPIRV_CyclicLayoutAttr : TritonSPIRV_Attr<"CyclicLayout", "cyclic"> {
+  let summary = "Elements dealt out to the invocations in turn";
+  let description = [{
+    Over a workgroup of W invocations, the element at row-major position q of
+    the buffer is held by invocation q mod W, as its register q / W. Element-
+    wise work over the buffer then touches neighbouring addresses from
+    neighbouring invocations, and each invocation holds ceil(N / W) of the N
+    elements.
+
+    ```mlir
+    %row = memref.alloc() {triton_spirv.layout = #triton_spirv.cyclic}
+        : memref<1024xf32, #gpu.address_space<workgroup>>
+    ```
+  }];
+}
+
+def TritonSPIRV_GridLayoutAttr : TritonSPIRV_Attr<"GridLayout", "grid"> {
+  let summary = "Invocations laid out as a grid over the dimensions";
+  let description = [{
+    The workgroup's invocations form a grid of `invocations[d]` along each
+    dimension d, numbered row-major (the last dimension fastest): invocation
+    (t_0, ..., t_n) holds every element (x_0, ..., x_n) with
+    x_d mod invocations[d] = t_d, as its register whose row-major position in
+    the per-invocation tile of shape[d] / invocations[d] is
+    (x_0 / invocations[0], ..., x_n / invocations[n]). Neighbouring
+    invocations along the last dimension hold neighbouring elements.
+
+    This is the register tile of a matmul computed by invocations (each
+    invocation accumulates its strided tile of outputs) and of the element-
+    wise work that reads or writes those outputs.
+
+    ```mlir
+    %acc = memref.alloc() {triton_spirv.layout = #triton_spirv.grid<[16, 8]>}
+        : memref<128x128xf32, #gpu.address_space<workgroup>>
+    ```
+  }];
+  let parameters = (ins ArrayRefParameter<"int64_t">:$invocations);
+  let assemblyFormat = "`<` `[` $invocations `]` `>`";
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// Invocations the grid spans.
+    int64_t getNumInvocations() const;
+    /// Whether the grid tiles `shape` exactly: same rank, each dimension a
+    /// multiple of its invocations.
+    bool tiles(ArrayRef<int64_t> shape) const;
+  }];
+}
+
+#endif // TRITON_SPIRV_DIALECT_TRITONSPIRV_IR_TRITONSPIRVATTRS_TD

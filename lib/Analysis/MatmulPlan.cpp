@@ -1,0 +1,144 @@
+//===- MatmulPlan.cpp - How a matmul is spread over a workgroup -----------===//
+
+#include "triton-spirv/Analysis/MatmulPlan.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/AffineExpr.h"
+
+#include <string>
+
+using namespace mlir;
+using namespace mlir::triton_spirv;
+
+/// The grid that maximizes multiply-adds per operand load
+/// (TM * TN / (TM + TN)); among equals, the widest one up to a subgroup, which
+/// has the fewest rows of A per subgroup and so the fewest bank conflicts.
+static std::optional<MatmulTiling> chooseTiling(int64_t m, int64_t n,
+                                                int64_t workers) {
+  std::optional<MatmulTiling> best;
+  double bestScore = 0;
+  for (int64_t gridN = 1; gridN <= std::min<int64_t>(n, 32); gridN *= 2) {
+    int64_t gridM = workers / gridN;
+    if (n % gridN || workers % gridN || m % gridM)
+      continue;
+    MatmulTiling tiling{gridM, gridN, m / gridM, n / gridN};
+    double score = double(tiling.tileM * tiling.tileN) /
+                   double(tiling.tileM + tiling.tileN);
+    if (!best || score >= bestScore) {
+      best = tiling;
+      bestScore = score;
+    }
+  }
+  return best;
+}
+
+static bool isStaticBuffer(Value value) {
+  auto type = dyn_cast<MemRefType>(value.getType());
+  return type && type.hasStaticShape();
+}
+
+bool triton_spirv::isStaticMatmul(linalg::LinalgOp op) {
+  if (op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1 ||
+      !op.hasPureBufferSemantics() || op.hasIndexSemantics() ||
+      !llvm::all_of(op->getOperands(), isStaticBuffer))
+    return false;
+  MLIRContext *context = op.getContext();
+  AffineExpr m, n, k;
+  bindDims(context, m, n, k);
+  SmallVector<AffineMap> expected = AffineMap::inferFromExprList(
+      ArrayRef<ArrayRef<AffineExpr>>{{m, k}, {k, n}, {m, n}}, context);
+  using utils::IteratorType;
+  return op.getIndexingMapsArray() == expected &&
+         op.getIteratorTypesArray() ==
+             SmallVector<IteratorType>{IteratorType::parallel,
+                                       IteratorType::parallel,
+                                       IteratorType::reduction};
+}
+
+/// Whether the body is `acc + cast(a) * cast(b)` with fp16 `a` and `b` and
+/// each cast an extension to the accumulator's type (or none when the
+/// accumulator is fp16 too): what one cooperative multiply-add computes.
+static bool isHalfPrecisionMultiplyAdd(linalg::LinalgOp op) {
+  Block &body = *op.getBlock();
+  Type accType = body.getArgument(2).getType();
+  if (!body.getArgument(0).getType().isF16() ||
+      !body.getArgument(1).getType().isF16() ||
+      !(accType.isF16() || accType.isF32()))
+    return false;
+  auto add = body.getTerminator()->getOperand(0).getDefiningOp<arith::AddFOp>();
+  if (!add)
+    return false;
+  Value product = add.getRhs();
+  if (add.getLhs() != body.getArgument(2)) {
+    if (add.getRhs() != body.getArgument(2))
+      return false;
+    product = add.getLhs();
+  }
+  auto mul = product.getDefiningOp<arith::MulFOp>();
+  auto isCastOf = [&](Value value, Value arg) {
+    if (value == arg)
+      return arg.getType() == accType;
+    auto ext = value.getDefiningOp<arith::ExtFOp>();
+    return ext && ext.getIn() == arg && ext.getType() == accType;
+  };
+  return mul && body.getOperations().size() <= 5 &&
+         ((isCastOf(mul.getLhs(), body.getArgument(0)) &&
+           isCastOf(mul.getRhs(), body.getArgument(1))) ||
+          (isCastOf(mul.getLhs(), body.getArgument(1)) &&
+           isCastOf(mul.getRhs(), body.getArgument(0))));
+}
+
+std::optional<int64_t> triton_spirv::rowStride(Value buffer) {
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(cast<MemRefType>(buffer.getType())
+                 .getStridesAndOffset(strides, offset)) ||
+      strides[1] != 1 || ShapedType::isDynamic(strides[0]))
+    return std::nullopt;
+  return strides[0];
+}
+
+static int64_t bufferBytes(Value buffer) {
+  auto type = cast<MemRefType>(buffer.getType());
+  return type.getNumElements() *
+         std::max<int64_t>(1, type.getElementTypeBitWidth() / 8);
+}
+
+std::optional<MatmulPlan>
+triton_spirv::planMatmul(linalg::LinalgOp op, const WorkgroupShape &shape) {
+  if (!isStaticMatmul(op))
+    return std::nullopt;
+  Value lhs = op.getDpsInputs()[0], rhs = op.getDpsInputs()[1],
+        acc = op.getDpsInits()[0];
+  ArrayRef<int64_t> accShape = cast<MemRefType>(acc.getType()).getShape();
+  int64_t m = accShape[0], n = accShape[1];
+  int64_t k = cast<MemRefType>(lhs.getType()).getDimSize(1);
+  std::optional<MatmulTiling> tiling = chooseTiling(m, n, shape.workgroupSize);
+  if (!tiling)
+    return std::nullopt;
+  MatmulPlan plan{MatmulPlan::Kind::RegisterTiles, *tiling, {}};
+  // Cooperative matrices need whole 16x16x16 tiles, rows of unit stride,
+  // and a grid of subgroups over them.
+  constexpr int64_t size = kCooperativeMatrixSize;
+  if (!shape.cooperativeMatrix || m % size || n % size || k % size ||
+      !llvm::all_of(
+          op->getOperands(),
+          [](Value buffer) { return rowStride(buffer).has_value(); }) ||
+      !isHalfPrecisionMultiplyAdd(op))
+    return plan;
+  std::optional<MatmulTiling> subgroupTiling = chooseTiling(
+      m / size, n / size, shape.workgroupSize / shape.subgroupSize);
+  if (!subgroupTiling)
+    return plan;
+  int64_t bytes = bufferBytes(lhs) + bufferBytes(rhs) + bufferBytes(acc);
+  if (shape.maxWorkgroupMemory && bytes > shape.maxWorkgroupMemory) {
+    plan.cooperativeMatrixMissed =
+        "cooperative matrices not used: their " + std::to_string(m) + "x" +
+        std::to_string(n) + " accumulator and operands would take " +
+        std::to_string(bytes) + " bytes of workgroup memory (the target has " +
+        std::to_string(shape.maxWorkgroupMemory) +
+        "); the accumulator stays in registers, computed by invocations";
+    return plan;
+  }
+  return MatmulPlan{MatmulPlan::Kind::CooperativeMatrices, *subgroupTiling, {}};
+}

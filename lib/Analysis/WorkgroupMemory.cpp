@@ -1,0 +1,35 @@
+//===- WorkgroupMemory.cpp - Workgroup memory a kernel uses ---------------===//
+
+#include "triton-spirv/Analysis/WorkgroupMemory.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SPIRV/IR/SPIRVAttributes.h"
+
+using namespace mlir;
+
+bool triton_spirv::isWorkgroupMemory(MemRefType type) {
+  Attribute space = type.getMemorySpace();
+  if (auto gpuSpace = dyn_cast_or_null<gpu::AddressSpaceAttr>(space))
+    return gpuSpace.getValue() == gpu::AddressSpace::Workgroup;
+  auto storageClass = dyn_cast_or_null<spirv::StorageClassAttr>(space);
+  return storageClass &&
+         storageClass.getValue() == spirv::StorageClass::Workgroup;
+}
+
+int64_t triton_spirv::workgroupMemoryBytes(func::FuncOp kernel) {
+  int64_t bytes = 0;
+  kernel.walk([&](memref::AllocOp alloc) {
+    MemRefType type = alloc.getType();
+    if (!isWorkgroupMemory(type) || !type.hasStaticShape())
+      return;
+    Type element = type.getElementType();
+    int64_t elementBytes =
+        isa<IndexType>(element)
+            ? 4
+            : std::max<int64_t>(1, element.getIntOrFloatBitWidth() / 8);
+    bytes += type.getNumElements() * elementBytes;
+  });
+  return bytes;
+}

@@ -1,0 +1,42 @@
+//===- AssignLayouts.cpp - Mark the buffers that live in registers --------===//
+//
+// Writes the decisions of the buffer layout analysis into the IR, as
+// `triton_spirv.layout` attributes on the allocations, for
+// triton-spirv-distribute to follow and for tests to check.
+//
+//===----------------------------------------------------------------------===//
+
+#include "triton-spirv/Conversion/LinalgToSPIRV/Passes.h"
+
+#include "triton-spirv/Analysis/BufferLayouts.h"
+#include "triton-spirv/Dialect/TritonSPIRV/IR/Dialect.h"
+
+namespace mlir::triton_spirv {
+#define GEN_PASS_DEF_ASSIGNLAYOUTS
+#include "triton-spirv/Conversion/LinalgToSPIRV/Passes.h.inc"
+} // namespace mlir::triton_spirv
+
+using namespace mlir;
+using namespace mlir::triton_spirv;
+
+namespace {
+struct AssignLayoutsPass
+    : triton_spirv::impl::AssignLayoutsBase<AssignLayoutsPass> {
+  using Base::Base;
+  void runOnOperation() override {
+    WorkgroupShape shape{workgroupSize, subgroupSize, cooperativeMatrix,
+                         maxWorkgroupMemory};
+    for (auto kernel : getOperation().getOps<func::FuncOp>()) {
+      if (kernel.isExternal())
+        continue;
+      for (auto [buffer, layout] : assignBufferLayouts(kernel, shape))
+        buffer.getDefiningOp()->setAttr(kLayoutAttrName, layout);
+      kernel.walk([&](linalg::LinalgOp op) {
+        std::optional<MatmulPlan> plan = planMatmul(op, shape);
+        if (plan && !plan->cooperativeMatrixMissed.empty())
+          op->emitRemark(plan->cooperativeMatrixMissed);
+      });
+    }
+  }
+};
+} // namespace

@@ -1,0 +1,205 @@
+//===- ChunkMatmulReduction.cpp - Stage matmul operands by chunks of K ----===//
+//
+// A matmul C += A * B of M x K and K x N blocks becomes
+//
+//   for k0 in 0..K step KC:
+//     C += A[:, k0:k0+KC] * B[k0:k0+KC, :]
+//
+// with the producers of A and B (the element-wise loads of the tiles, also
+// under the scf.if of a wrapped load) computed a chunk at a time inside the
+// loop, so that only chunks are ever staged in workgroup memory.
+//
+//===----------------------------------------------------------------------===//
+
+#include "triton-spirv/Conversion/LinalgToSPIRV/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Tensor/Transforms/Transforms.h"
+#include "mlir/IR/AffineExpr.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/TilingInterface.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+namespace mlir::triton_spirv {
+#define GEN_PASS_DEF_CHUNKMATMULREDUCTION
+#include "triton-spirv/Conversion/LinalgToSPIRV/Passes.h.inc"
+} // namespace mlir::triton_spirv
+
+using namespace mlir;
+
+namespace {
+/// The smallest chunk: a cooperative-matrix step is 16 deep.
+constexpr int64_t kMinChunk = 16;
+
+/// Whether `op` is C[m, n] (+)= A[m, k] * B[k, n] on static tensors.
+bool isStaticTensorMatmul(linalg::LinalgOp op) {
+  if (op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1 ||
+      !op.hasPureTensorSemantics() || op.hasIndexSemantics() ||
+      !llvm::all_of(op->getOperandTypes(), [](Type type) {
+        auto tensor = dyn_cast<RankedTensorType>(type);
+        return tensor && tensor.hasStaticShape();
+      }))
+    return false;
+  MLIRContext *context = op.getContext();
+  AffineExpr m, n, k;
+  bindDims(context, m, n, k);
+  SmallVector<AffineMap> expected = AffineMap::inferFromExprList(
+      ArrayRef<ArrayRef<AffineExpr>>{{m, k}, {k, n}, {m, n}}, context);
+  return op.getIndexingMapsArray() == expected &&
+         op.getNumReductionLoops() == 1;
+}
+
+int64_t elementBytes(Value tensor) {
+  Type element = cast<RankedTensorType>(tensor.getType()).getElementType();
+  return std::max<int64_t>(1, element.getIntOrFloatBitWidth() / 8);
+}
+
+class MatmulChunker {
+public:
+  explicit MatmulChunker(RewriterBase &rewriter) : rewriter(rewriter) {}
+
+  /// Rewrites `op` into a loop over chunks of `chunk` reduction steps.
+  void chunk(linalg::LinalgOp op, int64_t chunk);
+
+private:
+  /// The slice [offsets, offsets + sizes) of `value`, computed at the
+  /// insertion point: by a tile of its producer when that is element-wise
+  /// and `exclusive` (nothing else uses the value; looking through scf.if),
+  /// else sliced from it.
+  Value slice(Value value, bool exclusive, ArrayRef<OpFoldResult> offsets,
+              ArrayRef<OpFoldResult> sizes);
+
+  RewriterBase &rewriter;
+};
+} // namespace
+
+Value MatmulChunker::slice(Value value, bool exclusive,
+                           ArrayRef<OpFoldResult> offsets,
+                           ArrayRef<OpFoldResult> sizes) {
+  Location loc = value.getLoc();
+  auto result = dyn_cast<OpResult>(value);
+  Operation *producer = exclusive && result ? result.getOwner() : nullptr;
+  auto linalgOp = dyn_cast_or_null<linalg::LinalgOp>(producer);
+  if (auto tileable = dyn_cast_or_null<TilingInterface>(producer);
+      tileable && linalgOp &&
+      linalgOp.getNumParallelLoops() == linalgOp.getNumLoops()) {
+    FailureOr<TilingResult> tile = tileable.generateResultTileValue(
+        rewriter, result.getResultNumber(), offsets, sizes);
+    if (succeeded(tile))
+      return tile->tiledValues.front();
+  }
+  if (auto branch = dyn_cast_or_null<scf::IfOp>(producer);
+      branch && branch.elseBlock()) {
+    // The branches are cloned with the chunk of this result as theirs.
+    unsigned index = result.getResultNumber();
+    SmallVector<int64_t> staticSizes;
+    for (OpFoldResult size : sizes)
+      staticSizes.push_back(*getConstantIntValue(size));
+    auto type = RankedTensorType::get(
+        staticSizes, cast<RankedTensorType>(value.getType()).getElementType());
+    auto chunked =
+        scf::IfOp::create(rewriter, loc, TypeRange{type}, branch.getCondition(),
+                          /*withElseRegion=*/true);
+    for (auto [from, to] :
+         {std::pair{branch.thenBlock(), chunked.thenBlock()},
+          std::pair{branch.elseBlock(), chunked.elseBlock()}}) {
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPointToStart(to);
+      IRMapping mapping;
+      for (Operation &op : from->without_terminator())
+        rewriter.clone(op, mapping);
+      // Each clone is used by the new yield only, like its original.
+      Value yielded = from->getTerminator()->getOperand(index);
+      scf::YieldOp::create(rewriter, loc,
+                           slice(mapping.lookupOrDefault(yielded),
+                                 yielded.hasOneUse(), offsets, sizes));
+    }
+    return chunked.getResult(0);
+  }
+  SmallVector<OpFoldResult> strides(offsets.size(), rewriter.getIndexAttr(1));
+  return tensor::ExtractSliceOp::create(rewriter, loc, value, offsets, sizes,
+                                        strides);
+}
+
+void MatmulChunker::chunk(linalg::LinalgOp op, int64_t chunk) {
+  Location loc = op.getLoc();
+  Value lhs = op.getDpsInputs()[0], rhs = op.getDpsInputs()[1];
+  Value acc = op.getDpsInits()[0];
+  auto lhsType = cast<RankedTensorType>(lhs.getType());
+  auto rhsType = cast<RankedTensorType>(rhs.getType());
+  int64_t m = lhsType.getDimSize(0), k = lhsType.getDimSize(1),
+          n = rhsType.getDimSize(1);
+  rewriter.setInsertionPoint(op);
+  auto loop = scf::ForOp::create(
+      rewriter, loc, arith::ConstantIndexOp::create(rewriter, loc, 0),
+      arith::ConstantIndexOp::create(rewriter, loc, k),
+      arith::ConstantIndexOp::create(rewriter, loc, chunk), ValueRange{acc});
+  rewriter.setInsertionPointToStart(loop.getBody());
+  OpFoldResult k0 = loop.getInductionVar();
+  OpFoldResult zero = rewriter.getIndexAttr(0);
+  Value lhsChunk =
+      slice(lhs, lhs.hasOneUse(), {zero, k0},
+            {rewriter.getIndexAttr(m), rewriter.getIndexAttr(chunk)});
+  Value rhsChunk =
+      slice(rhs, rhs.hasOneUse(), {k0, zero},
+            {rewriter.getIndexAttr(chunk), rewriter.getIndexAttr(n)});
+  // Operands are set by position: A and B may be the same value.
+  auto chunked = cast<linalg::LinalgOp>(rewriter.clone(*op));
+  rewriter.modifyOpInPlace(chunked, [&] {
+    chunked.getDpsInputOperand(0)->set(lhsChunk);
+    chunked.getDpsInputOperand(1)->set(rhsChunk);
+    chunked.getDpsInitOperand(0)->set(loop.getRegionIterArgs().front());
+  });
+  scf::YieldOp::create(rewriter, loc, chunked->getResults());
+  rewriter.replaceOp(op, loop.getResults());
+}
+
+namespace {
+struct ChunkMatmulReductionPass
+    : triton_spirv::impl::ChunkMatmulReductionBase<ChunkMatmulReductionPass> {
+  using Base::Base;
+  void runOnOperation() override {
+    if (maxWorkgroupMemory == 0)
+      return;
+    // A third of workgroup memory for the operands of one matmul leaves
+    // room for the rest of the kernel's blocks.
+    int64_t budget = maxWorkgroupMemory / 3;
+    SmallVector<std::pair<linalg::LinalgOp, int64_t>> work;
+    getOperation().walk([&](linalg::LinalgOp op) {
+      if (!isStaticTensorMatmul(op))
+        return;
+      Value lhs = op.getDpsInputs()[0], rhs = op.getDpsInputs()[1];
+      auto lhsType = cast<RankedTensorType>(lhs.getType());
+      int64_t m = lhsType.getDimSize(0), k = lhsType.getDimSize(1),
+              n = cast<RankedTensorType>(rhs.getType()).getDimSize(1);
+      auto bytes = [&](int64_t depth) {
+        return m * depth * elementBytes(lhs) + depth * n * elementBytes(rhs);
+      };
+      if (bytes(k) <= budget)
+        return;
+      int64_t chunk = kMinChunk;
+      while (chunk * 2 < k && k % (chunk * 2) == 0 &&
+             bytes(chunk * 2) <= budget)
+        chunk *= 2;
+      if (chunk < k && k % chunk == 0)
+        work.push_back({op, chunk});
+    });
+    IRRewriter rewriter(&getContext());
+    MatmulChunker chunker(rewriter);
+    for (auto [op, chunk] : work)
+      chunker.chunk(op, chunk);
+    if (work.empty())
+      return;
+    // The chunks of the producers' tensor.empty inits become empty chunks,
+    // so that bufferization allocates chunks, not views of whole blocks.
+    RewritePatternSet patterns(&getContext());
+    tensor::populateFoldTensorEmptyPatterns(patterns);
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+      return signalPassFailure();
+  }
+};
+} // namespace

@@ -1,0 +1,48 @@
+//===- Dialect.cpp - The triton_spirv dialect and its layouts -------------===//
+
+#include "triton-spirv/Dialect/TritonSPIRV/IR/Dialect.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace mlir::triton_spirv;
+
+#include "triton-spirv/Dialect/TritonSPIRV/IR/TritonSPIRVDialect.cpp.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "triton-spirv/Dialect/TritonSPIRV/IR/TritonSPIRVAttrs.cpp.inc"
+
+void TritonSPIRVDialect::initialize() {
+  addAttributes<
+#define GET_ATTRDEF_LIST
+#include "triton-spirv/Dialect/TritonSPIRV/IR/TritonSPIRVAttrs.cpp.inc"
+      >();
+}
+
+LogicalResult
+GridLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                       ArrayRef<int64_t> invocations) {
+  if (invocations.empty())
+    return emitError() << "a grid layout needs at least one dimension";
+  if (llvm::any_of(invocations, [](int64_t count) { return count <= 0; }))
+    return emitError() << "a grid layout needs positive invocation counts";
+  return success();
+}
+
+int64_t GridLayoutAttr::getNumInvocations() const {
+  int64_t count = 1;
+  for (int64_t invocations : getInvocations())
+    count *= invocations;
+  return count;
+}
+
+bool GridLayoutAttr::tiles(ArrayRef<int64_t> shape) const {
+  ArrayRef<int64_t> invocations = getInvocations();
+  return shape.size() == invocations.size() &&
+         llvm::all_of(llvm::zip(shape, invocations), [](auto pair) {
+           auto [size, count] = pair;
+           return size >= 0 && size % count == 0;
+         });
+}

@@ -1,0 +1,43 @@
+// Layouts that the distribution cannot follow are errors, never a crash.
+// RUN: triton-spirv-opt %s --triton-spirv-distribute="workgroup-size=64" -split-input-file -verify-diagnostics
+
+func.func @grid_not_tiling() {
+  // expected-error @+1 {{grid layout #triton_spirv.grid<[4, 8]> does not tile 'memref<16x32xf32, #gpu.address_space<workgroup>>' with 64 invocations}}
+  %acc = memref.alloc() {triton_spirv.layout = #triton_spirv.grid<[4, 8]>} : memref<16x32xf32, #gpu.address_space<workgroup>>
+  return
+}
+
+// -----
+
+func.func @unknown_layout() {
+  // expected-error @+1 {{unknown layout 1 : i64}}
+  %acc = memref.alloc() {triton_spirv.layout = 1} : memref<16x32xf32, #gpu.address_space<workgroup>>
+  return
+}
+
+// -----
+
+// The matmul computes 16 x 32 outputs on a 4 x 16 grid of invocations; an
+// accumulator said to be on another grid cannot be its registers.
+func.func @accumulator_on_other_grid(%a: memref<16x8xf32, #gpu.address_space<workgroup>>,
+                                     %b: memref<8x32xf32, #gpu.address_space<workgroup>>) {
+  %acc = memref.alloc() {triton_spirv.layout = #triton_spirv.grid<[8, 8]>} : memref<16x32xf32, #gpu.address_space<workgroup>>
+  // expected-error @+1 {{the accumulator's layout #triton_spirv.grid<[8, 8]> is not the register tiling of this matmul}}
+  linalg.matmul ins(%a, %b : memref<16x8xf32, #gpu.address_space<workgroup>>, memref<8x32xf32, #gpu.address_space<workgroup>>)
+                outs(%acc : memref<16x32xf32, #gpu.address_space<workgroup>>)
+  return
+}
+
+// -----
+
+// A grid buffer read through a transposing map cannot be distributed.
+func.func @grid_read_transposed(%dst: memref<32x32xf32>) {
+  %acc = memref.alloc() {triton_spirv.layout = #triton_spirv.grid<[4, 16]>} : memref<32x32xf32, #gpu.address_space<workgroup>>
+  // expected-error @+1 {{accesses a buffer in layout #triton_spirv.grid<[4, 16]> at elements that other invocations hold}}
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1, d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+      ins(%acc : memref<32x32xf32, #gpu.address_space<workgroup>>) outs(%dst : memref<32x32xf32>) {
+  ^bb0(%x: f32, %out: f32):
+    linalg.yield %x : f32
+  }
+  return
+}

@@ -1,0 +1,17 @@
+// Malformed layouts are rejected with a diagnostic.
+// RUN: triton-spirv-opt %s -split-input-file -verify-diagnostics
+
+func.func @zero_invocations() {
+  // expected-error @+1 {{a grid layout needs positive invocation counts}}
+  %acc = memref.alloc() {triton_spirv.layout = #triton_spirv.grid<[0, 8]>} : memref<16x16xf32>
+  return
+}
+
+// -----
+
+func.func @no_dimensions() {
+  // expected-error @+2 {{expected integer value}}
+  // expected-error @+1 {{failed to parse TritonSPIRV_GridLayoutAttr parameter 'invocations'}}
+  %acc = memref.alloc() {triton_spirv.layout = #triton_spirv.grid<[]>} : memref<16x16xf32>
+  return
+}
