@@ -9,10 +9,17 @@
 //   anchored at the matmul's accumulator and carried to the buffers that
 //   element-wise ops combine with it (the epilogue), which then iterate in
 //   the grid too.
+// - slice: the result of reducing one dimension of a grid buffer, held by
+//   all invocations that shared the reduced row (they combine their partial
+//   results with subgroup shuffles). Element-wise work on it runs on every
+//   holder; grid ops read it broadcast along the reduced dimension.
 // An element-wise op iterates in one layout, so the buffers it reads and
-// writes element by element must agree: a cyclic buffer meeting a grid one
-// takes the grid when all its uses allow it, else it stays in workgroup
-// memory.
+// writes element by element must agree. Layouts spread from their anchors
+// (matmul accumulators, reductions of grid buffers) to every buffer whose
+// uses all allow them; a fixpoint then takes layouts away where buffers
+// disagree (the grid wins over a slice, a slice over cyclic) or where a
+// reduction's input and result, or a broadcast reader, do not match, and
+// those buffers stay in workgroup memory.
 //
 //===----------------------------------------------------------------------===//
 
@@ -22,7 +29,10 @@
 #include "triton-spirv/Dialect/TritonSPIRV/IR/Dialect.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Utils/IndexingUtils.h"
+
+#include <numeric>
 
 using namespace mlir;
 using namespace mlir::triton_spirv;
@@ -57,12 +67,19 @@ public:
 
 private:
   bool isOwnerAligned(Operation *user, Value buffer);
+  bool isCandidate(Value buffer) const { return candidates.contains(buffer); }
+  bool shufflesAlong(GridLayoutAttr grid, unsigned dim, Type element) const;
   bool allowsGrid(Value buffer, GridLayoutAttr grid);
-  void propagateGrids(SmallVector<Value> worklist);
+  bool allowsSlice(Value buffer, SliceLayoutAttr slice);
+  bool allows(Value buffer, Attribute layout);
+  void propagate(SmallVector<Value> worklist);
+  bool isConsistent(Value buffer, Attribute layout);
 
   func::FuncOp kernel;
   const WorkgroupShape &shape;
   const int64_t workgroupSize;
+  /// Workgroup allocations that could live in registers.
+  llvm::SmallDenseSet<Value> candidates;
   llvm::MapVector<Value, Attribute> layouts;
 };
 } // namespace
@@ -148,21 +165,85 @@ static bool isElementwiseUse(Operation *user, Value buffer) {
   });
 }
 
+/// The dimension a single-input, single-output reduction reduces.
+static std::optional<unsigned> reducedDim(linalg::ReduceOp reduce) {
+  if (reduce.getInputs().size() != 1 || reduce.getDimensions().size() != 1)
+    return std::nullopt;
+  return reduce.getDimensions().front();
+}
+
 /// The grid layout of a matmul computed in register tiles.
 static GridLayoutAttr gridOf(const MatmulPlan &plan, MLIRContext *context) {
   return GridLayoutAttr::get(context, {plan.tiling.gridM, plan.tiling.gridN});
 }
 
+/// Whether the invocations that share a row of `grid` along `dim` are lanes
+/// of one subgroup that xor-shuffles can combine, for `element` values.
+bool LayoutAssignment::shufflesAlong(GridLayoutAttr grid, unsigned dim,
+                                     Type element) const {
+  ArrayRef<int64_t> counts = grid.getInvocations();
+  int64_t stride = computeProduct(counts.drop_front(dim + 1));
+  int64_t span = stride * counts[dim];
+  return shape.subgroupSize > 1 && llvm::isPowerOf2_64(counts[dim]) &&
+         llvm::isPowerOf2_64(stride) && span <= shape.subgroupSize &&
+         (element.isF32() || element.isF64() || element.isInteger(32) ||
+          element.isInteger(64));
+}
+
+/// Whether `offset` is a multiple of `multiple`: a constant, or the
+/// induction variable of a loop whose start and step are.
+static bool isMultipleOf(OpFoldResult offset, int64_t multiple) {
+  if (std::optional<int64_t> constant = getConstantIntValue(offset))
+    return *constant % multiple == 0;
+  auto iv = dyn_cast<BlockArgument>(cast<Value>(offset));
+  auto loop = iv ? dyn_cast<scf::ForOp>(iv.getOwner()->getParentOp())
+                 : scf::ForOp();
+  if (!loop || loop.getInductionVar() != iv)
+    return false;
+  std::optional<int64_t> lower = getConstantIntValue(loop.getLowerBound());
+  std::optional<int64_t> step = getConstantIntValue(loop.getStep());
+  return lower && step && *lower % multiple == 0 && *step % multiple == 0;
+}
+
+/// Whether `view` of a buffer in `grid` keeps the grid: a box of unit
+/// strides whose offsets are multiples of the grid and whose sizes it tiles,
+/// so that each invocation holds the same elements of the view as of the
+/// buffer. Then ops reading or writing the view element by element can
+/// iterate in the grid over it.
+static bool keepsGrid(memref::SubViewOp view, GridLayoutAttr grid) {
+  ArrayRef<int64_t> counts = grid.getInvocations();
+  if (!view.hasUnitStride() || view.getType().getRank() != view.getSourceType().getRank() ||
+      !view.getType().hasStaticShape() || !grid.tiles(view.getType().getShape()))
+    return false;
+  for (auto [offset, count] : llvm::zip(view.getMixedOffsets(), counts))
+    if (!isMultipleOf(offset, count))
+      return false;
+  return llvm::all_of(view->getUsers(), [&](Operation *user) {
+    return isElementwiseUse(user, view.getResult());
+  });
+}
+
 /// Whether every use of `buffer` can follow `grid`: element-wise ops (which
-/// then iterate in the grid), and matmuls computed in register tiles of that
-/// grid that accumulate into it.
+/// then iterate in the grid), also through views that keep the grid,
+/// matmuls computed in register tiles of that grid that accumulate into it,
+/// and reductions of one dimension whose sharing invocations can shuffle.
 bool LayoutAssignment::allowsGrid(Value buffer, GridLayoutAttr grid) {
   auto type = cast<MemRefType>(buffer.getType());
-  if (!grid.tiles(type.getShape()) || grid.getNumInvocations() != workgroupSize)
+  if (!grid.tiles(type.getShape()) ||
+      grid.getNumInvocations() != workgroupSize)
     return false;
   return llvm::all_of(buffer.getUsers(), [&](Operation *user) {
     if (isElementwiseUse(user, buffer))
       return true;
+    if (auto view = dyn_cast<memref::SubViewOp>(user))
+      return keepsGrid(view, grid);
+    if (auto reduce = dyn_cast<linalg::ReduceOp>(user)) {
+      std::optional<unsigned> dim = reducedDim(reduce);
+      return dim && reduce.getInputs()[0] == buffer &&
+             reduce.getInits()[0] != buffer &&
+             isCandidate(reduce.getInits()[0]) &&
+             shufflesAlong(grid, *dim, type.getElementType());
+    }
     auto matmul = dyn_cast<linalg::LinalgOp>(user);
     if (!matmul || matmul.getNumDpsInits() != 1 ||
         matmul.getDpsInits()[0] != buffer ||
@@ -174,33 +255,186 @@ bool LayoutAssignment::allowsGrid(Value buffer, GridLayoutAttr grid) {
   });
 }
 
-/// Element-wise ops that touch a grid buffer iterate in its grid: the other
-/// buffers they touch element by element take the same grid, or, when they
-/// cannot, stay in workgroup memory.
-void LayoutAssignment::propagateGrids(SmallVector<Value> worklist) {
+/// Whether `view` inserts a unit dimension at `dim` into its source.
+static bool insertsUnitDim(memref::ExpandShapeOp view, unsigned dim) {
+  ArrayRef<int64_t> source = view.getSrcType().getShape();
+  SmallVector<int64_t> expected(source);
+  expected.insert(expected.begin() + dim, 1);
+  return view.getResultType().getShape() == ArrayRef<int64_t>(expected);
+}
+
+/// The map of a read broadcast along `dim`: the identity on the other
+/// dimensions, the constant 0 at `dim`.
+static bool isBroadcastAlong(AffineMap map, unsigned dim) {
+  if (map.getNumResults() != map.getNumDims())
+    return false;
+  for (auto [position, result] : llvm::enumerate(map.getResults())) {
+    auto constant = dyn_cast<AffineConstantExpr>(result);
+    auto dimExpr = dyn_cast<AffineDimExpr>(result);
+    if (position == dim ? !constant || constant.getValue() != 0
+                        : !dimExpr || dimExpr.getPosition() != position)
+      return false;
+  }
+  return true;
+}
+
+/// Whether every use of `buffer` can follow `slice`: element-wise ops
+/// without atomics (run on every holder; writes to memory by one), the
+/// reduction that produces it, and reads broadcast along the reduced
+/// dimension through a view that inserts it.
+bool LayoutAssignment::allowsSlice(Value buffer, SliceLayoutAttr slice) {
+  auto type = cast<MemRefType>(buffer.getType());
+  SmallVector<int64_t> counts = slice.getInvocations();
+  if (counts.size() != static_cast<size_t>(type.getRank()) ||
+      slice.getParent().getNumInvocations() != workgroupSize ||
+      !llvm::all_of(llvm::zip(type.getShape(), counts), [](auto pair) {
+        return std::get<0>(pair) % std::get<1>(pair) == 0;
+      }))
+    return false;
+  return llvm::all_of(buffer.getUsers(), [&](Operation *user) {
+    if (isElementwiseUse(user, buffer)) {
+      WalkResult atomics = user->walk([](Operation *op) {
+        return isa<memref::AtomicRMWOp, memref::GenericAtomicRMWOp>(op)
+                   ? WalkResult::interrupt()
+                   : WalkResult::advance();
+      });
+      return !atomics.wasInterrupted();
+    }
+    if (auto reduce = dyn_cast<linalg::ReduceOp>(user))
+      return reducedDim(reduce) == slice.getDim() &&
+             reduce.getInits()[0] == buffer &&
+             reduce.getInputs()[0] != buffer;
+    auto view = dyn_cast<memref::ExpandShapeOp>(user);
+    if (!view || !insertsUnitDim(view, slice.getDim()))
+      return false;
+    return llvm::all_of(view->getUses(), [&](OpOperand &use) {
+      auto reader = dyn_cast<linalg::LinalgOp>(use.getOwner());
+      return reader && reader.isDpsInput(&use) &&
+             reader.getNumParallelLoops() == reader.getNumLoops() &&
+             isBroadcastAlong(reader.getMatchingIndexingMap(&use),
+                              slice.getDim());
+    });
+  });
+}
+
+bool LayoutAssignment::allows(Value buffer, Attribute layout) {
+  if (auto grid = dyn_cast<GridLayoutAttr>(layout))
+    return allowsGrid(buffer, grid);
+  if (auto slice = dyn_cast<SliceLayoutAttr>(layout))
+    return allowsSlice(buffer, slice);
+  return false;
+}
+
+/// Which layout wins where two meet in an element-wise op.
+static int priority(Attribute layout) {
+  if (!layout)
+    return 0;
+  if (isa<GridLayoutAttr>(layout))
+    return 3;
+  if (isa<SliceLayoutAttr>(layout))
+    return 2;
+  return 1;
+}
+
+/// Spreads grids and slices from `worklist`: through element-wise ops to the
+/// other buffers they touch element by element, and from a grid buffer to
+/// the results of its reductions.
+void LayoutAssignment::propagate(SmallVector<Value> worklist) {
+  MLIRContext *context = kernel.getContext();
+  auto offer = [&](Value other, Attribute layout) {
+    if (!isCandidate(other) || layouts.lookup(other) == layout ||
+        priority(layouts.lookup(other)) >= priority(layout) ||
+        !allows(other, layout))
+      return;
+    layouts[other] = layout;
+    worklist.push_back(other);
+  };
   while (!worklist.empty()) {
     Value buffer = worklist.pop_back_val();
-    auto grid = dyn_cast_or_null<GridLayoutAttr>(layouts.lookup(buffer));
-    if (!grid)
+    Attribute layout = layouts.lookup(buffer);
+    if (!layout)
       continue;
     for (Operation *user : buffer.getUsers()) {
-      if (!isElementwiseUse(user, buffer))
+      if (auto reduce = dyn_cast<linalg::ReduceOp>(user)) {
+        auto grid = dyn_cast<GridLayoutAttr>(layout);
+        if (grid && reduce.getInputs()[0] == buffer)
+          offer(reduce.getInits()[0],
+                SliceLayoutAttr::get(context, *reducedDim(reduce), grid));
         continue;
-      for (Value other : user->getOperands()) {
-        if (other == buffer || !layouts.count(other))
+      }
+      SmallVector<Operation *> readers{user};
+      Value accessed = buffer;
+      if (auto view = dyn_cast<memref::SubViewOp>(user)) {
+        readers.assign(view->user_begin(), view->user_end());
+        accessed = view.getResult();
+      }
+      for (Operation *reader : readers) {
+        if (!isElementwiseUse(reader, accessed))
           continue;
-        Attribute layout = layouts.lookup(other);
-        if (layout == grid)
-          continue;
-        if (isa<CyclicLayoutAttr>(layout) && allowsGrid(other, grid)) {
-          layouts[other] = grid;
-          worklist.push_back(other);
-          continue;
-        }
-        layouts.erase(other);
+        auto linalgOp = cast<linalg::LinalgOp>(reader);
+        for (OpOperand &operand : reader->getOpOperands())
+          if (operand.get() != accessed &&
+              linalgOp.getMatchingIndexingMap(&operand).isIdentity())
+            offer(operand.get(), layout);
       }
     }
   }
+}
+
+/// Whether `buffer` in `layout` agrees with the layouts around it: the
+/// element-wise ops touching it iterate in its layout (no other buffer there
+/// has another layout of equal or higher priority), a grid buffer's
+/// reductions produce slices of its grid and a slice comes from a reduction
+/// of its parent grid, and whoever reads a slice broadcast iterates in the
+/// parent grid.
+bool LayoutAssignment::isConsistent(Value buffer, Attribute layout) {
+  auto grid = dyn_cast<GridLayoutAttr>(layout);
+  auto slice = dyn_cast<SliceLayoutAttr>(layout);
+  auto iteratesIn = [&](linalg::LinalgOp op, Attribute expected) {
+    return llvm::any_of(op->getOpOperands(), [&](OpOperand &operand) {
+      return layouts.lookup(operand.get()) == expected &&
+             op.getMatchingIndexingMap(&operand).isIdentity();
+    });
+  };
+  for (Operation *user : buffer.getUsers()) {
+    if (auto reduce = dyn_cast<linalg::ReduceOp>(user)) {
+      if (grid && reduce.getInputs()[0] == buffer &&
+          layouts.lookup(reduce.getInits()[0]) !=
+              SliceLayoutAttr::get(kernel.getContext(), *reducedDim(reduce),
+                                   grid))
+        return false;
+      if (slice && layouts.lookup(reduce.getInputs()[0]) != slice.getParent())
+        return false;
+      continue;
+    }
+    if (auto view = dyn_cast<memref::ExpandShapeOp>(user)) {
+      if (!slice)
+        return false;
+      for (Operation *reader : view->getUsers())
+        if (!iteratesIn(cast<linalg::LinalgOp>(reader), slice.getParent()))
+          return false;
+      continue;
+    }
+    SmallVector<Operation *> readers{user};
+    Value accessed = buffer;
+    if (auto view = dyn_cast<memref::SubViewOp>(user)) {
+      readers.assign(view->user_begin(), view->user_end());
+      accessed = view.getResult();
+    }
+    for (Operation *reader : readers) {
+      auto linalgOp = dyn_cast<linalg::LinalgOp>(reader);
+      if (!linalgOp || !isElementwiseUse(reader, accessed))
+        continue;
+      for (OpOperand &operand : reader->getOpOperands()) {
+        Attribute other = layouts.lookup(operand.get());
+        if (other && other != layout &&
+            linalgOp.getMatchingIndexingMap(&operand).isIdentity() &&
+            priority(other) >= priority(layout))
+          return false;
+      }
+    }
+  }
+  return true;
 }
 
 llvm::MapVector<Value, Attribute> LayoutAssignment::run() {
@@ -213,15 +447,14 @@ llvm::MapVector<Value, Attribute> LayoutAssignment::run() {
       allocs.push_back(alloc);
   });
   for (memref::AllocOp alloc : allocs)
+    candidates.insert(alloc);
+  for (memref::AllocOp alloc : allocs)
     if (llvm::all_of(alloc->getUsers(), [&](Operation *user) {
           return isOwnerAligned(user, alloc);
         }))
       layouts[alloc] = CyclicLayoutAttr::get(context);
 
   // Matmul accumulators computed in register tiles anchor grids.
-  llvm::SmallDenseSet<Value> isAlloc;
-  for (memref::AllocOp alloc : allocs)
-    isAlloc.insert(alloc);
   SmallVector<Value> anchors;
   kernel.walk([&](linalg::LinalgOp op) {
     std::optional<MatmulPlan> plan = planMatmul(op, shape);
@@ -229,12 +462,56 @@ llvm::MapVector<Value, Attribute> LayoutAssignment::run() {
       return;
     Value acc = op.getDpsInits()[0];
     GridLayoutAttr grid = gridOf(*plan, context);
-    if (!isAlloc.contains(acc) || !allowsGrid(acc, grid))
+    if (!isCandidate(acc) || !allowsGrid(acc, grid))
       return;
     layouts[acc] = grid;
     anchors.push_back(acc);
   });
-  propagateGrids(anchors);
+  propagate(anchors);
+
+  // Reductions of the last dimension of a block that has no layout yet
+  // anchor a grid too: rows spread over as many lanes of a subgroup as
+  // divide them (neighbouring lanes on neighbouring elements, for coalesced
+  // accesses), the rest of the invocations over the other dimensions.
+  anchors.clear();
+  kernel.walk([&](linalg::ReduceOp reduce) {
+    std::optional<unsigned> dim = reducedDim(reduce);
+    Value input = reduce.getInputs()[0];
+    auto type = dyn_cast<MemRefType>(input.getType());
+    if (!dim || !type || *dim + 1 != type.getRank() || type.getRank() < 2 ||
+        !isCandidate(input) || layouts.count(input))
+      return;
+    ArrayRef<int64_t> sizes = type.getShape();
+    for (int64_t lanes = shape.subgroupSize; lanes > 1; lanes /= 2) {
+      SmallVector<int64_t> counts(sizes.size(), 1);
+      counts.back() = lanes;
+      // The other invocations go to the outer dimensions, innermost first.
+      int64_t left = workgroupSize / lanes;
+      for (int64_t d = sizes.size() - 2; d >= 0 && left > 1; --d) {
+        int64_t take = std::gcd(left, sizes[d]);
+        counts[d] = take;
+        left /= take;
+      }
+      auto grid = GridLayoutAttr::get(context, counts);
+      if (left != 1 || !allowsGrid(input, grid))
+        continue;
+      layouts[input] = grid;
+      anchors.push_back(input);
+      break;
+    }
+  });
+  propagate(anchors);
+
+  // Take layouts away where they disagree, until none does.
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (auto [buffer, layout] : llvm::to_vector(layouts)) {
+      if (isConsistent(buffer, layout))
+        continue;
+      layouts.erase(buffer);
+      changed = true;
+    }
+  }
   return std::move(layouts);
 }
 

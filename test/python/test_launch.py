@@ -111,17 +111,21 @@ def test_unsupported_op_names_the_python_line() -> None:
 
 
 @triton.jit
-def _square_tile(x_ptr, out_ptr, BLOCK: tl.constexpr):
+def _gather_tile(x_ptr, index_ptr, out_ptr, BLOCK: tl.constexpr):
+    # Rows picked by loaded indices: the whole computed block is read across
+    # invocations, so it must sit in workgroup memory (64 KiB at 128 x 128).
     offsets = tl.arange(0, BLOCK)[:, None] * BLOCK + tl.arange(0, BLOCK)[None, :]
-    x = tl.load(x_ptr + offsets)
-    tl.store(out_ptr + offsets, tl.dot(x, x))
+    x = tl.load(x_ptr + offsets) * 2.0
+    rows = tl.load(index_ptr + offsets)
+    tl.store(out_ptr + offsets, tl.gather(x, rows, axis=0))
 
 
 def test_out_of_shared_memory_is_out_of_resources() -> None:
     from triton.runtime.errors import OutOfResources
     x = torch.rand(128, 128)
+    rows = torch.randint(0, 128, (128, 128), dtype=torch.int32)
     with pytest.raises(OutOfResources, match="shared memory"):
-        _square_tile[(1,)](x, torch.empty_like(x), BLOCK=128)
+        _gather_tile[(1,)](x, rows, torch.empty_like(x), BLOCK=128)
 
 
 def test_relaunch_from_cache_in_a_fresh_process(tmp_path) -> None:

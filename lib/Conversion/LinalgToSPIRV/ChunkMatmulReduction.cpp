@@ -77,12 +77,41 @@ private:
 };
 } // namespace
 
+/// Whether `op` makes its block from scalars and memory alone (a load of a
+/// tile): computing a chunk of it again costs a read, not repeated work.
+static bool isGenerator(Operation *op) {
+  auto linalgOp = dyn_cast_or_null<linalg::LinalgOp>(op);
+  return linalgOp && linalgOp.getNumParallelLoops() == linalgOp.getNumLoops() &&
+         llvm::none_of(linalgOp.getDpsInputs(), [](Value input) {
+           return isa<ShapedType>(input.getType());
+         });
+}
+
+/// Whether each branch of `branch` yields, as result `index`, a generator.
+static bool yieldsGenerators(scf::IfOp branch, unsigned index) {
+  return branch.elseBlock() &&
+         llvm::all_of(branch->getRegions(), [&](Region &region) {
+           return isGenerator(region.front()
+                                  .getTerminator()
+                                  ->getOperand(index)
+                                  .getDefiningOp());
+         });
+}
+
 Value MatmulChunker::slice(Value value, bool exclusive,
                            ArrayRef<OpFoldResult> offsets,
                            ArrayRef<OpFoldResult> sizes) {
   Location loc = value.getLoc();
   auto result = dyn_cast<OpResult>(value);
-  Operation *producer = exclusive && result ? result.getOwner() : nullptr;
+  Operation *producer = result ? result.getOwner() : nullptr;
+  // A block that other ops use too is computed a chunk at a time only when
+  // that repeats no work: a tile loaded again (the whole block, which the
+  // other users keep, stays).
+  if (producer && !exclusive && !isGenerator(producer)) {
+    auto branch = dyn_cast<scf::IfOp>(producer);
+    if (!branch || !yieldsGenerators(branch, result.getResultNumber()))
+      producer = nullptr;
+  }
   auto linalgOp = dyn_cast_or_null<linalg::LinalgOp>(producer);
   if (auto tileable = dyn_cast_or_null<TilingInterface>(producer);
       tileable && linalgOp &&
@@ -112,11 +141,13 @@ Value MatmulChunker::slice(Value value, bool exclusive,
       IRMapping mapping;
       for (Operation &op : from->without_terminator())
         rewriter.clone(op, mapping);
-      // Each clone is used by the new yield only, like its original.
+      // Each clone is used by the new yield only, like its original (when
+      // the original if has no other users).
       Value yielded = from->getTerminator()->getOperand(index);
       scf::YieldOp::create(rewriter, loc,
                            slice(mapping.lookupOrDefault(yielded),
-                                 yielded.hasOneUse(), offsets, sizes));
+                                 exclusive && yielded.hasOneUse(), offsets,
+                                 sizes));
     }
     return chunked.getResult(0);
   }

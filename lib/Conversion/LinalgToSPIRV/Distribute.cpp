@@ -37,12 +37,13 @@ namespace mlir::triton_spirv {
 using namespace mlir;
 
 namespace {
-/// A buffer kept in registers in a grid layout: invocation (t_0, ..., t_n)
-/// holds the elements x with x_d mod G_d = t_d, at the row-major position of
-/// (x_d / G_d) in its private buffer.
-struct GridBuffer {
-  triton_spirv::GridLayoutAttr layout;
-  Value replacement;
+/// A buffer kept in registers in a grid or slice layout: invocation
+/// (t_0, ..., t_n) of the grid holds the elements x with x_d mod G_d = t_d
+/// (over the slice's dimensions), at the row-major position of (x_d / G_d)
+/// in its private buffer.
+struct LayoutBuffer {
+  Attribute layout;
+  Value registers;
 };
 
 class KernelDistributor {
@@ -69,10 +70,13 @@ private:
   LogicalResult findPrivateBuffers();
   void rewritePrivateAccesses();
   LogicalResult distributeParallelLoop(scf::ParallelOp loop);
-  LogicalResult distributeOnGrid(scf::ParallelOp loop, const GridBuffer &grid);
+  LogicalResult distributeOnLayout(scf::ParallelOp loop, Attribute layout);
+  bool isGridReduction(linalg::ReduceOp op);
+  void distributeGridReduction(linalg::ReduceOp op);
+  /// The grid or slice layout an element-wise op iterates in, if any.
+  Attribute iterationLayout(linalg::LinalgOp op);
   void usePrivateRegisters(Operation *root, ValueRange ivs, Value slot,
                            function_ref<Value(Value buffer)> replacementOf);
-  const GridBuffer *gridOperand(linalg::LinalgOp op);
   void runOnInvocationZero(Operation *op);
   void removeRedundantBarriers();
 
@@ -90,8 +94,8 @@ private:
   /// q mod W, mapped to the private buffer of ceil(N / W) elements that
   /// replaces them (element q is private element q / W of its owner).
   DenseMap<Value, Value> privateBuffers;
-  /// Workgroup buffers in a grid layout, and their private replacements.
-  DenseMap<Value, GridBuffer> gridBuffers;
+  /// Workgroup buffers in a grid or slice layout, and their registers.
+  DenseMap<Value, LayoutBuffer> layoutBuffers;
 };
 
 LogicalResult KernelDistributor::run() {
@@ -123,9 +127,14 @@ LogicalResult KernelDistributor::run() {
                                   copy.getTarget());
       rewriter.eraseOp(copy);
     }
-    if (auto reduce = dyn_cast<linalg::ReduceOp>(op))
+    if (auto reduce = dyn_cast<linalg::ReduceOp>(op)) {
+      if (isGridReduction(reduce)) {
+        distributeGridReduction(reduce);
+        continue;
+      }
       if (distributeReduction(reduce))
         continue;
+    }
     if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op)) {
       if (failed(distributeLinalgOp(linalgOp)))
         return failure();
@@ -134,11 +143,16 @@ LogicalResult KernelDistributor::run() {
     runOnInvocationZero(op);
   }
   rewritePrivateAccesses();
-  for (auto &[buffer, grid] : gridBuffers) {
+  for (auto &[buffer, layoutBuffer] : layoutBuffers) {
+    // Views whose accesses were all rewritten to registers.
+    for (Operation *user : llvm::make_early_inc_range(buffer.getUsers()))
+      if (isa<memref::ExpandShapeOp, memref::SubViewOp>(user) &&
+          user->use_empty())
+        rewriter.eraseOp(user);
     // The layout analysis admits only uses that the distribution rewrites.
     if (!buffer.use_empty())
       return buffer.user_begin()->emitError()
-             << "accesses a buffer in layout " << grid.layout
+             << "accesses a buffer in layout " << layoutBuffer.layout
              << " at elements that other invocations hold";
     rewriter.eraseOp(buffer.getDefiningOp());
   }
@@ -154,6 +168,16 @@ static Value lookThroughDimApply(Value v) {
     return v;
   auto dim = dyn_cast<AffineDimExpr>(apply.getAffineMap().getResult(0));
   return dim ? apply.getMapOperands()[dim.getPosition()] : v;
+}
+
+/// The constant `v` is, also as an `affine.apply` of a constant map (linalg's
+/// loop lowering writes constant indices that way).
+static std::optional<int64_t> constantIndex(Value v) {
+  if (auto apply = v.getDefiningOp<affine::AffineApplyOp>())
+    if (auto constant =
+            dyn_cast<AffineConstantExpr>(apply.getAffineMap().getResult(0)))
+      return constant.getValue();
+  return getConstantIntValue(v);
 }
 
 /// Buffers with a layout (triton-spirv-assign-layouts) become private
@@ -173,14 +197,21 @@ LogicalResult KernelDistributor::findPrivateBuffers() {
     }
     int64_t perInvocation;
     auto grid = dyn_cast<triton_spirv::GridLayoutAttr>(layout);
-    if (grid) {
-      if (grid.getNumInvocations() != workgroupSize ||
-          !grid.tiles(type.getShape())) {
-        alloc.emitError() << "grid layout " << grid << " does not tile " << type
+    auto slice = dyn_cast<triton_spirv::SliceLayoutAttr>(layout);
+    if (grid || slice) {
+      SmallVector<int64_t> counts =
+          grid ? SmallVector<int64_t>(grid.getInvocations())
+               : slice.getInvocations();
+      int64_t invocations = grid ? grid.getNumInvocations()
+                                 : slice.getParent().getNumInvocations();
+      if (invocations != workgroupSize ||
+          !triton_spirv::GridLayoutAttr::get(alloc.getContext(), counts)
+               .tiles(type.getShape())) {
+        alloc.emitError() << "layout " << layout << " does not tile " << type
                           << " with " << workgroupSize << " invocations";
         return WalkResult::interrupt();
       }
-      perInvocation = type.getNumElements() / workgroupSize;
+      perInvocation = type.getNumElements() / computeProduct(counts);
     } else if (isa<triton_spirv::CyclicLayoutAttr>(layout)) {
       perInvocation = llvm::divideCeil(type.getNumElements(), workgroupSize);
     } else {
@@ -192,8 +223,8 @@ LogicalResult KernelDistributor::findPrivateBuffers() {
         rewriter, alloc.getLoc(),
         MemRefType::get({perInvocation}, type.getElementType(), nullptr,
                         privateSpace));
-    if (grid)
-      gridBuffers[alloc] = {grid, replacement};
+    if (grid || slice)
+      layoutBuffers[alloc] = {layout, replacement};
     else
       privateBuffers[alloc] = replacement;
     return WalkResult::advance();
@@ -201,14 +232,22 @@ LogicalResult KernelDistributor::findPrivateBuffers() {
   return failure(result.wasInterrupted());
 }
 
-/// The first operand of `op` kept in a grid layout.
-const GridBuffer *KernelDistributor::gridOperand(linalg::LinalgOp op) {
-  for (Value operand : op->getOperands()) {
-    auto found = gridBuffers.find(operand);
-    if (found != gridBuffers.end())
-      return &found->second;
+Attribute KernelDistributor::iterationLayout(linalg::LinalgOp op) {
+  Attribute layout;
+  for (OpOperand &operand : op->getOpOperands()) {
+    // Views of grid buffers are in the grid (the layout analysis admits
+    // only views that keep it).
+    Value buffer = operand.get();
+    if (auto view = buffer.getDefiningOp<memref::SubViewOp>())
+      buffer = view.getSource();
+    auto found = layoutBuffers.find(buffer);
+    if (found == layoutBuffers.end() ||
+        !op.getMatchingIndexingMap(&operand).isIdentity())
+      continue;
+    if (!layout || isa<triton_spirv::GridLayoutAttr>(found->second.layout))
+      layout = found->second.layout;
   }
-  return nullptr;
+  return layout;
 }
 
 /// Accesses left to private buffers (reductions, single elements) are
@@ -265,10 +304,11 @@ LogicalResult KernelDistributor::distributeLinalgOp(linalg::LinalgOp op) {
   triton_spirv::GridLayoutAttr accumulatorLayout;
   Value accumulatorRegisters;
   if (op.getNumDpsInits() == 1) {
-    auto found = gridBuffers.find(op.getDpsInits()[0]);
-    if (found != gridBuffers.end()) {
-      accumulatorLayout = found->second.layout;
-      accumulatorRegisters = found->second.replacement;
+    auto found = layoutBuffers.find(op.getDpsInits()[0]);
+    if (found != layoutBuffers.end()) {
+      accumulatorLayout =
+          dyn_cast<triton_spirv::GridLayoutAttr>(found->second.layout);
+      accumulatorRegisters = found->second.registers;
     }
   }
   FailureOr<bool> matmul =
@@ -280,7 +320,7 @@ LogicalResult KernelDistributor::distributeLinalgOp(linalg::LinalgOp op) {
     barrier(loc);
     return success();
   }
-  const GridBuffer *grid = gridOperand(op);
+  Attribute layout = iterationLayout(op);
   FailureOr<linalg::GenericOp> asGenericOp =
       triton_spirv::asGeneric(rewriter, op);
   if (failed(asGenericOp))
@@ -324,8 +364,8 @@ LogicalResult KernelDistributor::distributeLinalgOp(linalg::LinalgOp op) {
   auto parallel = dyn_cast<scf::ParallelOp>(loops->front());
   if (!parallel)
     return op->emitError("expected the parallel dimensions outermost");
-  if (grid)
-    return distributeOnGrid(parallel, *grid);
+  if (layout)
+    return distributeOnLayout(parallel, layout);
   return distributeParallelLoop(parallel);
 }
 
@@ -664,14 +704,22 @@ void KernelDistributor::usePrivateRegisters(
   });
 }
 
-/// `scf.parallel` over the whole of a grid buffer: invocation (t_0, ..., t_n)
-/// of the grid runs the elements x_d = t_d + G_d * r_d in nested loops over
-/// its tile r, and the grid buffers' elements are its registers at the
-/// row-major position of r.
-LogicalResult KernelDistributor::distributeOnGrid(scf::ParallelOp loop,
-                                                  const GridBuffer &grid) {
+/// `scf.parallel` over the whole of a buffer in a grid or slice layout:
+/// invocation (t_0, ..., t_n) of the grid runs the elements
+/// x_d = t_d + G_d * r_d in nested loops over its tile r, and the elements of
+/// the buffers in that layout are its registers at the row-major position of
+/// r. Iterating in a grid, slices of it read broadcast are registers too.
+/// Several invocations hold each element of a slice: all compute it, one
+/// writes it to memory.
+LogicalResult KernelDistributor::distributeOnLayout(scf::ParallelOp loop,
+                                                    Attribute layout) {
   Location loc = loop.getLoc();
-  ArrayRef<int64_t> counts = grid.layout.getInvocations();
+  auto grid = dyn_cast<triton_spirv::GridLayoutAttr>(layout);
+  auto slice = dyn_cast<triton_spirv::SliceLayoutAttr>(layout);
+  triton_spirv::GridLayoutAttr parent = grid ? grid : slice.getParent();
+  SmallVector<int64_t> counts = grid
+                                    ? SmallVector<int64_t>(grid.getInvocations())
+                                    : slice.getInvocations();
   SmallVector<int64_t> tile;
   for (auto [lb, ub, step, count] :
        llvm::zip(loop.getLowerBound(), loop.getUpperBound(), loop.getStep(),
@@ -681,17 +729,26 @@ LogicalResult KernelDistributor::distributeOnGrid(scf::ParallelOp loop,
                            stride = getConstantIntValue(step);
     if (!lower || !upper || stride != 1 || *lower != 0 || *upper % count)
       return loop.emitError("an op on a buffer in layout ")
-             << grid.layout << " must iterate over the whole buffer";
+             << layout << " must iterate over the whole buffer";
     tile.push_back(*upper / count);
   }
-  if (tile.size() != counts.size())
+  if (tile.size() != counts.size() ||
+      tile.size() != loop.getInductionVars().size())
     return loop.emitError("an op on a buffer in layout ")
-           << grid.layout << " must have the buffer's rank";
+           << layout << " must have the buffer's rank";
   rewriter.setInsertionPoint(loop);
-  SmallVector<Value> coordinates = delinearize(
-      loc, invocationId, getAsIndexOpFoldResult(rewriter.getContext(), counts));
-  SmallVector<Value> ivs;
-  Value slot = indexConstant(loc, 0);
+  SmallVector<Value> coordinates =
+      delinearize(loc, invocationId,
+                  getAsIndexOpFoldResult(rewriter.getContext(),
+                                         parent.getInvocations()));
+  Value leader;
+  if (slice) {
+    leader = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
+                                   coordinates[slice.getDim()],
+                                   indexConstant(loc, 0));
+    coordinates.erase(coordinates.begin() + slice.getDim());
+  }
+  SmallVector<Value> ivs, steps;
   Operation *outermost = nullptr;
   for (auto [coordinate, count, extent] :
        llvm::zip(coordinates, counts, tile)) {
@@ -701,27 +758,230 @@ LogicalResult KernelDistributor::distributeOnGrid(scf::ParallelOp loop,
     if (!outermost)
       outermost = forOp;
     rewriter.setInsertionPointToStart(forOp.getBody());
-    Value r = forOp.getInductionVar();
+    steps.push_back(forOp.getInductionVar());
     ivs.push_back(arith::AddIOp::create(
         rewriter, loc, coordinate,
-        arith::MulIOp::create(rewriter, loc, r, indexConstant(loc, count))));
-    slot = arith::AddIOp::create(
-        rewriter, loc,
-        arith::MulIOp::create(rewriter, loc, slot, indexConstant(loc, extent)),
-        r);
+        arith::MulIOp::create(rewriter, loc, forOp.getInductionVar(),
+                              indexConstant(loc, count))));
   }
+  // The register of tile position `steps` without dimension `dropped`.
+  auto slotOf = [&](std::optional<unsigned> dropped) {
+    Value slot = indexConstant(loc, 0);
+    for (auto [dim, step, extent] : llvm::enumerate(steps, tile)) {
+      if (dropped == dim)
+        continue;
+      slot = arith::AddIOp::create(
+          rewriter, loc,
+          arith::MulIOp::create(rewriter, loc, slot,
+                                indexConstant(loc, extent)),
+          step);
+    }
+    return slot;
+  };
+  Value slot = slotOf(std::nullopt);
   Block *body = loop.getBody();
   rewriter.eraseOp(body->getTerminator());
-  rewriter.inlineBlockBefore(
-      body, rewriter.getInsertionBlock()->getTerminator(), ivs);
+  Operation *insertBefore = rewriter.getInsertionBlock()->getTerminator();
+  rewriter.inlineBlockBefore(body, insertBefore, ivs);
   rewriter.eraseOp(loop);
   usePrivateRegisters(outermost, ivs, slot, [&](Value buffer) -> Value {
-    auto found = gridBuffers.find(buffer);
-    return found == gridBuffers.end() ? Value() : found->second.replacement;
+    auto found = layoutBuffers.find(buffer);
+    return found == layoutBuffers.end() || found->second.layout != layout
+               ? Value()
+               : found->second.registers;
   });
+  if (grid) {
+    // Accesses through views of grid buffers that keep the grid: element
+    // iv of the view is element iv + offset of the buffer, the register
+    // (r_d + offset_d / G_d) of its tile.
+    SmallVector<Operation *> viewAccesses;
+    outermost->walk([&](Operation *access) {
+      if (!isa<memref::LoadOp, memref::StoreOp>(access))
+        return;
+      Value memref = isa<memref::LoadOp>(access)
+                         ? cast<memref::LoadOp>(access).getMemRef()
+                         : cast<memref::StoreOp>(access).getMemRef();
+      auto view = memref.getDefiningOp<memref::SubViewOp>();
+      auto found = view ? layoutBuffers.find(view.getSource())
+                        : layoutBuffers.end();
+      if (found != layoutBuffers.end() && found->second.layout == layout)
+        viewAccesses.push_back(access);
+    });
+    for (Operation *access : viewAccesses) {
+      auto load = dyn_cast<memref::LoadOp>(access);
+      auto store = dyn_cast<memref::StoreOp>(access);
+      ValueRange indices = load ? load.getIndices() : store.getIndices();
+      if (!llvm::equal(indices, ivs, [](Value index, Value iv) {
+            return lookThroughDimApply(index) == iv;
+          }))
+        continue;
+      auto view = (load ? load.getMemRef() : store.getMemRef())
+                      .getDefiningOp<memref::SubViewOp>();
+      ArrayRef<int64_t> sourceShape = view.getSourceType().getShape();
+      rewriter.setInsertionPoint(access);
+      Value viewSlot = indexConstant(loc, 0);
+      for (auto [step, offset, count, size] :
+           llvm::zip(steps, view.getMixedOffsets(), counts, sourceShape)) {
+        Value shift = arith::DivUIOp::create(
+            rewriter, loc,
+            getValueOrCreateConstantIndexOp(rewriter, loc, offset),
+            indexConstant(loc, count));
+        viewSlot = arith::AddIOp::create(
+            rewriter, loc,
+            arith::MulIOp::create(rewriter, loc, viewSlot,
+                                  indexConstant(loc, size / count)),
+            arith::AddIOp::create(rewriter, loc, step, shift));
+      }
+      Value registers =
+          layoutBuffers.find(view.getSource())->second.registers;
+      if (load)
+        rewriter.replaceOpWithNewOp<memref::LoadOp>(load, registers, viewSlot);
+      else
+        rewriter.replaceOpWithNewOp<memref::StoreOp>(
+            store, store.getValueToStore(), registers, viewSlot);
+    }
+    // Reads of slices of this grid, broadcast along their reduced dimension
+    // through a view that inserts it.
+    SmallVector<memref::LoadOp> broadcastReads;
+    outermost->walk([&](memref::LoadOp load) {
+      auto view = load.getMemRef().getDefiningOp<memref::ExpandShapeOp>();
+      auto found = view ? layoutBuffers.find(view.getSrc())
+                        : layoutBuffers.end();
+      if (found != layoutBuffers.end())
+        broadcastReads.push_back(load);
+    });
+    for (memref::LoadOp load : broadcastReads) {
+      auto view = load.getMemRef().getDefiningOp<memref::ExpandShapeOp>();
+      const LayoutBuffer &source = layoutBuffers.find(view.getSrc())->second;
+      auto sliced = dyn_cast<triton_spirv::SliceLayoutAttr>(source.layout);
+      if (!sliced || sliced.getParent() != grid)
+        continue;
+      unsigned dim = sliced.getDim();
+      bool broadcast = true;
+      for (auto [position, index] : llvm::enumerate(load.getIndices())) {
+        Value source = lookThroughDimApply(index);
+        broadcast &= position == dim ? constantIndex(source) == 0
+                                     : source == ivs[position];
+      }
+      if (!broadcast)
+        continue;
+      rewriter.setInsertionPoint(load);
+      Value keptSlot = slotOf(dim);
+      rewriter.replaceOpWithNewOp<memref::LoadOp>(load, source.registers,
+                                                  keptSlot);
+    }
+  }
+  if (leader) {
+    // The other holders skip writes to memory.
+    SmallVector<memref::StoreOp> writes;
+    outermost->walk([&](memref::StoreOp store) {
+      auto space = dyn_cast_or_null<gpu::AddressSpaceAttr>(
+          store.getMemRefType().getMemorySpace());
+      if (!space || space.getValue() != gpu::AddressSpace::Private)
+        writes.push_back(store);
+    });
+    for (memref::StoreOp store : writes) {
+      rewriter.setInsertionPoint(store);
+      auto guard =
+          scf::IfOp::create(rewriter, loc, leader, /*withElseRegion=*/false);
+      rewriter.moveOpBefore(store, guard.thenBlock()->getTerminator());
+    }
+  }
   rewriter.setInsertionPointAfter(outermost);
   barrier(loc);
   return success();
+}
+
+/// A reduction of one dimension of a grid buffer into a slice of the grid.
+bool KernelDistributor::isGridReduction(linalg::ReduceOp op) {
+  if (op.getInputs().size() != 1 || op.getDimensions().size() != 1)
+    return false;
+  auto input = layoutBuffers.find(op.getInputs()[0]);
+  auto output = layoutBuffers.find(op.getInits()[0]);
+  return input != layoutBuffers.end() && output != layoutBuffers.end() &&
+         isa<triton_spirv::GridLayoutAttr>(input->second.layout) &&
+         isa<triton_spirv::SliceLayoutAttr>(output->second.layout);
+}
+
+/// Each invocation folds the elements of each row it holds, seeded with the
+/// first; the invocations sharing the row (lanes of one subgroup, by the
+/// layout analysis) combine their partial results with a butterfly of xor
+/// shuffles, after which all of them hold the row's result and fold in the
+/// output's initial value.
+void KernelDistributor::distributeGridReduction(linalg::ReduceOp op) {
+  Location loc = op.getLoc();
+  const LayoutBuffer &input = layoutBuffers.find(op.getInputs()[0])->second;
+  const LayoutBuffer &output = layoutBuffers.find(op.getInits()[0])->second;
+  auto grid = cast<triton_spirv::GridLayoutAttr>(input.layout);
+  ArrayRef<int64_t> counts = grid.getInvocations();
+  ArrayRef<int64_t> shape =
+      cast<MemRefType>(op.getInputs()[0].getType()).getShape();
+  unsigned reduced = op.getDimensions().front();
+  SmallVector<int64_t> tile;
+  for (auto [size, count] : llvm::zip(shape, counts))
+    tile.push_back(size / count);
+
+  rewriter.setInsertionPoint(op);
+  barrier(loc);
+  SmallVector<Value> steps(shape.size());
+  Operation *outermost = nullptr;
+  for (unsigned dim = 0; dim < shape.size(); ++dim) {
+    if (dim == reduced)
+      continue;
+    auto forOp =
+        scf::ForOp::create(rewriter, loc, indexConstant(loc, 0),
+                           indexConstant(loc, tile[dim]), indexConstant(loc, 1));
+    if (!outermost)
+      outermost = forOp;
+    rewriter.setInsertionPointToStart(forOp.getBody());
+    steps[dim] = forOp.getInductionVar();
+  }
+  auto slotOf = [&](bool keepReduced) {
+    Value slot = indexConstant(loc, 0);
+    for (unsigned dim = 0; dim < shape.size(); ++dim) {
+      if (dim == reduced && !keepReduced)
+        continue;
+      slot = arith::AddIOp::create(
+          rewriter, loc,
+          arith::MulIOp::create(rewriter, loc, slot,
+                                indexConstant(loc, tile[dim])),
+          steps[dim]);
+    }
+    return slot;
+  };
+  steps[reduced] = indexConstant(loc, 0);
+  Value first =
+      memref::LoadOp::create(rewriter, loc, input.registers, slotOf(true));
+  auto fold = scf::ForOp::create(rewriter, loc, indexConstant(loc, 1),
+                                 indexConstant(loc, tile[reduced]),
+                                 indexConstant(loc, 1), ValueRange{first});
+  if (!outermost)
+    outermost = fold;
+  rewriter.setInsertionPointToStart(fold.getBody());
+  steps[reduced] = fold.getInductionVar();
+  Value element =
+      memref::LoadOp::create(rewriter, loc, input.registers, slotOf(true));
+  scf::YieldOp::create(rewriter, loc,
+                       combine(op, element, fold.getRegionIterArgs()));
+  rewriter.setInsertionPointAfter(fold);
+  Value partial = fold.getResult(0);
+  int64_t stride = computeProduct(counts.drop_front(reduced + 1));
+  for (int64_t distance = stride; distance < stride * counts[reduced];
+       distance *= 2) {
+    Value theirs = gpu::ShuffleOp::create(rewriter, loc, partial, distance,
+                                          subgroupSize, gpu::ShuffleMode::XOR)
+                       .getShuffleResult();
+    partial = combine(op, theirs, partial).front();
+  }
+  Value keptSlot = slotOf(false);
+  Value initial =
+      memref::LoadOp::create(rewriter, loc, output.registers, keptSlot);
+  memref::StoreOp::create(rewriter, loc,
+                          combine(op, partial, initial).front(),
+                          output.registers, keptSlot);
+  rewriter.setInsertionPointAfter(outermost);
+  barrier(loc);
+  rewriter.eraseOp(op);
 }
 
 /// A write made by the scalar code happens once per program, not once per

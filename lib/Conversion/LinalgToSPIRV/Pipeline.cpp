@@ -47,6 +47,7 @@ LogicalResult mlir::triton_spirv::buildLinalgToSPIRVPipeline(
       {workgroupSize, subgroupSize, cooperativeMatrix, maxWorkgroupMemory}));
   pm.addPass(createDistributeToWorkgroup(
       {workgroupSize, subgroupSize, cooperativeMatrix, maxWorkgroupMemory}));
+  pm.addPass(createReuseWorkgroupMemory());
   pm.addPass(memref::createFoldMemRefAliasOpsPass());
   pm.addPass(createLowerAffinePass());
   pm.addPass(createCanonicalizerPass());

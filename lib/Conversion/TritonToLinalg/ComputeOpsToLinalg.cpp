@@ -21,8 +21,56 @@ Value sliceAt(OpBuilder &b, Location loc, Value src, unsigned axis,
                                     /*dropDim=*/true);
 }
 
-/// Triton reductions have no identity element: the first slice along the
-/// axis seeds the accumulator and linalg.reduce folds in the rest, in order.
+/// The identity element of a combiner that is one arith op of its two
+/// arguments (sum, product, min, max, and, or, xor), or null.
+TypedAttr combinerIdentity(Region &combiner) {
+  Block &body = combiner.front();
+  if (body.getNumArguments() != 2 || body.getOperations().size() != 2)
+    return nullptr;
+  Operation &op = body.front();
+  if (op.getNumOperands() != 2 || op.getNumResults() != 1 ||
+      !llvm::is_contained(op.getOperands(), body.getArgument(0)) ||
+      !llvm::is_contained(op.getOperands(), body.getArgument(1)) ||
+      body.getTerminator()->getOperand(0) != op.getResult(0))
+    return nullptr;
+  Type type = op.getResult(0).getType();
+  Builder b(combiner.getContext());
+  if (auto floatType = dyn_cast<FloatType>(type)) {
+    const llvm::fltSemantics &semantics = floatType.getFloatSemantics();
+    auto value = [&](const APFloat &v) { return b.getFloatAttr(type, v); };
+    if (isa<arith::AddFOp>(op)) // -0 + x is x for every x, -0 included.
+      return value(APFloat::getZero(semantics, /*Negative=*/true));
+    if (isa<arith::MulFOp>(op))
+      return value(APFloat::getOne(semantics));
+    if (isa<arith::MaxNumFOp, arith::MaximumFOp>(op))
+      return value(APFloat::getInf(semantics, /*Negative=*/true));
+    if (isa<arith::MinNumFOp, arith::MinimumFOp>(op))
+      return value(APFloat::getInf(semantics));
+    return nullptr;
+  }
+  auto intType = dyn_cast<IntegerType>(type);
+  if (!intType)
+    return nullptr;
+  unsigned width = intType.getWidth();
+  auto value = [&](const APInt &v) { return b.getIntegerAttr(type, v); };
+  if (isa<arith::AddIOp, arith::OrIOp, arith::XOrIOp, arith::MaxUIOp>(op))
+    return value(APInt::getZero(width));
+  if (isa<arith::MulIOp>(op))
+    return value(APInt(width, 1));
+  if (isa<arith::AndIOp, arith::MinUIOp>(op))
+    return value(APInt::getAllOnes(width));
+  if (isa<arith::MaxSIOp>(op))
+    return value(APInt::getSignedMinValue(width));
+  if (isa<arith::MinSIOp>(op))
+    return value(APInt::getSignedMaxValue(width));
+  return nullptr;
+}
+
+/// Triton reductions have no identity element. Where the combiner is a
+/// known op, its identity seeds the accumulator and linalg.reduce folds in
+/// the whole input, which keeps the input one block for the distribution.
+/// Otherwise the first slice along the axis seeds it and linalg.reduce
+/// folds in the rest, in order.
 struct ReduceLowering : OpConversionPattern<ReduceOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -32,6 +80,31 @@ struct ReduceLowering : OpConversionPattern<ReduceOp> {
     unsigned axis = op.getAxis();
     auto srcType = cast<RankedTensorType>(adaptor.getSrcs()[0].getType());
     int64_t extent = srcType.getDimSize(axis);
+    TypedAttr identity = adaptor.getSrcs().size() == 1
+                             ? combinerIdentity(op.getCombineOp())
+                             : nullptr;
+    if (identity && extent > 1) {
+      SmallVector<int64_t> shape(srcType.getShape());
+      shape.erase(shape.begin() + axis);
+      Value empty = tensor::EmptyOp::create(rewriter, loc, shape,
+                                            srcType.getElementType());
+      Value seed = arith::ConstantOp::create(rewriter, loc, identity);
+      Value init =
+          linalg::FillOp::create(rewriter, loc, seed, empty).getResult(0);
+      auto reduce = linalg::ReduceOp::create(
+          rewriter, loc, adaptor.getSrcs(), init, ArrayRef<int64_t>{axis},
+          [&](OpBuilder &b, Location nested, ValueRange args) {
+            linalg::YieldOp::create(
+                b, nested,
+                triton_spirv::inlineBlock(b, op.getCombineOp().front(),
+                                          {args[1], args[0]}));
+          });
+      Value result = reduce.getResult(0);
+      if (shape.empty())
+        result = tensor::ExtractOp::create(rewriter, loc, result, ValueRange{});
+      rewriter.replaceOp(op, result);
+      return success();
+    }
     SmallVector<Value> accumulators, rests;
     for (Value src : adaptor.getSrcs()) {
       accumulators.push_back(

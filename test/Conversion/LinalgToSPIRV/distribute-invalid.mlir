@@ -2,7 +2,7 @@
 // RUN: triton-spirv-opt %s --triton-spirv-distribute="workgroup-size=64" -split-input-file -verify-diagnostics
 
 func.func @grid_not_tiling() {
-  // expected-error @+1 {{grid layout #triton_spirv.grid<[4, 8]> does not tile 'memref<16x32xf32, #gpu.address_space<workgroup>>' with 64 invocations}}
+  // expected-error @+1 {{layout #triton_spirv.grid<[4, 8]> does not tile 'memref<16x32xf32, #gpu.address_space<workgroup>>' with 64 invocations}}
   %acc = memref.alloc() {triton_spirv.layout = #triton_spirv.grid<[4, 8]>} : memref<16x32xf32, #gpu.address_space<workgroup>>
   return
 }

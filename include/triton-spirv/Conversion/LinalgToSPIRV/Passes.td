@@ -147,6 +147,18 @@ def DistributeToWorkgroup : Pass<"triton-spirv-distribute", "ModuleOp"> {
                            "::mlir::ub::UBDialect"];
 }
 
+def ReuseWorkgroupMemory : Pass<"triton-spirv-reuse-workgroup-memory",
+                                 "ModuleOp"> {
+  let summary = "Let workgroup buffers with disjoint live ranges share memory";
+  let description = [{
+    After `triton-spirv-distribute`, workgroup buffers of the same type whose
+    live ranges (the spans of top-level ops of the kernel that use them, or
+    views of them) do not overlap become one allocation, so that the
+    kernel's workgroup memory is closer to the peak of what is live at once
+    than to the sum of all its temporaries.
+  }];
+}
+
 def KernelToSPIRV : Pass<"triton-spirv-kernel-to-spirv", "ModuleOp"> {
   let summary = "Lower distributed kernels to a SPIR-V compute shader";
   let description = [{

@@ -46,3 +46,21 @@ bool GridLayoutAttr::tiles(ArrayRef<int64_t> shape) const {
            return size >= 0 && size % count == 0;
          });
 }
+
+LogicalResult
+SliceLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                        unsigned dim, GridLayoutAttr parent) {
+  if (!parent)
+    return emitError() << "a slice layout needs a grid parent";
+  if (dim >= parent.getInvocations().size() ||
+      parent.getInvocations().size() < 2)
+    return emitError() << "a slice layout removes one of its parent's "
+                          "dimensions, and leaves at least one";
+  return success();
+}
+
+SmallVector<int64_t> SliceLayoutAttr::getInvocations() const {
+  SmallVector<int64_t> invocations(getParent().getInvocations());
+  invocations.erase(invocations.begin() + getDim());
+  return invocations;
+}

@@ -79,4 +79,31 @@ def TritonSPIRV_GridLayoutAttr : TritonSPIRV_Attr<"GridLayout", "grid"> {
   }];
 }
 
+def TritonSPIRV_SliceLayoutAttr : TritonSPIRV_Attr<"SliceLayout", "slice"> {
+  let summary = "A grid layout with one dimension reduced away";
+  let description = [{
+    The layout of the result of reducing dimension `dim` of a buffer in grid
+    layout `parent`: the buffer has the parent's other dimensions, and its
+    element y is held by every invocation of the parent grid whose
+    coordinates along those dimensions are y_k mod invocations[k], whatever
+    its coordinate along `dim` (the invocations that shared the reduced row
+    all hold its result), as the register at the row-major position of
+    (y_k / invocations[k]). A grid-layout element-wise op that reads the
+    slice broadcast along `dim` finds each element in its own registers.
+
+    ```mlir
+    %row_max = memref.alloc() {triton_spirv.layout =
+        #triton_spirv.slice<dim = 1, parent = #triton_spirv.grid<[16, 8]>>}
+        : memref<128xf32, #gpu.address_space<workgroup>>
+    ```
+  }];
+  let parameters = (ins "unsigned":$dim, "GridLayoutAttr":$parent);
+  let assemblyFormat = "`<` `dim` `=` $dim `,` `parent` `=` $parent `>`";
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// Invocations along each dimension of the sliced buffer.
+    SmallVector<int64_t> getInvocations() const;
+  }];
+}
+
 #endif // TRITON_SPIRV_DIALECT_TRITONSPIRV_IR_TRITONSPIRVATTRS_TD

@@ -1,0 +1,149 @@
+//===- ReuseWorkgroupMemory.cpp - Share workgroup buffers by liveness -----===//
+//
+// After distribution every workgroup buffer is a kernel-level allocation,
+// and each would be its own Workgroup variable: the kernel would take the
+// sum of all of them. Buffers of the same type whose live ranges do not
+// overlap share one allocation here, so that the kernel takes closer to the
+// peak of what is live at once.
+//
+// A buffer's live range is the span of the kernel's top-level ops that use
+// it (through views too): a top-level loop that uses it anywhere holds it for
+// all its iterations. Distribution separates consecutive top-level ops that
+// touch workgroup memory with barriers, so a buffer whose range ends before
+// another's begins has been read for the last time before the other's first
+// write.
+//
+//===----------------------------------------------------------------------===//
+
+#include "triton-spirv/Conversion/LinalgToSPIRV/Passes.h"
+
+#include "triton-spirv/Analysis/WorkgroupMemory.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
+
+namespace mlir::triton_spirv {
+#define GEN_PASS_DEF_REUSEWORKGROUPMEMORY
+#include "triton-spirv/Conversion/LinalgToSPIRV/Passes.h.inc"
+} // namespace mlir::triton_spirv
+
+using namespace mlir;
+
+namespace {
+struct LiveRange {
+  memref::AllocOp alloc;
+  unsigned first, last;
+  /// Whether every access (through views too) is a load or a store, so that
+  /// the buffer can be a reshaped view of another of as many elements.
+  bool reshapable;
+};
+
+/// Whether `value` and its views are only loaded from and stored to.
+bool onlyLoadedAndStored(Value value) {
+  return llvm::all_of(value.getUsers(), [&](Operation *user) {
+    if (isa<memref::LoadOp, memref::StoreOp>(user))
+      return true;
+    return isa<memref::SubViewOp, memref::ExpandShapeOp,
+               memref::CollapseShapeOp>(user) &&
+           llvm::all_of(user->getResults(), onlyLoadedAndStored);
+  });
+}
+
+/// Whether a buffer of type `from` can stand for one of type `to`: the same
+/// type, or, for buffers only loaded and stored, as many elements of the
+/// same type (a reshaped view).
+bool canStandFor(LiveRange &from, LiveRange &to) {
+  MemRefType fromType = from.alloc.getType(), toType = to.alloc.getType();
+  if (fromType == toType)
+    return true;
+  return from.reshapable && to.reshapable &&
+         fromType.getElementType() == toType.getElementType() &&
+         fromType.getMemorySpace() == toType.getMemorySpace() &&
+         fromType.getNumElements() == toType.getNumElements();
+}
+
+/// The positions, among the ops of `block`, of the ops that contain a use of
+/// `value` or of a view of it.
+void collectUsePositions(Value value, Block &block,
+                         const DenseMap<Operation *, unsigned> &positions,
+                         SmallVectorImpl<unsigned> &found) {
+  for (Operation *user : value.getUsers()) {
+    Operation *top = block.findAncestorOpInBlock(*user);
+    if (top)
+      found.push_back(positions.lookup(top));
+    if (auto view = dyn_cast<ViewLikeOpInterface>(user))
+      if (view.getViewSource() == value)
+        for (Value result : user->getResults())
+          collectUsePositions(result, block, positions, found);
+  }
+}
+
+void reuseBuffers(func::FuncOp kernel) {
+  Block &entry = kernel.getBody().front();
+  DenseMap<Operation *, unsigned> positions;
+  for (auto [index, op] : llvm::enumerate(entry))
+    positions[&op] = index;
+  SmallVector<LiveRange> ranges;
+  for (auto alloc : entry.getOps<memref::AllocOp>()) {
+    MemRefType type = alloc.getType();
+    if (!triton_spirv::isWorkgroupMemory(type) || !type.hasStaticShape())
+      continue;
+    SmallVector<unsigned> uses;
+    collectUsePositions(alloc, entry, positions, uses);
+    if (uses.empty())
+      continue;
+    auto [first, last] = std::minmax_element(uses.begin(), uses.end());
+    ranges.push_back({alloc, *first, *last, onlyLoadedAndStored(alloc)});
+  }
+  llvm::stable_sort(ranges, [](const LiveRange &a, const LiveRange &b) {
+    return a.first < b.first;
+  });
+  // Greedy interval colouring: a buffer takes over the first buffer that can
+  // stand for it whose range has ended.
+  SmallVector<LiveRange> kept;
+  IRRewriter rewriter(kernel.getContext());
+  for (LiveRange &range : ranges) {
+    auto reusable = llvm::find_if(kept, [&](LiveRange &other) {
+      return canStandFor(other, range) && other.last < range.first;
+    });
+    if (reusable == kept.end()) {
+      kept.push_back(range);
+      continue;
+    }
+    // The kept allocation is defined first (allocations are hoisted to the
+    // kernel's start in program order), so it dominates every use.
+    memref::AllocOp target = reusable->alloc;
+    if (positions.lookup(target) > positions.lookup(range.alloc))
+      rewriter.moveOpBefore(target, range.alloc);
+    Value replacement = target.getResult();
+    MemRefType type = range.alloc.getType();
+    if (replacement.getType() != type) {
+      // Through one dimension: both reshapes keep the identity layout.
+      rewriter.setInsertionPoint(range.alloc);
+      Location loc = range.alloc.getLoc();
+      auto targetType = cast<MemRefType>(replacement.getType());
+      if (targetType.getRank() != 1)
+        replacement = memref::CollapseShapeOp::create(
+            rewriter, loc, replacement,
+            {llvm::to_vector(llvm::seq<int64_t>(0, targetType.getRank()))});
+      if (type.getRank() != 1)
+        replacement = memref::ExpandShapeOp::create(
+            rewriter, loc, type.getShape(), replacement,
+            {llvm::to_vector(llvm::seq<int64_t>(0, type.getRank()))});
+    }
+    rewriter.replaceOp(range.alloc, replacement);
+    reusable->last = range.last;
+    reusable->reshapable &= range.reshapable;
+  }
+}
+
+struct ReuseWorkgroupMemoryPass
+    : triton_spirv::impl::ReuseWorkgroupMemoryBase<ReuseWorkgroupMemoryPass> {
+  void runOnOperation() override {
+    for (auto kernel : getOperation().getOps<func::FuncOp>())
+      if (!kernel.isExternal())
+        reuseBuffers(kernel);
+  }
+};
+} // namespace
