@@ -196,8 +196,8 @@ static bool isMultipleOf(OpFoldResult offset, int64_t multiple) {
   if (std::optional<int64_t> constant = getConstantIntValue(offset))
     return *constant % multiple == 0;
   auto iv = dyn_cast<BlockArgument>(cast<Value>(offset));
-  auto loop = iv ? dyn_cast<scf::ForOp>(iv.getOwner()->getParentOp())
-                 : scf::ForOp();
+  auto loop =
+      iv ? dyn_cast<scf::ForOp>(iv.getOwner()->getParentOp()) : scf::ForOp();
   if (!loop || loop.getInductionVar() != iv)
     return false;
   std::optional<int64_t> lower = getConstantIntValue(loop.getLowerBound());
@@ -212,8 +212,10 @@ static bool isMultipleOf(OpFoldResult offset, int64_t multiple) {
 /// iterate in the grid over it.
 static bool keepsGrid(memref::SubViewOp view, GridLayoutAttr grid) {
   ArrayRef<int64_t> counts = grid.getInvocations();
-  if (!view.hasUnitStride() || view.getType().getRank() != view.getSourceType().getRank() ||
-      !view.getType().hasStaticShape() || !grid.tiles(view.getType().getShape()))
+  if (!view.hasUnitStride() ||
+      view.getType().getRank() != view.getSourceType().getRank() ||
+      !view.getType().hasStaticShape() ||
+      !grid.tiles(view.getType().getShape()))
     return false;
   for (auto [offset, count] : llvm::zip(view.getMixedOffsets(), counts))
     if (!isMultipleOf(offset, count))
@@ -229,8 +231,7 @@ static bool keepsGrid(memref::SubViewOp view, GridLayoutAttr grid) {
 /// and reductions of one dimension whose sharing invocations can shuffle.
 bool LayoutAssignment::allowsGrid(Value buffer, GridLayoutAttr grid) {
   auto type = cast<MemRefType>(buffer.getType());
-  if (!grid.tiles(type.getShape()) ||
-      grid.getNumInvocations() != workgroupSize)
+  if (!grid.tiles(type.getShape()) || grid.getNumInvocations() != workgroupSize)
     return false;
   return llvm::all_of(buffer.getUsers(), [&](Operation *user) {
     if (isElementwiseUse(user, buffer))
@@ -302,8 +303,7 @@ bool LayoutAssignment::allowsSlice(Value buffer, SliceLayoutAttr slice) {
     }
     if (auto reduce = dyn_cast<linalg::ReduceOp>(user))
       return reducedDim(reduce) == slice.getDim() &&
-             reduce.getInits()[0] == buffer &&
-             reduce.getInputs()[0] != buffer;
+             reduce.getInits()[0] == buffer && reduce.getInputs()[0] != buffer;
     auto view = dyn_cast<memref::ExpandShapeOp>(user);
     if (!view || !insertsUnitDim(view, slice.getDim()))
       return false;

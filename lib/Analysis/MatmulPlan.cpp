@@ -11,13 +11,15 @@ using namespace mlir;
 using namespace mlir::triton_spirv;
 
 /// The grid that maximizes multiply-adds per operand load
-/// (TM * TN / (TM + TN)); among equals, the widest one up to a subgroup, which
-/// has the fewest rows of A per subgroup and so the fewest bank conflicts.
-static std::optional<MatmulTiling> chooseTiling(int64_t m, int64_t n,
-                                                int64_t workers) {
+/// (TM * TN / (TM + TN)); among equals, the widest one up to `maxGridN` (a
+/// subgroup), which has the fewest rows of A per subgroup and so the fewest
+/// bank conflicts. Rows of at most a subgroup also let the invocations that
+/// share a row reduce it with shuffles.
+static std::optional<MatmulTiling>
+chooseTiling(int64_t m, int64_t n, int64_t workers, int64_t maxGridN) {
   std::optional<MatmulTiling> best;
   double bestScore = 0;
-  for (int64_t gridN = 1; gridN <= std::min<int64_t>(n, 32); gridN *= 2) {
+  for (int64_t gridN = 1; gridN <= std::min(n, maxGridN); gridN *= 2) {
     int64_t gridM = workers / gridN;
     if (n % gridN || workers % gridN || m % gridM)
       continue;
@@ -113,7 +115,9 @@ triton_spirv::planMatmul(linalg::LinalgOp op, const WorkgroupShape &shape) {
   ArrayRef<int64_t> accShape = cast<MemRefType>(acc.getType()).getShape();
   int64_t m = accShape[0], n = accShape[1];
   int64_t k = cast<MemRefType>(lhs.getType()).getDimSize(1);
-  std::optional<MatmulTiling> tiling = chooseTiling(m, n, shape.workgroupSize);
+  std::optional<MatmulTiling> tiling = chooseTiling(
+      m, n, shape.workgroupSize,
+      shape.subgroupSize > 1 ? std::min<int64_t>(shape.subgroupSize, 32) : 32);
   if (!tiling)
     return std::nullopt;
   MatmulPlan plan{MatmulPlan::Kind::RegisterTiles, *tiling, {}};
@@ -127,7 +131,7 @@ triton_spirv::planMatmul(linalg::LinalgOp op, const WorkgroupShape &shape) {
       !isHalfPrecisionMultiplyAdd(op))
     return plan;
   std::optional<MatmulTiling> subgroupTiling = chooseTiling(
-      m / size, n / size, shape.workgroupSize / shape.subgroupSize);
+      m / size, n / size, shape.workgroupSize / shape.subgroupSize, 32);
   if (!subgroupTiling)
     return plan;
   int64_t bytes = bufferBytes(lhs) + bufferBytes(rhs) + bufferBytes(acc);

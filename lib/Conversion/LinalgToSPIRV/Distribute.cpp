@@ -717,9 +717,9 @@ LogicalResult KernelDistributor::distributeOnLayout(scf::ParallelOp loop,
   auto grid = dyn_cast<triton_spirv::GridLayoutAttr>(layout);
   auto slice = dyn_cast<triton_spirv::SliceLayoutAttr>(layout);
   triton_spirv::GridLayoutAttr parent = grid ? grid : slice.getParent();
-  SmallVector<int64_t> counts = grid
-                                    ? SmallVector<int64_t>(grid.getInvocations())
-                                    : slice.getInvocations();
+  SmallVector<int64_t> counts =
+      grid ? SmallVector<int64_t>(grid.getInvocations())
+           : slice.getInvocations();
   SmallVector<int64_t> tile;
   for (auto [lb, ub, step, count] :
        llvm::zip(loop.getLowerBound(), loop.getUpperBound(), loop.getStep(),
@@ -737,10 +737,9 @@ LogicalResult KernelDistributor::distributeOnLayout(scf::ParallelOp loop,
     return loop.emitError("an op on a buffer in layout ")
            << layout << " must have the buffer's rank";
   rewriter.setInsertionPoint(loop);
-  SmallVector<Value> coordinates =
-      delinearize(loc, invocationId,
-                  getAsIndexOpFoldResult(rewriter.getContext(),
-                                         parent.getInvocations()));
+  SmallVector<Value> coordinates = delinearize(
+      loc, invocationId,
+      getAsIndexOpFoldResult(rewriter.getContext(), parent.getInvocations()));
   Value leader;
   if (slice) {
     leader = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
@@ -802,8 +801,8 @@ LogicalResult KernelDistributor::distributeOnLayout(scf::ParallelOp loop,
                          ? cast<memref::LoadOp>(access).getMemRef()
                          : cast<memref::StoreOp>(access).getMemRef();
       auto view = memref.getDefiningOp<memref::SubViewOp>();
-      auto found = view ? layoutBuffers.find(view.getSource())
-                        : layoutBuffers.end();
+      auto found =
+          view ? layoutBuffers.find(view.getSource()) : layoutBuffers.end();
       if (found != layoutBuffers.end() && found->second.layout == layout)
         viewAccesses.push_back(access);
     });
@@ -832,8 +831,7 @@ LogicalResult KernelDistributor::distributeOnLayout(scf::ParallelOp loop,
                                   indexConstant(loc, size / count)),
             arith::AddIOp::create(rewriter, loc, step, shift));
       }
-      Value registers =
-          layoutBuffers.find(view.getSource())->second.registers;
+      Value registers = layoutBuffers.find(view.getSource())->second.registers;
       if (load)
         rewriter.replaceOpWithNewOp<memref::LoadOp>(load, registers, viewSlot);
       else
@@ -845,8 +843,8 @@ LogicalResult KernelDistributor::distributeOnLayout(scf::ParallelOp loop,
     SmallVector<memref::LoadOp> broadcastReads;
     outermost->walk([&](memref::LoadOp load) {
       auto view = load.getMemRef().getDefiningOp<memref::ExpandShapeOp>();
-      auto found = view ? layoutBuffers.find(view.getSrc())
-                        : layoutBuffers.end();
+      auto found =
+          view ? layoutBuffers.find(view.getSrc()) : layoutBuffers.end();
       if (found != layoutBuffers.end())
         broadcastReads.push_back(load);
     });
@@ -928,9 +926,9 @@ void KernelDistributor::distributeGridReduction(linalg::ReduceOp op) {
   for (unsigned dim = 0; dim < shape.size(); ++dim) {
     if (dim == reduced)
       continue;
-    auto forOp =
-        scf::ForOp::create(rewriter, loc, indexConstant(loc, 0),
-                           indexConstant(loc, tile[dim]), indexConstant(loc, 1));
+    auto forOp = scf::ForOp::create(rewriter, loc, indexConstant(loc, 0),
+                                    indexConstant(loc, tile[dim]),
+                                    indexConstant(loc, 1));
     if (!outermost)
       outermost = forOp;
     rewriter.setInsertionPointToStart(forOp.getBody());
@@ -976,8 +974,7 @@ void KernelDistributor::distributeGridReduction(linalg::ReduceOp op) {
   Value keptSlot = slotOf(false);
   Value initial =
       memref::LoadOp::create(rewriter, loc, output.registers, keptSlot);
-  memref::StoreOp::create(rewriter, loc,
-                          combine(op, partial, initial).front(),
+  memref::StoreOp::create(rewriter, loc, combine(op, partial, initial).front(),
                           output.registers, keptSlot);
   rewriter.setInsertionPointAfter(outermost);
   barrier(loc);

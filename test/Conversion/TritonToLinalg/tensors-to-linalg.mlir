@@ -23,8 +23,9 @@ tt.func @shapes(%s: i32, %m: tensor<4x8xf32>) -> (tensor<4x8xi32>, tensor<8x4xf3
 
 // -----
 
-// Reductions have no identity: element 0 seeds the accumulator, the rest is
-// folded in by linalg.reduce with the combiner (accumulator first).
+// Reductions have no identity in general: element 0 seeds the accumulator,
+// the rest is folded in by linalg.reduce with the combiner (accumulator
+// first).
 // CHECK-LABEL: tt.func @argmax
 // CHECK-DAG: %[[V0:.*]] = tensor.extract_slice %{{.*}}[0] [1] [1] : tensor<8xf32> to tensor<f32>
 // CHECK-DAG: %[[I0:.*]] = tensor.extract_slice %{{.*}}[0] [1] [1] : tensor<8xi32> to tensor<i32>
@@ -121,4 +122,39 @@ tt.func @mapped(%x: tensor<8xf32>) -> tensor<8xf32> {
 tt.func @count_bits(%x: tensor<8xi64>) -> tensor<8xi32> {
   %0 = tt.extern_elementwise %x {libname = "", libpath = "", pure = true, symbol = "__nv_popcll"} : (tensor<8xi64>) -> tensor<8xi32>
   tt.return %0 : tensor<8xi32>
+}
+
+// -----
+
+// A combiner that is one known op has an identity: it seeds the result
+// (-0.0 for a float sum, -inf for a maximum, the largest value for a signed
+// minimum) and the whole input is folded in, so the reduction reads one
+// block.
+// CHECK-LABEL: tt.func @identities
+// CHECK: %[[ZERO:.*]] = arith.constant -0.000000e+00 : f32
+// CHECK: %[[SEED:.*]] = linalg.fill ins(%[[ZERO]] : f32) outs(%{{.*}} : tensor<4xf32>)
+// CHECK: linalg.reduce { arith.addf } ins(%arg0 : tensor<4x8xf32>) outs(%[[SEED]] : tensor<4xf32>) dimensions = [1]
+// CHECK: %[[NINF:.*]] = arith.constant 0xFF800000 : f32
+// CHECK: linalg.fill ins(%[[NINF]] : f32)
+// CHECK: arith.maxnumf
+// CHECK: %[[MAX:.*]] = arith.constant 2147483647 : i32
+// CHECK: linalg.fill ins(%[[MAX]] : i32)
+// CHECK: arith.minsi
+tt.func @identities(%x: tensor<4x8xf32>, %n: tensor<8xi32>) -> (tensor<4xf32>, tensor<8xf32>, i32) {
+  %sum = "tt.reduce"(%x) <{axis = 1 : i32}> ({
+  ^bb0(%a: f32, %b: f32):
+    %s = arith.addf %a, %b : f32
+    tt.reduce.return %s : f32
+  }) : (tensor<4x8xf32>) -> tensor<4xf32>
+  %max = "tt.reduce"(%x) <{axis = 0 : i32}> ({
+  ^bb0(%a: f32, %b: f32):
+    %m = arith.maxnumf %a, %b : f32
+    tt.reduce.return %m : f32
+  }) : (tensor<4x8xf32>) -> tensor<8xf32>
+  %min = "tt.reduce"(%n) <{axis = 0 : i32}> ({
+  ^bb0(%a: i32, %b: i32):
+    %m = arith.minsi %a, %b : i32
+    tt.reduce.return %m : i32
+  }) : (tensor<8xi32>) -> i32
+  tt.return %sum, %max, %min : tensor<4xf32>, tensor<8xf32>, i32
 }

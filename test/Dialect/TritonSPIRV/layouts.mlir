@@ -12,3 +12,10 @@ func.func @layouts() {
   %batch = memref.alloc() {triton_spirv.layout = #triton_spirv.grid<[2, 4, 16]>} : memref<2x8x32xf32, #gpu.address_space<workgroup>>
   return
 }
+
+// CHECK-LABEL: func.func @slices
+// CHECK: memref.alloc() {triton_spirv.layout = #triton_spirv.slice<dim = 1, parent = #triton_spirv.grid<[16, 8]>>} : memref<128xf32
+func.func @slices() {
+  %row_max = memref.alloc() {triton_spirv.layout = #triton_spirv.slice<dim = 1, parent = #triton_spirv.grid<[16, 8]>>} : memref<128xf32, #gpu.address_space<workgroup>>
+  return
+}

@@ -98,7 +98,8 @@ def TritonSPIRV_SliceLayoutAttr : TritonSPIRV_Attr<"SliceLayout", "slice"> {
     ```
   }];
   let parameters = (ins "unsigned":$dim, "GridLayoutAttr":$parent);
-  let assemblyFormat = "`<` `dim` `=` $dim `,` `parent` `=` $parent `>`";
+  let assemblyFormat =
+      "`<` `dim` `=` $dim `,` `parent` `=` qualified($parent) `>`";
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
     /// Invocations along each dimension of the sliced buffer.

@@ -1,0 +1,107 @@
+// RUN: triton-spirv-opt %s --triton-spirv-assign-layouts="workgroup-size=32 subgroup-size=8" -split-input-file | FileCheck %s
+// RUN: triton-spirv-opt %s --triton-spirv-assign-layouts="workgroup-size=32 subgroup-size=8" --triton-spirv-distribute="workgroup-size=32 subgroup-size=8" --canonicalize -split-input-file | FileCheck %s --check-prefix=DIST
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#bcast = affine_map<(d0, d1) -> (d0, 0)>
+#vec = affine_map<(d0) -> (d0)>
+
+// The attention step in miniature: a row maximum of a matmul's output and
+// the output minus it. The accumulator anchors a 4 x 8 grid; the scaled
+// block takes it; the row maximum (rows shared by the 8 lanes of a
+// subgroup) is a slice of it; the broadcast read of the maximum is a read of
+// registers. Nothing stays in workgroup memory but the operands.
+// CHECK-LABEL: func.func @row_max
+// CHECK: memref.alloc() {triton_spirv.layout = #triton_spirv.grid<[4, 8]>} : memref<16x32xf32
+// CHECK: memref.alloc() {triton_spirv.layout = #triton_spirv.grid<[4, 8]>} : memref<16x32xf32
+// CHECK: memref.alloc() {triton_spirv.layout = #triton_spirv.slice<dim = 1, parent = #triton_spirv.grid<[4, 8]>>} : memref<16xf32
+// DIST-LABEL: func.func @row_max
+// DIST-NOT: memref.alloc()
+// DIST-DAG: %[[ACC:.*]] = memref.alloca() : memref<16xf32, #gpu.address_space<private>>
+// DIST-DAG: %[[MAX:.*]] = memref.alloca() : memref<4xf32, #gpu.address_space<private>>
+// The maximum is seeded with -inf by every holder of each row.
+// DIST: scf.for %{{.*}} = %c0 to %c4 step %c1 {
+// DIST:   memref.store %{{.*}}, %[[MAX]]
+// Each invocation folds its 4 elements of a row, then 3 xor shuffles.
+// DIST: scf.for %[[ROW:.*]] = %c0 to %c4 step %c1 {
+// DIST:   %[[FOLD:.*]] = scf.for %{{.*}} = %c1 to %c4 step %c1 iter_args(
+// DIST:     arith.maxnumf
+// DIST:   gpu.shuffle  xor %[[FOLD]], %c1_i32, %c8_i32
+// DIST:   gpu.shuffle  xor %{{.*}}, %c2_i32, %c8_i32
+// DIST:   gpu.shuffle  xor %{{.*}}, %c4_i32, %c8_i32
+// DIST:   memref.store %{{.*}}, %[[MAX]][%[[ROW]]]
+// The difference reads the maximum of its row from registers.
+// DIST: scf.for %[[R0:.*]] = %c0 to %c4 step %c1 {
+// DIST:   scf.for %{{.*}} = %c0 to %c4 step %c1 {
+// DIST:     memref.load %[[MAX]][%[[R0]]]
+// DIST:     arith.subf
+func.func @row_max(%a: memref<16x8xf32, #gpu.address_space<workgroup>>,
+                   %b: memref<8x32xf32, #gpu.address_space<workgroup>>,
+                   %dst: memref<16x32xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  %acc = memref.alloc() : memref<16x32xf32, #gpu.address_space<workgroup>>
+  %scaled = memref.alloc() : memref<16x32xf32, #gpu.address_space<workgroup>>
+  %max = memref.alloc() : memref<16xf32, #gpu.address_space<workgroup>>
+  linalg.fill ins(%zero : f32) outs(%acc : memref<16x32xf32, #gpu.address_space<workgroup>>)
+  linalg.matmul ins(%a, %b : memref<16x8xf32, #gpu.address_space<workgroup>>, memref<8x32xf32, #gpu.address_space<workgroup>>)
+                outs(%acc : memref<16x32xf32, #gpu.address_space<workgroup>>)
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%acc : memref<16x32xf32, #gpu.address_space<workgroup>>) outs(%scaled : memref<16x32xf32, #gpu.address_space<workgroup>>) {
+  ^bb0(%x: f32, %out: f32):
+    %two = arith.constant 2.0 : f32
+    %s = arith.mulf %x, %two : f32
+    linalg.yield %s : f32
+  }
+  linalg.fill ins(%ninf : f32) outs(%max : memref<16xf32, #gpu.address_space<workgroup>>)
+  linalg.reduce ins(%scaled : memref<16x32xf32, #gpu.address_space<workgroup>>)
+                outs(%max : memref<16xf32, #gpu.address_space<workgroup>>) dimensions = [1]
+    (%x: f32, %m: f32) {
+      %r = arith.maxnumf %x, %m : f32
+      linalg.yield %r : f32
+    }
+  %view = memref.expand_shape %max [[0, 1]] output_shape [16, 1] : memref<16xf32, #gpu.address_space<workgroup>> into memref<16x1xf32, #gpu.address_space<workgroup>>
+  linalg.generic {indexing_maps = [#id, #bcast, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%scaled, %view : memref<16x32xf32, #gpu.address_space<workgroup>>, memref<16x1xf32, #gpu.address_space<workgroup>>)
+      outs(%dst : memref<16x32xf32>) {
+  ^bb0(%x: f32, %m: f32, %out: f32):
+    %d = arith.subf %x, %m : f32
+    linalg.yield %d : f32
+  }
+  return
+}
+
+// -----
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#vec = affine_map<(d0) -> (d0)>
+
+// Without a matmul, a reduction of rows anchors a grid: 8 lanes per row
+// (the subgroup), the other 4 invocations over the rows. The row sums are
+// a slice; storing them, only the first lane of each row writes.
+// CHECK-LABEL: func.func @row_sums
+// CHECK: memref.alloc() {triton_spirv.layout = #triton_spirv.grid<[4, 8]>} : memref<8x64xf32
+// CHECK: memref.alloc() {triton_spirv.layout = #triton_spirv.slice<dim = 1, parent = #triton_spirv.grid<[4, 8]>>} : memref<8xf32
+// DIST-LABEL: func.func @row_sums
+// DIST-NOT: memref.alloc()
+// DIST: gpu.shuffle
+// DIST: %[[LANE:.*]] = arith.remui %{{.*}}, %c8
+// DIST: %[[LEADER:.*]] = arith.cmpi eq, %[[LANE]], %c0
+// DIST: scf.for
+// DIST:   memref.load
+// DIST:   scf.if %[[LEADER]] {
+// DIST:     memref.store %{{.*}}, %arg1
+func.func @row_sums(%src: memref<8x64xf32>, %dst: memref<8xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %block = memref.alloc() : memref<8x64xf32, #gpu.address_space<workgroup>>
+  %sums = memref.alloc() : memref<8xf32, #gpu.address_space<workgroup>>
+  linalg.copy ins(%src : memref<8x64xf32>) outs(%block : memref<8x64xf32, #gpu.address_space<workgroup>>)
+  linalg.fill ins(%zero : f32) outs(%sums : memref<8xf32, #gpu.address_space<workgroup>>)
+  linalg.reduce ins(%block : memref<8x64xf32, #gpu.address_space<workgroup>>)
+                outs(%sums : memref<8xf32, #gpu.address_space<workgroup>>) dimensions = [1]
+    (%x: f32, %s: f32) {
+      %r = arith.addf %x, %s : f32
+      linalg.yield %r : f32
+    }
+  linalg.copy ins(%sums : memref<8xf32, #gpu.address_space<workgroup>>) outs(%dst : memref<8xf32>)
+  return
+}

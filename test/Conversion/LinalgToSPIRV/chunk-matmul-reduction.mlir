@@ -1,0 +1,111 @@
+// RUN: triton-spirv-opt %s --triton-spirv-chunk-matmul-reduction=max-workgroup-memory=24576 --canonicalize -split-input-file | FileCheck %s
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+
+// Operands of 64 x 64 and 64 x 64 f32 take 32 KiB, over a third of 24 KiB:
+// the matmul runs over chunks of 16 of K (8 KiB of operands), and the loads
+// of A and B, used by the matmul only, are computed a chunk at a time in the
+// loop (each a 64 x 16 or 16 x 64 block, not a slice of a whole one).
+// CHECK-LABEL: func.func @chunked
+// CHECK: scf.for %[[K0:.*]] = %c0 to %c64 step %c16 iter_args(%[[ACC:.*]] = %{{.*}}) -> (tensor<64x64xf32>)
+// CHECK:   %[[A:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<64x16xf32>)
+// CHECK:     affine.apply #{{.*}}(%[[K0]])
+// CHECK:     memref.load %arg0
+// CHECK:   %[[B:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<16x64xf32>)
+// CHECK:     memref.load %arg1
+// CHECK:   %[[C:.*]] = linalg.matmul ins(%[[A]], %[[B]] : tensor<64x16xf32>, tensor<16x64xf32>) outs(%[[ACC]] : tensor<64x64xf32>)
+// CHECK:   scf.yield %[[C]]
+// CHECK-NOT: tensor<64x64xf32>) outs
+func.func @chunked(%a: memref<?xf32>, %b: memref<?xf32>, %acc: tensor<64x64xf32>) -> tensor<64x64xf32> {
+  %empty = tensor.empty() : tensor<64x64xf32>
+  %lhs = linalg.generic {indexing_maps = [#id], iterator_types = ["parallel", "parallel"]} outs(%empty : tensor<64x64xf32>) {
+  ^bb0(%out: f32):
+    %i = linalg.index 0 : index
+    %j = linalg.index 1 : index
+    %c64 = arith.constant 64 : index
+    %row = arith.muli %i, %c64 : index
+    %at = arith.addi %row, %j : index
+    %x = memref.load %a[%at] : memref<?xf32>
+    linalg.yield %x : f32
+  } -> tensor<64x64xf32>
+  %rhs = linalg.generic {indexing_maps = [#id], iterator_types = ["parallel", "parallel"]} outs(%empty : tensor<64x64xf32>) {
+  ^bb0(%out: f32):
+    %i = linalg.index 0 : index
+    %j = linalg.index 1 : index
+    %c64 = arith.constant 64 : index
+    %row = arith.muli %i, %c64 : index
+    %at = arith.addi %row, %j : index
+    %x = memref.load %b[%at] : memref<?xf32>
+    linalg.yield %x : f32
+  } -> tensor<64x64xf32>
+  %c = linalg.matmul ins(%lhs, %rhs : tensor<64x64xf32>, tensor<64x64xf32>) outs(%acc : tensor<64x64xf32>) -> tensor<64x64xf32>
+  return %c : tensor<64x64xf32>
+}
+
+// -----
+
+// Operands that fit (2 x 32 x 32 f32 = 8 KiB) are left whole.
+// CHECK-LABEL: func.func @fits
+// CHECK-NOT: scf.for
+// CHECK: linalg.matmul ins(%arg0, %arg1 : tensor<32x32xf32>, tensor<32x32xf32>)
+func.func @fits(%lhs: tensor<32x32xf32>, %rhs: tensor<32x32xf32>, %acc: tensor<32x32xf32>) -> tensor<32x32xf32> {
+  %c = linalg.matmul ins(%lhs, %rhs : tensor<32x32xf32>, tensor<32x32xf32>) outs(%acc : tensor<32x32xf32>) -> tensor<32x32xf32>
+  return %c : tensor<32x32xf32>
+}
+
+// -----
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+
+// A computed operand that another op also uses is not computed again: its
+// chunks are slices of the whole block. An operand from elsewhere (a
+// function argument) is sliced too.
+// CHECK-LABEL: func.func @shared_operand
+// CHECK: %[[P:.*]] = linalg.generic
+// CHECK: math.exp
+// CHECK: scf.for %[[K0:.*]] = %c0 to %c64 step %c16
+// CHECK:   tensor.extract_slice %[[P]][0, %[[K0]]] [64, 16] [1, 1]
+// CHECK:   tensor.extract_slice %arg1[%[[K0]], 0] [16, 64] [1, 1]
+// CHECK:   linalg.matmul
+func.func @shared_operand(%x: tensor<64x64xf32>, %rhs: tensor<64x64xf32>, %acc: tensor<64x64xf32>) -> (tensor<64x64xf32>, tensor<64x64xf32>) {
+  %empty = tensor.empty() : tensor<64x64xf32>
+  %p = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%x : tensor<64x64xf32>) outs(%empty : tensor<64x64xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %e = math.exp %in : f32
+    linalg.yield %e : f32
+  } -> tensor<64x64xf32>
+  %c = linalg.matmul ins(%p, %rhs : tensor<64x64xf32>, tensor<64x64xf32>) outs(%acc : tensor<64x64xf32>) -> tensor<64x64xf32>
+  return %c, %p : tensor<64x64xf32>, tensor<64x64xf32>
+}
+
+// -----
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+
+// A load under the wrap check of a wrapped block (an scf.if yielding a
+// block from each branch) is computed a chunk at a time in both branches.
+// CHECK-LABEL: func.func @wrapped_load
+// CHECK: scf.for %[[K0:.*]] = %c0 to %c64 step %c16
+// CHECK:   %[[A:.*]] = scf.if %arg2 -> (tensor<64x16xf32>) {
+// CHECK:     linalg.generic {{.*}} outs(%{{.*}} : tensor<64x16xf32>)
+// CHECK:   } else {
+// CHECK:     linalg.fill {{.*}} -> tensor<64x16xf32>
+// CHECK:   linalg.matmul ins(%[[A]], %{{.*}} : tensor<64x16xf32>, tensor<16x64xf32>)
+func.func @wrapped_load(%a: memref<?xf32>, %rhs: tensor<64x64xf32>, %wraps: i1, %acc: tensor<64x64xf32>) -> tensor<64x64xf32> {
+  %empty = tensor.empty() : tensor<64x64xf32>
+  %lhs = scf.if %wraps -> (tensor<64x64xf32>) {
+    %l = linalg.generic {indexing_maps = [#id], iterator_types = ["parallel", "parallel"]} outs(%empty : tensor<64x64xf32>) {
+    ^bb0(%out: f32):
+      %j = linalg.index 1 : index
+      %x = memref.load %a[%j] : memref<?xf32>
+      linalg.yield %x : f32
+    } -> tensor<64x64xf32>
+    scf.yield %l : tensor<64x64xf32>
+  } else {
+    %zero = arith.constant 0.0 : f32
+    %z = linalg.fill ins(%zero : f32) outs(%empty : tensor<64x64xf32>) -> tensor<64x64xf32>
+    scf.yield %z : tensor<64x64xf32>
+  }
+  %c = linalg.matmul ins(%lhs, %rhs : tensor<64x64xf32>, tensor<64x64xf32>) outs(%acc : tensor<64x64xf32>) -> tensor<64x64xf32>
+  return %c : tensor<64x64xf32>
+}

@@ -1,0 +1,55 @@
+"""Block sizes that real users and autotuners pick: matmul tiles of 128 x 128
+and 128 x 256, and flash-attention blocks of 64 to 128 queries. They compile
+within the device's workgroup memory (the accumulators live in registers,
+operands are staged a chunk of K at a time) and match PyTorch."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+import torch
+import triton
+
+from corpus.kernels.dots import attention_fwd_kernel
+from corpus.kernels.matmul import matmul_kernel
+
+
+def _workgroup_memory_limit() -> int:
+    from triton_spirv import vulkan
+    return vulkan.device().properties.max_shared_memory
+
+
+@pytest.mark.parametrize("block_m, block_n, block_k, dtype", [
+    (128, 128, 32, torch.float32),
+    (128, 128, 32, torch.float16),
+    (128, 256, 64, torch.float16),
+])
+def test_large_matmul_tiles(block_m: int, block_n: int, block_k: int, dtype: torch.dtype) -> None:
+    m, n, k = 256, 256, 160
+    gen = torch.Generator().manual_seed(0)
+    a = torch.randn(m, k, generator=gen).to(dtype)
+    b = torch.randn(k, n, generator=gen).to(dtype)
+    c = torch.empty(m, n, dtype=dtype)
+    grid = (triton.cdiv(m, block_m) * triton.cdiv(n, block_n),)
+    compiled = matmul_kernel[grid](a, b, c, m, n, k, a.stride(0), a.stride(1), b.stride(0), b.stride(1),
+                                   c.stride(0), c.stride(1), block_m, block_n, block_k, 2, "", "ieee")
+    assert compiled.metadata.shared <= _workgroup_memory_limit()
+    expected = (a.double() @ b.double()).to(dtype)
+    tolerance = 1e-4 if dtype == torch.float32 else 2e-2
+    torch.testing.assert_close(c.double(), expected.double(), atol=tolerance * math.sqrt(k), rtol=tolerance)
+
+
+@pytest.mark.parametrize("block_q, block_kv", [(64, 64), (128, 64), (128, 32)])
+@pytest.mark.parametrize("head_dim", [64, 128])
+def test_attention_blocks(block_q: int, block_kv: int, head_dim: int) -> None:
+    heads, seq = 2, 160  # not a multiple of the blocks: the masks matter
+    gen = torch.Generator().manual_seed(1)
+    q, k, v = (torch.randn(heads, seq, head_dim, generator=gen).mul(0.5).half() for _ in range(3))
+    out = torch.empty_like(q)
+    scale = 1.0 / math.sqrt(head_dim)
+    compiled = attention_fwd_kernel[(triton.cdiv(seq, block_q), heads)](
+        q, k, v, out, seq, scale, HEAD_DIM=head_dim, BLOCK_Q=block_q, BLOCK_KV=block_kv)
+    assert compiled.metadata.shared <= _workgroup_memory_limit()
+    weights = torch.softmax(q.float() @ k.float().transpose(1, 2) * scale, dim=-1)
+    torch.testing.assert_close(out.float(), weights @ v.float(), atol=1e-2, rtol=1e-2)
