@@ -15,6 +15,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Tensor/Transforms/Transforms.h"
@@ -77,17 +78,19 @@ private:
 };
 } // namespace
 
-/// Whether `op` makes its block from scalars and memory alone (a load of a
-/// tile): computing a chunk of it again costs a read, not repeated work.
+/// Whether `op` loads a tile from memory, element by element (with the
+/// address arithmetic and conversions fused into it): computing a chunk of it
+/// again costs a read more, not repeated work.
 static bool isGenerator(Operation *op) {
   auto linalgOp = dyn_cast_or_null<linalg::LinalgOp>(op);
-  return linalgOp && linalgOp.getNumParallelLoops() == linalgOp.getNumLoops() &&
-         llvm::none_of(linalgOp.getDpsInputs(), [](Value input) {
-           return isa<ShapedType>(input.getType());
-         });
+  if (!linalgOp || linalgOp.getNumParallelLoops() != linalgOp.getNumLoops())
+    return false;
+  WalkResult loads =
+      op->walk([](memref::LoadOp) { return WalkResult::interrupt(); });
+  return loads.wasInterrupted();
 }
 
-/// Whether each branch of `branch` yields, as result `index`, a generator.
+/// Whether each branch of `branch` yields, as result `index`, a load.
 static bool yieldsGenerators(scf::IfOp branch, unsigned index) {
   return branch.elseBlock() &&
          llvm::all_of(branch->getRegions(), [&](Region &region) {
@@ -105,12 +108,36 @@ Value MatmulChunker::slice(Value value, bool exclusive,
   auto result = dyn_cast<OpResult>(value);
   Operation *producer = result ? result.getOwner() : nullptr;
   // A block that other ops use too is computed a chunk at a time only when
-  // that repeats no work: a tile loaded again (the whole block, which the
-  // other users keep, stays).
-  if (producer && !exclusive && !isGenerator(producer)) {
+  // that repeats no work: a tile loaded again, or a chunk transposed again
+  // (the whole block, which the other users keep, stays).
+  if (producer && !exclusive && !isGenerator(producer) &&
+      !isa<linalg::TransposeOp>(producer)) {
     auto branch = dyn_cast<scf::IfOp>(producer);
     if (!branch || !yieldsGenerators(branch, result.getResultNumber()))
       producer = nullptr;
+  }
+  // The chunk of a transposed block is the transpose of the matching chunk
+  // of its input (a copy of the chunk, not of the whole block).
+  if (auto transpose = dyn_cast_or_null<linalg::TransposeOp>(producer)) {
+    ArrayRef<int64_t> permutation = transpose.getPermutation();
+    SmallVector<OpFoldResult> inputOffsets(offsets.size()),
+        inputSizes(sizes.size());
+    for (auto [dim, from] : llvm::enumerate(permutation)) {
+      inputOffsets[from] = offsets[dim];
+      inputSizes[from] = sizes[dim];
+    }
+    Value input = transpose.getInput();
+    Value inputChunk =
+        slice(input, exclusive && input.hasOneUse(), inputOffsets, inputSizes);
+    SmallVector<int64_t> staticSizes;
+    for (OpFoldResult size : sizes)
+      staticSizes.push_back(*getConstantIntValue(size));
+    Value init = tensor::EmptyOp::create(
+        rewriter, loc, staticSizes,
+        cast<RankedTensorType>(value.getType()).getElementType());
+    return linalg::TransposeOp::create(rewriter, loc, inputChunk, init,
+                                       permutation)
+        .getResult()[0];
   }
   auto linalgOp = dyn_cast_or_null<linalg::LinalgOp>(producer);
   if (auto tileable = dyn_cast_or_null<TilingInterface>(producer);
@@ -196,13 +223,20 @@ struct ChunkMatmulReductionPass
   void runOnOperation() override {
     if (maxWorkgroupMemory == 0)
       return;
-    // A third of workgroup memory for the operands of one matmul leaves
-    // room for the rest of the kernel's blocks.
-    int64_t budget = maxWorkgroupMemory / 3;
+    // The matmuls of one loop body have their operands staged at the same
+    // time: together they get a third of workgroup memory, which leaves room
+    // for the rest of the kernel's blocks.
+    DenseMap<Operation *, int64_t> matmulsPerParent;
+    getOperation().walk([&](linalg::LinalgOp op) {
+      if (isStaticTensorMatmul(op))
+        ++matmulsPerParent[op->getParentOp()];
+    });
     SmallVector<std::pair<linalg::LinalgOp, int64_t>> work;
     getOperation().walk([&](linalg::LinalgOp op) {
       if (!isStaticTensorMatmul(op))
         return;
+      int64_t budget =
+          maxWorkgroupMemory / (3 * matmulsPerParent.lookup(op->getParentOp()));
       Value lhs = op.getDpsInputs()[0], rhs = op.getDpsInputs()[1];
       auto lhsType = cast<RankedTensorType>(lhs.getType());
       int64_t m = lhsType.getDimSize(0), k = lhsType.getDimSize(1),

@@ -6,10 +6,11 @@
 // overlap share one allocation here, so that the kernel takes closer to the
 // peak of what is live at once.
 //
-// A buffer's live range is the span of the kernel's top-level ops that use
-// it (through views too): a top-level loop that uses it anywhere holds it for
-// all its iterations. Distribution separates consecutive top-level ops that
-// touch workgroup memory with barriers, so a buffer whose range ends before
+// A buffer's live range is the span, in program order, of the ops that use
+// it (through views too), where a use inside a loop stands for the whole of
+// the outermost loop around it: the buffer may carry values from one
+// iteration to the next. Distribution separates the ops that touch
+// workgroup memory with barriers, so a buffer whose range ends before
 // another's begins has been read for the last time before the other's first
 // write.
 //
@@ -21,6 +22,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 
 namespace mlir::triton_spirv {
@@ -63,34 +65,52 @@ bool canStandFor(LiveRange &from, LiveRange &to) {
          fromType.getNumElements() == toType.getNumElements();
 }
 
-/// The positions, among the ops of `block`, of the ops that contain a use of
-/// `value` or of a view of it.
-void collectUsePositions(Value value, Block &block,
-                         const DenseMap<Operation *, unsigned> &positions,
-                         SmallVectorImpl<unsigned> &found) {
+/// Program order: each op's position when it starts and after its regions.
+struct ProgramOrder {
+  DenseMap<Operation *, std::pair<unsigned, unsigned>> span;
+
+  explicit ProgramOrder(func::FuncOp kernel) {
+    unsigned next = 0;
+    kernel->walk([&](Operation *op, const WalkStage &stage) {
+      if (stage.isBeforeAllRegions())
+        span[op].first = next++;
+      if (stage.isAfterAllRegions())
+        span[op].second = next++;
+    });
+  }
+};
+
+/// The program-order positions of the uses of `value` and of its views, each
+/// widened to the outermost loop around it.
+void collectUseSpans(Value value, func::FuncOp kernel,
+                     const ProgramOrder &order,
+                     SmallVectorImpl<unsigned> &found) {
   for (Operation *user : value.getUsers()) {
-    Operation *top = block.findAncestorOpInBlock(*user);
-    if (top)
-      found.push_back(positions.lookup(top));
+    Operation *outermostLoop = nullptr;
+    for (Operation *parent = user->getParentOp(); parent != kernel;
+         parent = parent->getParentOp())
+      if (isa<LoopLikeOpInterface>(parent))
+        outermostLoop = parent;
+    auto [start, end] = order.span.lookup(outermostLoop ? outermostLoop : user);
+    found.push_back(start);
+    found.push_back(end);
     if (auto view = dyn_cast<ViewLikeOpInterface>(user))
       if (view.getViewSource() == value)
         for (Value result : user->getResults())
-          collectUsePositions(result, block, positions, found);
+          collectUseSpans(result, kernel, order, found);
   }
 }
 
 void reuseBuffers(func::FuncOp kernel) {
   Block &entry = kernel.getBody().front();
-  DenseMap<Operation *, unsigned> positions;
-  for (auto [index, op] : llvm::enumerate(entry))
-    positions[&op] = index;
+  ProgramOrder order(kernel);
   SmallVector<LiveRange> ranges;
   for (auto alloc : entry.getOps<memref::AllocOp>()) {
     MemRefType type = alloc.getType();
     if (!triton_spirv::isWorkgroupMemory(type) || !type.hasStaticShape())
       continue;
     SmallVector<unsigned> uses;
-    collectUsePositions(alloc, entry, positions, uses);
+    collectUseSpans(alloc, kernel, order, uses);
     if (uses.empty())
       continue;
     auto [first, last] = std::minmax_element(uses.begin(), uses.end());
@@ -114,7 +134,7 @@ void reuseBuffers(func::FuncOp kernel) {
     // The kept allocation is defined first (allocations are hoisted to the
     // kernel's start in program order), so it dominates every use.
     memref::AllocOp target = reusable->alloc;
-    if (positions.lookup(target) > positions.lookup(range.alloc))
+    if (order.span.lookup(target).first > order.span.lookup(range.alloc).first)
       rewriter.moveOpBefore(target, range.alloc);
     Value replacement = target.getResult();
     MemRefType type = range.alloc.getType();

@@ -46,14 +46,17 @@ def ChunkMatmulReduction : Pass<"triton-spirv-chunk-matmul-reduction",
   let summary = "Stage large matmul operands a chunk of the reduction at a time";
   let description = [{
     A block-level matmul reads its operands from workgroup memory, where
-    they take (M + N) * K elements. When that exceeds a third of
-    `max-workgroup-memory`, the matmul (on tensors, before bufferization)
+    they take (M + N) * K elements. When that exceeds its share of a third
+    of `max-workgroup-memory` (shared with the other matmuls of the same
+    loop body), the matmul (on tensors, before bufferization)
     becomes a loop over chunks of K, the largest power of two (at least 16)
     whose operands fit, and the element-wise producers of the operands (the
     loads of the A and B tiles, also inside `scf.if`s) are computed a chunk
     at a time inside it: the operand buffers shrink to (M + N) * chunk
-    elements. Producers that other ops also use, or that reduce, are not
-    duplicated: their chunk is sliced from the whole result instead.
+    elements. Producers that other ops also use are computed again per
+    chunk only when they are loads (a read more, no work repeated); others,
+    and producers that reduce, are not duplicated: their chunk is sliced
+    from the whole result instead.
   }];
   let options = [
     Option<"maxWorkgroupMemory", "max-workgroup-memory", "unsigned", "0",

@@ -1,0 +1,259 @@
+"""Kernels timed side by side: Triton's CUDA backend and this backend, each in
+its own process on the same GPU, with Triton's `do_bench` on both (the L2
+flushed by a GPU-side fill on both sides), the median of three `do_bench`
+calls with their spread. Each side checks its result against PyTorch on its
+device. Writes JSON and a Markdown table.
+
+    bash scripts/gpu_machine.sh python3 utils/kernel_benchmark.py --side-by-side benchmarks/h200-kernels.json
+    python3 utils/kernel_benchmark.py OUT.json --backend spirv --small   # here, on lavapipe
+
+Cases: the memory-bound kernels of the layouts issue (vector add, fused
+softmax, layer-norm forward) and matmuls and attention at the block sizes
+that now fit (best of a fixed configuration list on each side; this backend
+skips what its device cannot hold).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import statistics
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any, Callable
+
+import torch
+import triton
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "test"))
+from corpus.kernels.dots import attention_fwd_kernel  # noqa: E402
+from corpus.kernels.layer_norm import layer_norm_fwd_kernel  # noqa: E402
+from corpus.kernels.matmul import matmul_kernel  # noqa: E402
+from corpus.kernels.softmax import softmax_kernel  # noqa: E402
+from corpus.kernels.vector_add import vector_add_kernel  # noqa: E402
+
+# (BLOCK_M, BLOCK_N, BLOCK_K, num_warps) for matmuls, as an autotuner would try.
+MATMUL_CONFIGS = [(64, 64, 32, 4), (64, 64, 32, 8), (128, 64, 32, 4), (128, 128, 32, 4), (128, 128, 32, 8),
+                  (128, 256, 64, 8)]
+# (BLOCK_Q, BLOCK_KV, num_warps) for attention.
+ATTENTION_CONFIGS = [(64, 64, 4), (128, 64, 4), (128, 32, 4), (128, 64, 8)]
+
+
+class Side:
+    """Where tensors live and how results come back, for one backend."""
+
+    def __init__(self, backend: str) -> None:
+        self.backend = backend
+        if backend == "cuda":
+            self.place: Callable[[torch.Tensor], torch.Tensor] = lambda t: t.cuda()
+        else:
+            from triton_spirv.memory import to_device
+            self.place = to_device
+
+    def host(self, tensor: torch.Tensor) -> torch.Tensor:
+        return tensor.cpu().float()
+
+
+Case = tuple[str, str, str, Callable[[Side], tuple[list[tuple[str, Callable[[], None]]], Callable[[], bool], float]]]
+
+
+def vector_add(n: int):
+    def make(side: Side):
+        x, y = side.place(torch.rand(n)), side.place(torch.rand(n))
+        out = side.place(torch.empty(n))
+        run = lambda: vector_add_kernel[(triton.cdiv(n, 1024),)](x, y, out, n, BLOCK_SIZE=1024)
+        check = lambda: torch.equal(side.host(out), side.host(x) + side.host(y))
+        return [("BLOCK 1024", run)], check, 3 * 4 * n
+    return make
+
+
+def softmax(rows: int, cols: int):
+    def make(side: Side):
+        x = side.place(torch.randn(rows, cols))
+        out = side.place(torch.empty(rows, cols))
+        block = triton.next_power_of_2(cols)
+        warps = 16 if block >= 16384 else 8 if block >= 2048 else 4
+        run = lambda: softmax_kernel[(rows,)](out, x, x.stride(0), out.stride(0), rows, cols, BLOCK_SIZE=block,
+                                              num_warps=warps)
+        check = lambda: torch.allclose(side.host(out), torch.softmax(side.host(x), dim=1), atol=1e-5)
+        return [(f"BLOCK {block}, {warps} warps", run)], check, 2 * 4 * rows * cols
+    return make
+
+
+def layer_norm(rows: int, cols: int):
+    def make(side: Side):
+        x = side.place(torch.randn(rows, cols))
+        w, b = side.place(torch.rand(cols)), side.place(torch.rand(cols))
+        y = side.place(torch.empty(rows, cols))
+        mean, rstd = side.place(torch.empty(rows)), side.place(torch.empty(rows))
+        block = min(16384, triton.next_power_of_2(cols))
+        warps = min(max(block // 256, 1), 8)
+        run = lambda: layer_norm_fwd_kernel[(rows,)](x, y, w, b, mean, rstd, x.stride(0), cols, 1e-5,
+                                                     BLOCK_SIZE=block, num_warps=warps)
+        expected = lambda: torch.nn.functional.layer_norm(side.host(x), (cols,), side.host(w), side.host(b), 1e-5)
+        check = lambda: torch.allclose(side.host(y), expected(), atol=1e-4)
+        return [(f"BLOCK {block}, {warps} warps", run)], check, 2 * 4 * rows * cols
+    return make
+
+
+def matmul(size: int, dtype: torch.dtype):
+    def make(side: Side):
+        gen = torch.Generator().manual_seed(0)
+        a = side.place(torch.randn(size, size, generator=gen).to(dtype))
+        b = side.place(torch.randn(size, size, generator=gen).to(dtype))
+        c = side.place(torch.empty(size, size, dtype=dtype))
+        precision = "ieee" if dtype == torch.float32 else "tf32"
+
+        def launch(bm: int, bn: int, bk: int, warps: int) -> Callable[[], None]:
+            grid = (triton.cdiv(size, bm) * triton.cdiv(size, bn),)
+            return lambda: matmul_kernel[grid](a, b, c, size, size, size, a.stride(0), a.stride(1), b.stride(0),
+                                               b.stride(1), c.stride(0), c.stride(1), BLOCK_SIZE_M=bm,
+                                               BLOCK_SIZE_N=bn, BLOCK_SIZE_K=bk, GROUP_SIZE_M=8, ACTIVATION="",
+                                               INPUT_PRECISION=precision, num_warps=warps)
+
+        def check() -> bool:
+            rows = slice(0, 256)  # a band of rows, checked in double precision
+            expected = side.host(a)[rows].double() @ side.host(b).double()
+            tolerance = 1e-3 if dtype == torch.float32 else 2e-2
+            return torch.allclose(side.host(c)[rows].double(), expected, atol=tolerance * math.sqrt(size),
+                                  rtol=tolerance)
+
+        return ([(f"BLOCK {bm}x{bn}x{bk}, {w} warps", launch(bm, bn, bk, w)) for bm, bn, bk, w in MATMUL_CONFIGS],
+                check, 2 * size ** 3)
+    return make
+
+
+def attention(seq: int, head_dim: int, heads: int = 32):
+    def make(side: Side):
+        gen = torch.Generator().manual_seed(1)
+        q, k, v = (side.place(torch.randn(heads, seq, head_dim, generator=gen).mul(0.5).half()) for _ in range(3))
+        out = side.place(torch.empty(heads, seq, head_dim, dtype=torch.float16))
+        scale = 1.0 / math.sqrt(head_dim)
+
+        def launch(bq: int, bkv: int, warps: int) -> Callable[[], None]:
+            grid = (triton.cdiv(seq, bq), heads)
+            return lambda: attention_fwd_kernel[grid](q, k, v, out, seq, scale, HEAD_DIM=head_dim, BLOCK_Q=bq,
+                                                      BLOCK_KV=bkv, num_warps=warps)
+
+        def check() -> bool:
+            qh, kh, vh = (side.host(t)[:2] for t in (q, k, v))  # two heads, in float
+            expected = torch.softmax(qh @ kh.transpose(1, 2) * scale, dim=-1) @ vh
+            return torch.allclose(side.host(out)[:2], expected, atol=1e-2, rtol=1e-2)
+
+        return ([(f"BLOCK {bq}x{bkv}, {w} warps", launch(bq, bkv, w)) for bq, bkv, w in ATTENTION_CONFIGS],
+                check, 4 * heads * seq * seq * head_dim)
+    return make
+
+
+def cases(small: bool) -> list[Case]:
+    if small:
+        return [("vector add fp32", "2^20", "GB/s", vector_add(2 ** 20)),
+                ("fused softmax fp32", "256x1024", "GB/s", softmax(256, 1024)),
+                ("layer norm fwd fp32", "256x1024", "GB/s", layer_norm(256, 1024)),
+                ("matmul fp32 ieee", "256^3", "TFLOP/s", matmul(256, torch.float32)),
+                ("matmul fp16", "256^3", "TFLOP/s", matmul(256, torch.float16)),
+                ("attention fwd fp16", "N_CTX 256, HEAD_DIM 64", "TFLOP/s", attention(256, 64, heads=2))]
+    result: list[Case] = [("vector add fp32", f"2^{e}", "GB/s", vector_add(2 ** e)) for e in (24, 27)]
+    result += [("fused softmax fp32", f"4096x{c}", "GB/s", softmax(4096, c)) for c in (1024, 4096, 16384)]
+    result += [("layer norm fwd fp32", f"4096x{c}", "GB/s", layer_norm(4096, c)) for c in (4096, 8192)]
+    for size in (1024, 4096):
+        result += [("matmul fp32 ieee", f"{size}^3", "TFLOP/s", matmul(size, torch.float32)),
+                   ("matmul fp16", f"{size}^3", "TFLOP/s", matmul(size, torch.float16))]
+    result += [("attention fwd fp16", f"N_CTX {n}, HEAD_DIM {d}", "TFLOP/s", attention(n, d))
+               for n in (1024, 4096) for d in (64, 128)]
+    return result
+
+
+def measure(backend: str, small: bool) -> list[dict[str, Any]]:
+    side = Side(backend)
+    records = []
+    for name, size, unit, make in cases(small):
+        candidates, check, amount = make(side)
+        best: tuple[list[float], str] | None = None
+        for config, run in candidates:
+            try:
+                run()
+                times = [triton.testing.do_bench(run, warmup=10, rep=100) for _ in range(3)]
+            except Exception as error:  # a configuration the device cannot hold
+                print(f"{name:22s} {config}: skipped ({str(error).splitlines()[0][:100]})", flush=True)
+                continue
+            if best is None or statistics.median(times) < statistics.median(best[0]):
+                best = (times, config)
+        if best is None:
+            records.append({"kernel": name, "size": size, "unit": unit, "config": None})
+            continue
+        times, config = best
+        for label, run in candidates:  # the checked result is the best configuration's
+            if label == config:
+                run()
+        rates = sorted(amount / (ms * 1e-3) / (1e9 if unit == "GB/s" else 1e12) for ms in times)
+        record = {"kernel": name, "size": size, "unit": unit, "config": config, "ms": times,
+                  "rate": statistics.median(rates), "rate_spread": (rates[-1] - rates[0]) / 2,
+                  "correct": bool(check())}
+        records.append(record)
+        print(f"{name:22s} {size:24s} {record['rate']:9.2f} ±{record['rate_spread']:.2f} {unit}  ({config})"
+              f"{'' if record['correct'] else '  WRONG RESULT'}", flush=True)
+    return records
+
+
+def markdown(results: dict[str, Any]) -> str:
+    cuda = {(r["kernel"], r["size"]): r for r in results.get("cuda", {}).get("records", [])}
+    devices = ", ".join(f"{name}: {result['device']}" for name, result in results.items())
+    lines = [f"Devices: {devices}", "",
+             "| kernel | size | unit | Triton-CUDA | this backend | ratio | configurations (CUDA / this) |",
+             "|---|---|---|---|---|---|---|"]
+    for record in results["spirv"]["records"]:
+        theirs = cuda.get((record["kernel"], record["size"]))
+
+        def cell(r: dict[str, Any] | None) -> str:
+            if not r or r.get("config") is None:
+                return "–"
+            return f"{r['rate']:.2f} ±{r['rate_spread']:.2f}" + ("" if r["correct"] else " (WRONG)")
+
+        ratio = (f"{record['rate'] / theirs['rate']:.2f}"
+                 if theirs and theirs.get("config") and record.get("config") else "–")
+        configs = f"{theirs.get('config') if theirs else '–'} / {record.get('config') or 'none fits'}"
+        lines.append(f"| {record['kernel']} | {record['size']} | {record['unit']} | {cell(theirs)} | "
+                     f"{cell(record)} | {ratio} | {configs} |")
+    return "\n".join(lines) + "\n"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("output", type=Path)
+    parser.add_argument("--backend", choices=["cuda", "spirv"], default="spirv")
+    parser.add_argument("--side-by-side", action="store_true")
+    parser.add_argument("--small", action="store_true", help="small sizes, for a CPU device")
+    args = parser.parse_args()
+    if not args.side_by_side:
+        if args.backend == "spirv":
+            from triton_spirv.run import activate
+            activate()
+            from triton_spirv import vulkan
+            device = vulkan.device().properties.name
+        else:
+            device = torch.cuda.get_device_name()
+        result = {"backend": args.backend, "device": device, "records": measure(args.backend, args.small)}
+        args.output.write_text(json.dumps(result, indent=2) + "\n")
+        if args.backend == "spirv":
+            args.output.with_suffix(".md").write_text(markdown({"spirv": result}))
+        return
+    results: dict[str, Any] = {}
+    for backend in ("cuda", "spirv"):
+        part = args.output.with_suffix(f".{backend}.json")
+        command = [sys.executable, __file__, str(part), "--backend", backend] + (["--small"] if args.small else [])
+        print("==", " ".join(command), flush=True)
+        subprocess.run(command, check=True, env=os.environ)
+        results[backend] = json.loads(part.read_text())
+        part.unlink()
+        part.with_suffix(".md").unlink(missing_ok=True)
+    args.output.write_text(json.dumps(results, indent=2) + "\n")
+    args.output.with_suffix(".md").write_text(markdown(results))
+    print(markdown(results))
+
+
+if __name__ == "__main__":
+    main()
