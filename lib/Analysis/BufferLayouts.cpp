@@ -174,7 +174,8 @@ static std::optional<unsigned> reducedDim(linalg::ReduceOp reduce) {
 
 /// The grid layout of a matmul computed in register tiles.
 static GridLayoutAttr gridOf(const MatmulPlan &plan, MLIRContext *context) {
-  return GridLayoutAttr::get(context, {plan.tiling.gridM, plan.tiling.gridN});
+  return GridLayoutAttr::get(
+      context, {plan.registerTiling.gridM, plan.registerTiling.gridN});
 }
 
 /// Whether the invocations that share a row of `grid` along `dim` are lanes
@@ -251,9 +252,30 @@ bool LayoutAssignment::allowsGrid(Value buffer, GridLayoutAttr grid) {
         llvm::is_contained(matmul.getDpsInputs(), buffer))
       return false;
     std::optional<MatmulPlan> plan = planMatmul(matmul, shape);
-    return plan && plan->kind == MatmulPlan::Kind::RegisterTiles &&
-           gridOf(*plan, user->getContext()) == grid;
+    return plan && gridOf(*plan, user->getContext()) == grid;
   });
+}
+
+/// Whether `buffer`, or a buffer computed from it element by element, is
+/// the input of a reduction.
+static bool feedsReduction(Value buffer) {
+  SmallVector<Value> worklist{buffer};
+  llvm::SmallDenseSet<Value> seen{buffer};
+  while (!worklist.empty()) {
+    Value next = worklist.pop_back_val();
+    for (Operation *user : next.getUsers()) {
+      if (auto reduce = dyn_cast<linalg::ReduceOp>(user))
+        if (llvm::is_contained(reduce.getInputs(), next))
+          return true;
+      auto linalgOp = dyn_cast<linalg::LinalgOp>(user);
+      if (!linalgOp || !isElementwiseUse(user, next))
+        continue;
+      for (Value output : linalgOp.getDpsInits())
+        if (seen.insert(output).second)
+          worklist.push_back(output);
+    }
+  }
+  return false;
 }
 
 /// Whether `view` inserts a unit dimension at `dim` into its source.
@@ -454,11 +476,15 @@ llvm::MapVector<Value, Attribute> LayoutAssignment::run() {
         }))
       layouts[alloc] = CyclicLayoutAttr::get(context);
 
-  // Matmul accumulators computed in register tiles anchor grids.
+  // Matmul accumulators computed in register tiles anchor grids. Where
+  // cooperative matrices could compute the matmul, they do unless the
+  // accumulator is reduced: the reduction needs it in registers, in a layout
+  // this project knows.
   SmallVector<Value> anchors;
   kernel.walk([&](linalg::LinalgOp op) {
     std::optional<MatmulPlan> plan = planMatmul(op, shape);
-    if (!plan || plan->kind != MatmulPlan::Kind::RegisterTiles)
+    if (!plan ||
+        (plan->cooperativeTiling && !feedsReduction(op.getDpsInits()[0])))
       return;
     Value acc = op.getDpsInits()[0];
     GridLayoutAttr grid = gridOf(*plan, context);

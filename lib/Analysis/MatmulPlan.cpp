@@ -120,7 +120,7 @@ triton_spirv::planMatmul(linalg::LinalgOp op, const WorkgroupShape &shape) {
       shape.subgroupSize > 1 ? std::min<int64_t>(shape.subgroupSize, 32) : 32);
   if (!tiling)
     return std::nullopt;
-  MatmulPlan plan{MatmulPlan::Kind::RegisterTiles, *tiling, {}};
+  MatmulPlan plan{*tiling, std::nullopt, {}};
   // Cooperative matrices need whole 16x16x16 tiles, rows of unit stride,
   // and a grid of subgroups over them.
   constexpr int64_t size = kCooperativeMatrixSize;
@@ -144,5 +144,6 @@ triton_spirv::planMatmul(linalg::LinalgOp op, const WorkgroupShape &shape) {
         "); the accumulator stays in registers, computed by invocations";
     return plan;
   }
-  return MatmulPlan{MatmulPlan::Kind::CooperativeMatrices, *subgroupTiling, {}};
+  plan.cooperativeTiling = subgroupTiling;
+  return plan;
 }

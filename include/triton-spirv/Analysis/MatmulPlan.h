@@ -36,11 +36,13 @@ struct MatmulTiling {
 };
 
 struct MatmulPlan {
-  enum class Kind { RegisterTiles, CooperativeMatrices };
-  Kind kind;
-  MatmulTiling tiling;
-  /// Why cooperative matrices were not used although the matmul has their
-  /// form (empty when they were, or when it has not): a remark for the user.
+  /// The invocations' register tiles (a plan always has them).
+  MatmulTiling registerTiling;
+  /// The subgroups' cooperative-matrix tiles, where the matmul has their form
+  /// and its accumulator and operands fit in workgroup memory.
+  std::optional<MatmulTiling> cooperativeTiling;
+  /// Why cooperative matrices cannot be used although the matmul has their
+  /// form (empty otherwise): a remark for the user.
   std::string cooperativeMatrixMissed;
 };
 
@@ -51,13 +53,13 @@ bool isStaticMatmul(linalg::LinalgOp op);
 /// The distance between rows of a 2-D buffer with unit column stride.
 std::optional<int64_t> rowStride(Value buffer);
 
-/// How `op` is distributed over a workgroup of `shape`; none when it is not
-/// a static matmul or its outputs are too few to give every invocation one.
-/// Cooperative matrices keep their accumulator in workgroup memory (which
-/// element a lane holds is the driver's choice), so they are planned only
-/// when the accumulator and both operands fit the target's workgroup memory
-/// together; otherwise the register tiles, whose accumulator can stay in
-/// registers.
+/// How `op` can be distributed over a workgroup of `shape`; none when it is
+/// not a static matmul or its outputs are too few to give every invocation
+/// one. Cooperative matrices keep their accumulator in workgroup memory
+/// (which element a lane holds is the driver's choice), so they are offered
+/// only when the accumulator and both operands fit the target's workgroup
+/// memory together. The layout analysis chooses: an accumulator in a grid
+/// layout means register tiles.
 std::optional<MatmulPlan> planMatmul(linalg::LinalgOp op,
                                      const WorkgroupShape &shape);
 } // namespace mlir::triton_spirv

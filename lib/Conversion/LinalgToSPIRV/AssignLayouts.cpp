@@ -29,12 +29,22 @@ struct AssignLayoutsPass
     for (auto kernel : getOperation().getOps<func::FuncOp>()) {
       if (kernel.isExternal())
         continue;
-      for (auto [buffer, layout] : assignBufferLayouts(kernel, shape))
+      llvm::MapVector<Value, Attribute> layouts =
+          assignBufferLayouts(kernel, shape);
+      for (auto [buffer, layout] : layouts)
         buffer.getDefiningOp()->setAttr(kLayoutAttrName, layout);
       kernel.walk([&](linalg::LinalgOp op) {
         std::optional<MatmulPlan> plan = planMatmul(op, shape);
-        if (plan && !plan->cooperativeMatrixMissed.empty())
+        if (!plan)
+          return;
+        if (!plan->cooperativeMatrixMissed.empty())
           op->emitRemark(plan->cooperativeMatrixMissed);
+        else if (plan->cooperativeTiling &&
+                 isa_and_nonnull<GridLayoutAttr>(
+                     layouts.lookup(op.getDpsInits()[0])))
+          op->emitRemark("cooperative matrices not used: the accumulator is "
+                         "reduced, which needs it in registers; it is computed "
+                         "by invocations");
       });
     }
   }

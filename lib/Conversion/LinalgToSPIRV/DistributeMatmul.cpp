@@ -305,12 +305,12 @@ FailureOr<bool> triton_spirv::distributeMatmul(RewriterBase &rewriter,
   std::optional<MatmulPlan> plan = planMatmul(op, shape);
   if (!plan)
     return false;
-  bool cooperative = plan->kind == MatmulPlan::Kind::CooperativeMatrices;
+  // An accumulator in registers (a grid layout) means register tiles.
+  bool cooperative = plan->cooperativeTiling && !accumulatorRegisters;
   if (accumulatorRegisters &&
-      (cooperative ||
-       accumulatorLayout !=
-           GridLayoutAttr::get(op.getContext(),
-                               {plan->tiling.gridM, plan->tiling.gridN})))
+      accumulatorLayout !=
+          GridLayoutAttr::get(op.getContext(), {plan->registerTiling.gridM,
+                                                plan->registerTiling.gridN}))
     return op->emitError("the accumulator's layout ")
            << accumulatorLayout << " is not the register tiling of this matmul";
 
@@ -329,9 +329,9 @@ FailureOr<bool> triton_spirv::distributeMatmul(RewriterBase &rewriter,
     Value subgroupId =
         gpu::SubgroupIdOp::create(rewriter, generic.getLoc(), nullptr);
     rewriter.setInsertionPoint(generic);
-    distributor.emitCooperativeTiles(plan->tiling, subgroupId);
+    distributor.emitCooperativeTiles(*plan->cooperativeTiling, subgroupId);
   } else {
-    distributor.emitRegisterTiles(plan->tiling, invocationId,
+    distributor.emitRegisterTiles(plan->registerTiling, invocationId,
                                   accumulatorRegisters);
   }
   rewriter.setInsertionPointAfter(generic);

@@ -16,10 +16,11 @@ FailureOr<linalg::GenericOp> asGeneric(RewriterBase &rewriter,
 
 /// Replaces a 2-D matmul on buffers of static shape (linalg.matmul or a
 /// generic of the same form) by the code of its plan (planMatmul): each
-/// invocation computes a tile of outputs in registers, or each subgroup
-/// 16x16 cooperative-matrix tiles. With `accumulatorRegisters`, the private
-/// buffer of an accumulator in `accumulatorLayout`, the accumulators are
-/// read from and written to it. Returns false, leaving the op untouched, when
+/// subgroup computes 16x16 cooperative-matrix tiles where the plan has them,
+/// else each invocation a tile of outputs in registers. With
+/// `accumulatorRegisters`, the private buffer of an accumulator in
+/// `accumulatorLayout`, invocations compute it in register tiles, read from
+/// and written to that buffer. Returns false, leaving the op untouched, when
 /// the op has no plan; fails when the accumulator's layout is not the plan's.
 FailureOr<bool> distributeMatmul(RewriterBase &rewriter, linalg::LinalgOp op,
                                  Value invocationId,
