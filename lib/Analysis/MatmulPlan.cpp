@@ -134,12 +134,17 @@ triton_spirv::planMatmul(linalg::LinalgOp op, const WorkgroupShape &shape) {
       m / size, n / size, shape.workgroupSize / shape.subgroupSize, 32);
   if (!subgroupTiling)
     return plan;
+  // A quarter of workgroup memory at most, so that the kernel's other
+  // blocks (other matmuls' accumulators among them) still fit.
   int64_t bytes = bufferBytes(lhs) + bufferBytes(rhs) + bufferBytes(acc);
-  if (shape.maxWorkgroupMemory && bytes > shape.maxWorkgroupMemory) {
+  int64_t budget = shape.maxWorkgroupMemory / 4;
+  if (shape.maxWorkgroupMemory && bytes > budget) {
     plan.cooperativeMatrixMissed =
         "cooperative matrices not used: their " + std::to_string(m) + "x" +
         std::to_string(n) + " accumulator and operands would take " +
-        std::to_string(bytes) + " bytes of workgroup memory (the target has " +
+        std::to_string(bytes) +
+        " bytes of workgroup memory (over a quarter "
+        "of the target's " +
         std::to_string(shape.maxWorkgroupMemory) +
         "); the accumulator stays in registers, computed by invocations";
     return plan;

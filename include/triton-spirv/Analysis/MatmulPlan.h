@@ -57,8 +57,8 @@ std::optional<int64_t> rowStride(Value buffer);
 /// not a static matmul or its outputs are too few to give every invocation
 /// one. Cooperative matrices keep their accumulator in workgroup memory
 /// (which element a lane holds is the driver's choice), so they are offered
-/// only when the accumulator and both operands fit the target's workgroup
-/// memory together. The layout analysis chooses: an accumulator in a grid
+/// only when the accumulator and both operands take at most a quarter of the
+/// target's workgroup memory. The layout analysis chooses: an accumulator in a grid
 /// layout means register tiles.
 std::optional<MatmulPlan> planMatmul(linalg::LinalgOp op,
                                      const WorkgroupShape &shape);
