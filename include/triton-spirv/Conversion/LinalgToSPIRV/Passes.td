@@ -127,11 +127,20 @@ def DistributeToWorkgroup : Pass<"triton-spirv-distribute", "ModuleOp"> {
     through workgroup memory. Subgroups are taken to be consecutive blocks
     of `subgroup-size` invocations, as on all known drivers.
 
+    Buffers with a `triton_spirv.layout` (from `triton-spirv-assign-layouts`)
+    become private arrays of the elements each invocation holds, and the
+    ops on them iterate in their layout: cyclically, over an invocation's
+    tile of a grid, or over a slice of one (every holder computes, one
+    writes memory). Reductions of one dimension of a grid buffer combine
+    the lanes of a row with subgroup shuffles.
+
     Matmuls are tiled instead: each invocation computes a strided tile of
     outputs in registers, loading a row of A and a column of B per step for
-    all of them. With `cooperative-matrix`, fp16 matmuls whose sizes are
-    multiples of 16 are computed by subgroups in 16x16 tiles with
-    `gpu.subgroup_mma_*` ops (cooperative-matrix instructions in SPIR-V).
+    all of them; an accumulator in a grid layout stays in registers from its
+    fill to its epilogue. With `cooperative-matrix`, fp16 matmuls whose
+    sizes are multiples of 16 and whose accumulator has no layout are
+    computed by subgroups in 16x16 tiles with `gpu.subgroup_mma_*` ops
+    (cooperative-matrix instructions in SPIR-V).
   }];
   let options = [
     Option<"workgroupSize", "workgroup-size", "unsigned", "128",
