@@ -394,10 +394,25 @@ void LayoutAssignment::propagate(SmallVector<Value> worklist) {
         if (!isElementwiseUse(reader, accessed))
           continue;
         auto linalgOp = cast<linalg::LinalgOp>(reader);
-        for (OpOperand &operand : reader->getOpOperands())
-          if (operand.get() != accessed &&
-              linalgOp.getMatchingIndexingMap(&operand).isIdentity())
+        for (OpOperand &operand : reader->getOpOperands()) {
+          if (operand.get() == accessed)
+            continue;
+          AffineMap map = linalgOp.getMatchingIndexingMap(&operand);
+          if (map.isIdentity()) {
             offer(operand.get(), layout);
+            continue;
+          }
+          // A block read broadcast along a dimension of the grid (a row
+          // vector loaded once) can be a slice of it: each invocation holds
+          // what it reads.
+          auto grid = dyn_cast<GridLayoutAttr>(layout);
+          auto view = operand.get().getDefiningOp<memref::ExpandShapeOp>();
+          if (!grid || !view || map.getNumResults() != map.getNumDims())
+            continue;
+          for (unsigned dim = 0; dim < map.getNumResults(); ++dim)
+            if (isBroadcastAlong(map, dim) && insertsUnitDim(view, dim))
+              offer(view.getSrc(), SliceLayoutAttr::get(context, dim, grid));
+        }
       }
     }
   }
@@ -412,9 +427,13 @@ void LayoutAssignment::propagate(SmallVector<Value> worklist) {
 bool LayoutAssignment::isConsistent(Value buffer, Attribute layout) {
   auto grid = dyn_cast<GridLayoutAttr>(layout);
   auto slice = dyn_cast<SliceLayoutAttr>(layout);
+  // (Through views that keep a grid too.)
   auto iteratesIn = [&](linalg::LinalgOp op, Attribute expected) {
     return llvm::any_of(op->getOpOperands(), [&](OpOperand &operand) {
-      return layouts.lookup(operand.get()) == expected &&
+      Value buffer = operand.get();
+      if (auto view = buffer.getDefiningOp<memref::SubViewOp>())
+        buffer = view.getSource();
+      return layouts.lookup(buffer) == expected &&
              op.getMatchingIndexingMap(&operand).isIdentity();
     });
   };

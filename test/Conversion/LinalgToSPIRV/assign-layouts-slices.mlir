@@ -105,3 +105,35 @@ func.func @row_sums(%src: memref<8x64xf32>, %dst: memref<8xf32>) {
   linalg.copy ins(%sums : memref<8xf32, #gpu.address_space<workgroup>>) outs(%dst : memref<8xf32>)
   return
 }
+
+// -----
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#cols = affine_map<(d0, d1) -> (0, d1)>
+
+// A vector loaded once and read broadcast along the rows of a grid op (a
+// bias, or attention's per-column maximum in the backward pass) becomes a
+// slice of the grid: each invocation loads the columns it reads.
+// CHECK-LABEL: func.func @broadcast_vector
+// CHECK: memref.alloc() {triton_spirv.layout = #triton_spirv.grid<[4, 8]>} : memref<16x32xf32
+// CHECK: memref.alloc() {triton_spirv.layout = #triton_spirv.slice<dim = 0, parent = #triton_spirv.grid<[4, 8]>>} : memref<32xf32
+// DIST-LABEL: func.func @broadcast_vector
+// DIST-NOT: memref.alloc()
+func.func @broadcast_vector(%a: memref<16x8xf32, #gpu.address_space<workgroup>>,
+                            %b: memref<8x32xf32, #gpu.address_space<workgroup>>,
+                            %gbias: memref<32xf32>, %dst: memref<16x32xf32>) {
+  %acc = memref.alloc() : memref<16x32xf32, #gpu.address_space<workgroup>>
+  %bias = memref.alloc() : memref<32xf32, #gpu.address_space<workgroup>>
+  linalg.matmul ins(%a, %b : memref<16x8xf32, #gpu.address_space<workgroup>>, memref<8x32xf32, #gpu.address_space<workgroup>>)
+                outs(%acc : memref<16x32xf32, #gpu.address_space<workgroup>>)
+  linalg.copy ins(%gbias : memref<32xf32>) outs(%bias : memref<32xf32, #gpu.address_space<workgroup>>)
+  %view = memref.expand_shape %bias [[0, 1]] output_shape [1, 32] : memref<32xf32, #gpu.address_space<workgroup>> into memref<1x32xf32, #gpu.address_space<workgroup>>
+  linalg.generic {indexing_maps = [#id, #cols, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%acc, %view : memref<16x32xf32, #gpu.address_space<workgroup>>, memref<1x32xf32, #gpu.address_space<workgroup>>)
+      outs(%dst : memref<16x32xf32>) {
+  ^bb0(%x: f32, %c: f32, %out: f32):
+    %s = arith.addf %x, %c : f32
+    linalg.yield %s : f32
+  }
+  return
+}
