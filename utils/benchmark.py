@@ -20,7 +20,7 @@ import torch
 import triton
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "test"))
-from corpus.kernels.matmul import matmul_kernel  # noqa: E402
+from corpus.kernels.matmul import launch_matmul  # noqa: E402
 from corpus.kernels.softmax import softmax_kernel  # noqa: E402
 from corpus.kernels.vector_add import vector_add_kernel  # noqa: E402
 
@@ -59,11 +59,7 @@ def matmul(size: int, dtype: torch.dtype) -> tuple[list[Candidate], float]:
     precision = "ieee" if dtype == torch.float32 else "tf32"
 
     def launch(bm: int, bn: int, bk: int, warps: int) -> Callable[[], None]:
-        grid = (triton.cdiv(size, bm) * triton.cdiv(size, bn),)
-        return lambda: matmul_kernel[grid](a, b, c, size, size, size, a.stride(0), a.stride(1), b.stride(0),
-                                           b.stride(1), c.stride(0), c.stride(1), BLOCK_SIZE_M=bm,
-                                           BLOCK_SIZE_N=bn, BLOCK_SIZE_K=bk, GROUP_SIZE_M=8, ACTIVATION="",
-                                           INPUT_PRECISION=precision, num_warps=warps)
+        return lambda: launch_matmul(a, b, c, bm, bn, bk, warps, precision)
 
     return [(f"BLOCK {bm}x{bn}x{bk}, {warps} warps", launch(bm, bn, bk, warps))
             for bm, bn, bk, warps in MATMUL_CONFIGS], 2 * size ** 3

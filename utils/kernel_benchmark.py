@@ -15,12 +15,9 @@ skips what its device cannot hold).
 
 from __future__ import annotations
 
-import argparse
 import json
 import math
-import os
 import statistics
-import subprocess
 import sys
 from pathlib import Path
 from typing import Any, Callable
@@ -31,9 +28,10 @@ import triton
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "test"))
 from corpus.kernels.dots import attention_fwd_kernel  # noqa: E402
 from corpus.kernels.layer_norm import layer_norm_fwd_kernel  # noqa: E402
-from corpus.kernels.matmul import matmul_kernel  # noqa: E402
+from corpus.kernels.matmul import launch_matmul  # noqa: E402
 from corpus.kernels.softmax import softmax_kernel  # noqa: E402
 from corpus.kernels.vector_add import vector_add_kernel  # noqa: E402
+from side_by_side import activate_backend, argument_parser, run_both_backends  # noqa: E402
 
 # `do_bench` calls made and discarded before the three that count.
 WARMUP_CALLS = 3
@@ -110,11 +108,7 @@ def matmul(size: int, dtype: torch.dtype):
         precision = "ieee" if dtype == torch.float32 else "tf32"
 
         def launch(bm: int, bn: int, bk: int, warps: int) -> Callable[[], None]:
-            grid = (triton.cdiv(size, bm) * triton.cdiv(size, bn),)
-            return lambda: matmul_kernel[grid](a, b, c, size, size, size, a.stride(0), a.stride(1), b.stride(0),
-                                               b.stride(1), c.stride(0), c.stride(1), BLOCK_SIZE_M=bm,
-                                               BLOCK_SIZE_N=bn, BLOCK_SIZE_K=bk, GROUP_SIZE_M=8, ACTIVATION="",
-                                               INPUT_PRECISION=precision, num_warps=warps)
+            return lambda: launch_matmul(a, b, c, bm, bn, bk, warps, precision)
 
         def check() -> bool:
             rows = slice(0, 256)  # a band of rows, checked in double precision
@@ -228,34 +222,17 @@ def markdown(results: dict[str, Any]) -> str:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("output", type=Path)
-    parser.add_argument("--backend", choices=["cuda", "spirv"], default="spirv")
-    parser.add_argument("--side-by-side", action="store_true")
+    parser = argument_parser(__doc__)
     parser.add_argument("--small", action="store_true", help="small sizes, for a CPU device")
     args = parser.parse_args()
     if not args.side_by_side:
-        if args.backend == "spirv":
-            from triton_spirv.run import activate
-            activate()
-            from triton_spirv import vulkan
-            device = vulkan.device().properties.name
-        else:
-            device = torch.cuda.get_device_name()
+        device = activate_backend(args.backend)
         result = {"backend": args.backend, "device": device, "records": measure(args.backend, args.small)}
         args.output.write_text(json.dumps(result, indent=2) + "\n")
         if args.backend == "spirv":
             args.output.with_suffix(".md").write_text(markdown({"spirv": result}))
         return
-    results: dict[str, Any] = {}
-    for backend in ("cuda", "spirv"):
-        part = args.output.with_suffix(f".{backend}.json")
-        command = [sys.executable, __file__, str(part), "--backend", backend] + (["--small"] if args.small else [])
-        print("==", " ".join(command), flush=True)
-        subprocess.run(command, check=True, env=os.environ)
-        results[backend] = json.loads(part.read_text())
-        part.unlink()
-        part.with_suffix(".md").unlink(missing_ok=True)
+    results = run_both_backends(__file__, args.output, ["--small"] if args.small else [])
     args.output.write_text(json.dumps(results, indent=2) + "\n")
     args.output.with_suffix(".md").write_text(markdown(results))
     print(markdown(results))

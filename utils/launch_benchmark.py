@@ -16,11 +16,9 @@ times in a row in one process. LAUNCHES=N changes the 2000.
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import statistics
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -32,6 +30,7 @@ import triton.language as tl
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "test"))
 from corpus.kernels.vector_add import vector_add_kernel  # noqa: E402
+from side_by_side import activate_backend, argument_parser, run_both_backends  # noqa: E402
 
 LAUNCHES = int(os.environ.get("LAUNCHES", 2000))
 ROUNDS = 5
@@ -209,27 +208,14 @@ def markdown(results: dict[str, dict[str, Any]]) -> str:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("output", type=Path)
-    parser.add_argument("--backend", choices=["cuda", "spirv"])
-    parser.add_argument("--side-by-side", action="store_true")
+    parser = argument_parser(__doc__)
     parser.add_argument("--no-large", action="store_true", help="only the per-launch figures")
     args = parser.parse_args()
     if not args.side_by_side:
-        if args.backend == "spirv":
-            from triton_spirv.run import activate
-            activate()
-        args.output.write_text(json.dumps(measure(args.backend or "spirv"), indent=2) + "\n")
+        activate_backend(args.backend)
+        args.output.write_text(json.dumps(measure(args.backend), indent=2) + "\n")
         return
-    results: dict[str, dict[str, Any]] = {}
-    for backend in ("cuda", "spirv"):
-        part = args.output.with_suffix(f".{backend}.json")
-        command = [sys.executable, __file__, str(part), "--backend", backend]
-        command += ["--no-large"] if args.no_large else []
-        print("==", " ".join(command), flush=True)
-        subprocess.run(command, check=True, env=os.environ)
-        results[backend] = json.loads(part.read_text())
-        part.unlink()
+    results = run_both_backends(__file__, args.output, ["--no-large"] if args.no_large else [])
     args.output.write_text(json.dumps(results, indent=2) + "\n")
     table = markdown(results)
     args.output.with_suffix(".md").write_text(table)

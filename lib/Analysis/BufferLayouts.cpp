@@ -347,6 +347,15 @@ bool LayoutAssignment::allows(Value buffer, Attribute layout) {
   return false;
 }
 
+/// The ops that access `buffer` through `user`, and the value they access:
+/// `user` itself, or the users of a view `user` makes.
+static std::pair<SmallVector<Operation *>, Value>
+accessesThrough(Operation *user, Value buffer) {
+  if (auto view = dyn_cast<memref::SubViewOp>(user))
+    return {SmallVector<Operation *>(view->getUsers()), view.getResult()};
+  return {SmallVector<Operation *>{user}, buffer};
+}
+
 /// Which layout wins where two meet in an element-wise op.
 static int priority(Attribute layout) {
   if (!layout)
@@ -384,12 +393,7 @@ void LayoutAssignment::propagate(SmallVector<Value> worklist) {
                 SliceLayoutAttr::get(context, *reducedDim(reduce), grid));
         continue;
       }
-      SmallVector<Operation *> readers{user};
-      Value accessed = buffer;
-      if (auto view = dyn_cast<memref::SubViewOp>(user)) {
-        readers.assign(view->user_begin(), view->user_end());
-        accessed = view.getResult();
-      }
+      auto [readers, accessed] = accessesThrough(user, buffer);
       for (Operation *reader : readers) {
         if (!isElementwiseUse(reader, accessed))
           continue;
@@ -456,12 +460,7 @@ bool LayoutAssignment::isConsistent(Value buffer, Attribute layout) {
           return false;
       continue;
     }
-    SmallVector<Operation *> readers{user};
-    Value accessed = buffer;
-    if (auto view = dyn_cast<memref::SubViewOp>(user)) {
-      readers.assign(view->user_begin(), view->user_end());
-      accessed = view.getResult();
-    }
+    auto [readers, accessed] = accessesThrough(user, buffer);
     for (Operation *reader : readers) {
       auto linalgOp = dyn_cast<linalg::LinalgOp>(reader);
       if (!linalgOp || !isElementwiseUse(reader, accessed))

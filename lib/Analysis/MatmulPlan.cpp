@@ -39,10 +39,8 @@ static bool isStaticBuffer(Value value) {
   return type && type.hasStaticShape();
 }
 
-bool triton_spirv::isStaticMatmul(linalg::LinalgOp op) {
-  if (op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1 ||
-      !op.hasPureBufferSemantics() || op.hasIndexSemantics() ||
-      !llvm::all_of(op->getOperands(), isStaticBuffer))
+bool triton_spirv::hasMatmulIndexing(linalg::LinalgOp op) {
+  if (op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1)
     return false;
   MLIRContext *context = op.getContext();
   AffineExpr m, n, k;
@@ -55,6 +53,12 @@ bool triton_spirv::isStaticMatmul(linalg::LinalgOp op) {
              SmallVector<IteratorType>{IteratorType::parallel,
                                        IteratorType::parallel,
                                        IteratorType::reduction};
+}
+
+bool triton_spirv::isStaticMatmul(linalg::LinalgOp op) {
+  return hasMatmulIndexing(op) && op.hasPureBufferSemantics() &&
+         !op.hasIndexSemantics() &&
+         llvm::all_of(op->getOperands(), isStaticBuffer);
 }
 
 /// Whether the body is `acc + cast(a) * cast(b)` with fp16 `a` and `b` and

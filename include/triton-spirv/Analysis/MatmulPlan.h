@@ -46,6 +46,10 @@ struct MatmulPlan {
   std::string cooperativeMatrixMissed;
 };
 
+/// Whether `op` indexes its operands as C[m, n] (+)= A[m, k] * B[k, n],
+/// with m and n parallel and k a reduction.
+bool hasMatmulIndexing(linalg::LinalgOp op);
+
 /// Whether `op` computes C[m, n] (+)= A[m, k] * B[k, n] on static buffers,
 /// with a body that only combines its three elements.
 bool isStaticMatmul(linalg::LinalgOp op);
@@ -58,8 +62,8 @@ std::optional<int64_t> rowStride(Value buffer);
 /// one. Cooperative matrices keep their accumulator in workgroup memory
 /// (which element a lane holds is the driver's choice), so they are offered
 /// only when the accumulator and both operands take at most a quarter of the
-/// target's workgroup memory. The layout analysis chooses: an accumulator in a grid
-/// layout means register tiles.
+/// target's workgroup memory. The layout analysis chooses: an accumulator in a
+/// grid layout means register tiles.
 std::optional<MatmulPlan> planMatmul(linalg::LinalgOp op,
                                      const WorkgroupShape &shape);
 } // namespace mlir::triton_spirv

@@ -13,13 +13,14 @@
 
 #include "triton-spirv/Conversion/LinalgToSPIRV/Passes.h"
 
+#include "triton-spirv/Analysis/MatmulPlan.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Tensor/Transforms/Transforms.h"
-#include "mlir/IR/AffineExpr.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/TilingInterface.h"
@@ -38,20 +39,12 @@ constexpr int64_t kMinChunk = 16;
 
 /// Whether `op` is C[m, n] (+)= A[m, k] * B[k, n] on static tensors.
 bool isStaticTensorMatmul(linalg::LinalgOp op) {
-  if (op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1 ||
-      !op.hasPureTensorSemantics() || op.hasIndexSemantics() ||
-      !llvm::all_of(op->getOperandTypes(), [](Type type) {
-        auto tensor = dyn_cast<RankedTensorType>(type);
-        return tensor && tensor.hasStaticShape();
-      }))
-    return false;
-  MLIRContext *context = op.getContext();
-  AffineExpr m, n, k;
-  bindDims(context, m, n, k);
-  SmallVector<AffineMap> expected = AffineMap::inferFromExprList(
-      ArrayRef<ArrayRef<AffineExpr>>{{m, k}, {k, n}, {m, n}}, context);
-  return op.getIndexingMapsArray() == expected &&
-         op.getNumReductionLoops() == 1;
+  return triton_spirv::hasMatmulIndexing(op) && op.hasPureTensorSemantics() &&
+         !op.hasIndexSemantics() &&
+         llvm::all_of(op->getOperandTypes(), [](Type type) {
+           auto tensor = dyn_cast<RankedTensorType>(type);
+           return tensor && tensor.hasStaticShape();
+         });
 }
 
 int64_t elementBytes(Value tensor) {

@@ -68,6 +68,16 @@ def matmul_kernel(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_ak, stride_bk,
     tl.store(c_tile, result, mask=(out_rows[:, None] < M) & (out_cols[None, :] < N))
 
 
+def launch_matmul(a: torch.Tensor, b: torch.Tensor, c: torch.Tensor, block_m: int, block_n: int, block_k: int,
+                  num_warps: int = 4, precision: str = "ieee", group_m: int = 8) -> None:
+    """c = a @ b with the given block sizes (benchmarks and size tests)."""
+    (m, k), n = a.shape, b.shape[1]
+    grid = (triton.cdiv(m, block_m) * triton.cdiv(n, block_n),)
+    matmul_kernel[grid](a, b, c, m, n, k, a.stride(0), a.stride(1), b.stride(0), b.stride(1), c.stride(0),
+                        c.stride(1), BLOCK_SIZE_M=block_m, BLOCK_SIZE_N=block_n, BLOCK_SIZE_K=block_k,
+                        GROUP_SIZE_M=group_m, ACTIVATION="", INPUT_PRECISION=precision, num_warps=num_warps)
+
+
 # Sizes that are not multiples of the blocks exercise the wrap-around and the masks.
 _M, _N, _K = 96, 80, 72
 _BM, _BN, _BK, _GROUP = 32, 32, 32, 2
