@@ -16,6 +16,7 @@
 #include "triton-spirv/Analysis/MatmulPlan.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -172,8 +173,18 @@ Value MatmulChunker::slice(Value value, bool exclusive,
     return chunked.getResult(0);
   }
   SmallVector<OpFoldResult> strides(offsets.size(), rewriter.getIndexAttr(1));
-  return tensor::ExtractSliceOp::create(rewriter, loc, value, offsets, sizes,
-                                        strides);
+  Value chunk = tensor::ExtractSliceOp::create(rewriter, loc, value, offsets,
+                                               sizes, strides);
+  if (!result)
+    return chunk;
+  // A computed block (another matmul's result, say) is copied chunk by chunk
+  // into a block of its own, so that the whole can stay where its
+  // computation put it (in registers) rather than be read as an operand.
+  // (A copying allocation: canonicalization folds a linalg.copy into an
+  // empty tensor away.)
+  return bufferization::AllocTensorOp::create(
+      rewriter, loc, cast<RankedTensorType>(chunk.getType()),
+      /*dynamicSizes=*/ValueRange{}, /*copy=*/chunk);
 }
 
 void MatmulChunker::chunk(linalg::LinalgOp op, int64_t chunk) {

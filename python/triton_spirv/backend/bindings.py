@@ -61,17 +61,17 @@ class HostImports:
         return len(self._imports)
 
     def region(self, storage: Any, start: int, nbytes: int) -> Region:
-        """The imported range that holds the storage (importing it if needed),
-        or its page-aligned range for a one-launch import when it overlaps a
-        live import of another storage that does not cover it."""
+        """The imported range that holds the storage, importing it if needed.
+        A storage that starts in the first page of a smaller import replaces
+        it with its own, larger one: the runtime keeps one import per start
+        address (and waits for launches in flight on the one it frees), and
+        the smaller storages fit in the larger import."""
         mask = self.alignment - 1
         base = start & ~mask
         end = (start + max(nbytes, 1) + mask) & ~mask
         entry = self._imports.get(base)
         if entry is not None:
             if end > entry.base + entry.size:
-                if entry.count:
-                    return base, end - base
                 self._drop(base, entry)
             else:
                 if storage not in entry.owners:

@@ -58,15 +58,16 @@ func.func @fits(%lhs: tensor<32x32xf32>, %rhs: tensor<32x32xf32>, %acc: tensor<3
 #id = affine_map<(d0, d1) -> (d0, d1)>
 
 // A computed operand that another op also uses is not computed again: its
-// chunks are slices of the whole block. An operand from elsewhere (a
-// function argument) is sliced too.
+// chunks are copied out of the whole block (which can then stay in
+// registers). An operand from elsewhere (a function argument) is sliced.
 // CHECK-LABEL: func.func @shared_operand
 // CHECK: %[[P:.*]] = linalg.generic
 // CHECK: math.exp
 // CHECK: scf.for %[[K0:.*]] = %c0 to %c64 step %c16
-// CHECK:   tensor.extract_slice %[[P]][0, %[[K0]]] [64, 16] [1, 1]
-// CHECK:   tensor.extract_slice %arg1[%[[K0]], 0] [16, 64] [1, 1]
-// CHECK:   linalg.matmul
+// CHECK:   %[[PS:.*]] = tensor.extract_slice %[[P]][0, %[[K0]]] [64, 16] [1, 1]
+// CHECK:   %[[PC:.*]] = bufferization.alloc_tensor() copy(%[[PS]]) : tensor<64x16xf32>
+// CHECK:   %[[BS:.*]] = tensor.extract_slice %arg1[%[[K0]], 0] [16, 64] [1, 1]
+// CHECK:   linalg.matmul ins(%[[PC]], %[[BS]] :
 func.func @shared_operand(%x: tensor<64x64xf32>, %rhs: tensor<64x64xf32>, %acc: tensor<64x64xf32>) -> (tensor<64x64xf32>, tensor<64x64xf32>) {
   %empty = tensor.empty() : tensor<64x64xf32>
   %p = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%x : tensor<64x64xf32>) outs(%empty : tensor<64x64xf32>) {

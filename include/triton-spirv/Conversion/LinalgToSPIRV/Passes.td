@@ -62,7 +62,8 @@ def ChunkMatmulReduction : Pass<"triton-spirv-chunk-matmul-reduction",
     Option<"maxWorkgroupMemory", "max-workgroup-memory", "unsigned", "0",
            "Bytes of workgroup memory of the target (0: no limit, no chunks)">,
   ];
-  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+  let dependentDialects = ["::mlir::bufferization::BufferizationDialect",
+                           "::mlir::linalg::LinalgDialect",
                            "::mlir::scf::SCFDialect",
                            "::mlir::tensor::TensorDialect"];
 }
