@@ -251,8 +251,8 @@ bool LayoutAssignment::allowsGrid(Value buffer, GridLayoutAttr grid) {
         matmul.getDpsInits()[0] != buffer ||
         llvm::is_contained(matmul.getDpsInputs(), buffer))
       return false;
-    std::optional<MatmulPlan> plan = planMatmul(matmul, shape);
-    return plan && gridOf(*plan, user->getContext()) == grid;
+    // Any grid of all the invocations is a register tiling of the matmul.
+    return planMatmul(matmul, shape) && grid.getInvocations().size() == 2;
   });
 }
 
@@ -498,7 +498,10 @@ llvm::MapVector<Value, Attribute> LayoutAssignment::run() {
   // cooperative matrices could compute the matmul, they do unless the
   // accumulator is reduced: the reduction needs it in registers, in a layout
   // this project knows.
+  // Matmuls with as many rows share one grid where they can, so that the
+  // slices of one (attention's row maxima) can scale the other's rows.
   SmallVector<Value> anchors;
+  DenseMap<int64_t, int64_t> gridRowsByRows;
   kernel.walk([&](linalg::LinalgOp op) {
     std::optional<MatmulPlan> plan = planMatmul(op, shape);
     if (!plan ||
@@ -506,6 +509,14 @@ llvm::MapVector<Value, Attribute> LayoutAssignment::run() {
       return;
     Value acc = op.getDpsInits()[0];
     GridLayoutAttr grid = gridOf(*plan, context);
+    ArrayRef<int64_t> accShape = cast<MemRefType>(acc.getType()).getShape();
+    auto [known, inserted] =
+        gridRowsByRows.try_emplace(accShape[0], plan->registerTiling.gridM);
+    int64_t gridColumns = workgroupSize / known->second;
+    if (!inserted && known->second != plan->registerTiling.gridM &&
+        accShape[1] % gridColumns == 0 &&
+        (shape.subgroupSize <= 1 || gridColumns <= shape.subgroupSize))
+      grid = GridLayoutAttr::get(context, {known->second, gridColumns});
     if (!isCandidate(acc) || !allowsGrid(acc, grid))
       return;
     layouts[acc] = grid;

@@ -305,14 +305,22 @@ FailureOr<bool> triton_spirv::distributeMatmul(RewriterBase &rewriter,
   std::optional<MatmulPlan> plan = planMatmul(op, shape);
   if (!plan)
     return false;
-  // An accumulator in registers (a grid layout) means register tiles.
+  // An accumulator in registers (a grid layout) means register tiles, in
+  // its grid (the layout analysis may choose another than the plan's, to
+  // agree with other matmuls).
   bool cooperative = plan->cooperativeTiling && !accumulatorRegisters;
-  if (accumulatorRegisters &&
-      accumulatorLayout !=
-          GridLayoutAttr::get(op.getContext(), {plan->registerTiling.gridM,
-                                                plan->registerTiling.gridN}))
-    return op->emitError("the accumulator's layout ")
-           << accumulatorLayout << " is not the register tiling of this matmul";
+  MatmulTiling tiling = plan->registerTiling;
+  if (accumulatorRegisters) {
+    ArrayRef<int64_t> grid = accumulatorLayout
+                                 ? accumulatorLayout.getInvocations()
+                                 : ArrayRef<int64_t>();
+    ArrayRef<int64_t> shape =
+        cast<MemRefType>(op.getDpsInits()[0].getType()).getShape();
+    if (grid.size() != 2 || shape[0] % grid[0] || shape[1] % grid[1])
+      return op->emitError("the accumulator's layout ")
+             << accumulatorLayout << " is not a register tiling of it";
+    tiling = {grid[0], grid[1], shape[0] / grid[0], shape[1] / grid[1]};
+  }
 
   rewriter.setInsertionPoint(op);
   FailureOr<linalg::GenericOp> asGenericOp = asGeneric(rewriter, op);
@@ -331,8 +339,7 @@ FailureOr<bool> triton_spirv::distributeMatmul(RewriterBase &rewriter,
     rewriter.setInsertionPoint(generic);
     distributor.emitCooperativeTiles(*plan->cooperativeTiling, subgroupId);
   } else {
-    distributor.emitRegisterTiles(plan->registerTiling, invocationId,
-                                  accumulatorRegisters);
+    distributor.emitRegisterTiles(tiling, invocationId, accumulatorRegisters);
   }
   rewriter.setInsertionPointAfter(generic);
   rewriter.eraseOp(generic);

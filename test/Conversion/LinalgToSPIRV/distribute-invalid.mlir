@@ -17,19 +17,6 @@ func.func @unknown_layout() {
 
 // -----
 
-// The matmul computes 16 x 32 outputs on a 4 x 16 grid of invocations; an
-// accumulator said to be on another grid cannot be its registers.
-func.func @accumulator_on_other_grid(%a: memref<16x8xf32, #gpu.address_space<workgroup>>,
-                                     %b: memref<8x32xf32, #gpu.address_space<workgroup>>) {
-  %acc = memref.alloc() {triton_spirv.layout = #triton_spirv.grid<[8, 8]>} : memref<16x32xf32, #gpu.address_space<workgroup>>
-  // expected-error @+1 {{the accumulator's layout #triton_spirv.grid<[8, 8]> is not the register tiling of this matmul}}
-  linalg.matmul ins(%a, %b : memref<16x8xf32, #gpu.address_space<workgroup>>, memref<8x32xf32, #gpu.address_space<workgroup>>)
-                outs(%acc : memref<16x32xf32, #gpu.address_space<workgroup>>)
-  return
-}
-
-// -----
-
 // A grid buffer read through a transposing map cannot be distributed.
 func.func @grid_read_transposed(%dst: memref<32x32xf32>) {
   %acc = memref.alloc() {triton_spirv.layout = #triton_spirv.grid<[4, 16]>} : memref<32x32xf32, #gpu.address_space<workgroup>>
