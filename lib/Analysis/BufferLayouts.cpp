@@ -206,24 +206,28 @@ static bool isMultipleOf(OpFoldResult offset, int64_t multiple) {
   return lower && step && *lower % multiple == 0 && *step % multiple == 0;
 }
 
-/// Whether `view` of a buffer in `grid` keeps the grid: a box of unit
-/// strides whose offsets are multiples of the grid and whose sizes it tiles,
-/// so that each invocation holds the same elements of the view as of the
-/// buffer. Then ops reading or writing the view element by element can
-/// iterate in the grid over it.
-static bool keepsGrid(memref::SubViewOp view, GridLayoutAttr grid) {
-  ArrayRef<int64_t> counts = grid.getInvocations();
+/// Whether `view` is a box of unit strides whose offsets are multiples of
+/// `counts` and whose sizes they divide: each invocation of a grid of
+/// `counts` holds the same elements of the view as of the viewed buffer.
+static bool isGridAlignedBox(memref::SubViewOp view, ArrayRef<int64_t> counts) {
   if (!view.hasUnitStride() ||
       view.getType().getRank() != view.getSourceType().getRank() ||
-      !view.getType().hasStaticShape() ||
-      !grid.tiles(view.getType().getShape()))
+      !view.getType().hasStaticShape())
     return false;
-  for (auto [offset, count] : llvm::zip(view.getMixedOffsets(), counts))
-    if (!isMultipleOf(offset, count))
+  for (auto [offset, size, count] :
+       llvm::zip(view.getMixedOffsets(), view.getType().getShape(), counts))
+    if (!isMultipleOf(offset, count) || size % count)
       return false;
-  return llvm::all_of(view->getUsers(), [&](Operation *user) {
-    return isElementwiseUse(user, view.getResult());
-  });
+  return true;
+}
+
+/// Whether `view` of a buffer in `grid` keeps the grid, and ops read or write
+/// it element by element (they can then iterate in the grid over it).
+static bool keepsGrid(memref::SubViewOp view, GridLayoutAttr grid) {
+  return isGridAlignedBox(view, grid.getInvocations()) &&
+         llvm::all_of(view->getUsers(), [&](Operation *user) {
+           return isElementwiseUse(user, view.getResult());
+         });
 }
 
 /// Whether every use of `buffer` can follow `grid`: element-wise ops (which
@@ -329,12 +333,23 @@ bool LayoutAssignment::allowsSlice(Value buffer, SliceLayoutAttr slice) {
     auto view = dyn_cast<memref::ExpandShapeOp>(user);
     if (!view || !insertsUnitDim(view, slice.getDim()))
       return false;
-    return llvm::all_of(view->getUses(), [&](OpOperand &use) {
+    auto readsBroadcast = [&](OpOperand &use) {
       auto reader = dyn_cast<linalg::LinalgOp>(use.getOwner());
       return reader && reader.isDpsInput(&use) &&
              reader.getNumParallelLoops() == reader.getNumLoops() &&
              isBroadcastAlong(reader.getMatchingIndexingMap(&use),
                               slice.getDim());
+    };
+    return llvm::all_of(view->getUses(), [&](OpOperand &use) {
+      // A chunk of the broadcast view (a chunked matmul's operand is
+      // computed from it) that keeps the grid along the other dimensions.
+      if (auto chunk = dyn_cast<memref::SubViewOp>(use.getOwner())) {
+        SmallVector<int64_t> counts(slice.getParent().getInvocations());
+        counts[slice.getDim()] = 1;
+        return isGridAlignedBox(chunk, counts) &&
+               llvm::all_of(chunk->getUses(), readsBroadcast);
+      }
+      return readsBroadcast(use);
     });
   });
 }
@@ -410,7 +425,10 @@ void LayoutAssignment::propagate(SmallVector<Value> worklist) {
           // vector loaded once) can be a slice of it: each invocation holds
           // what it reads.
           auto grid = dyn_cast<GridLayoutAttr>(layout);
-          auto view = operand.get().getDefiningOp<memref::ExpandShapeOp>();
+          Value read = operand.get();
+          if (auto chunk = read.getDefiningOp<memref::SubViewOp>())
+            read = chunk.getSource();
+          auto view = read.getDefiningOp<memref::ExpandShapeOp>();
           if (!grid || !view || map.getNumResults() != map.getNumDims())
             continue;
           for (unsigned dim = 0; dim < map.getNumResults(); ++dim)
@@ -455,9 +473,17 @@ bool LayoutAssignment::isConsistent(Value buffer, Attribute layout) {
     if (auto view = dyn_cast<memref::ExpandShapeOp>(user)) {
       if (!slice)
         return false;
-      for (Operation *reader : view->getUsers())
+      for (Operation *reader : view->getUsers()) {
+        if (auto chunk = dyn_cast<memref::SubViewOp>(reader)) {
+          for (Operation *chunkReader : chunk->getUsers())
+            if (!iteratesIn(cast<linalg::LinalgOp>(chunkReader),
+                            slice.getParent()))
+              return false;
+          continue;
+        }
         if (!iteratesIn(cast<linalg::LinalgOp>(reader), slice.getParent()))
           return false;
+      }
       continue;
     }
     auto [readers, accessed] = accessesThrough(user, buffer);

@@ -144,11 +144,17 @@ LogicalResult KernelDistributor::run() {
   }
   rewritePrivateAccesses();
   for (auto &[buffer, layoutBuffer] : layoutBuffers) {
-    // Views whose accesses were all rewritten to registers.
-    for (Operation *user : llvm::make_early_inc_range(buffer.getUsers()))
-      if (isa<memref::ExpandShapeOp, memref::SubViewOp>(user) &&
-          user->use_empty())
+    // Views (and chunks of them) whose accesses were all rewritten to
+    // registers.
+    for (Operation *user : llvm::make_early_inc_range(buffer.getUsers())) {
+      if (!isa<memref::ExpandShapeOp, memref::SubViewOp>(user))
+        continue;
+      for (Operation *chunk : llvm::make_early_inc_range(user->getUsers()))
+        if (isa<memref::SubViewOp>(chunk) && chunk->use_empty())
+          rewriter.eraseOp(chunk);
+      if (user->use_empty())
         rewriter.eraseOp(user);
+    }
     // The layout analysis admits only uses that the distribution rewrites.
     if (!buffer.use_empty())
       return buffer.user_begin()->emitError()
@@ -839,32 +845,72 @@ LogicalResult KernelDistributor::distributeOnLayout(scf::ParallelOp loop,
             store, store.getValueToStore(), registers, viewSlot);
     }
     // Reads of slices of this grid, broadcast along their reduced dimension
-    // through a view that inserts it.
+    // through a view that inserts it (or a chunk of that view whose offsets
+    // are multiples of the grid: element iv of the chunk is element
+    // iv + offset of the slice, register r + offset / G).
     SmallVector<memref::LoadOp> broadcastReads;
-    outermost->walk([&](memref::LoadOp load) {
-      auto view = load.getMemRef().getDefiningOp<memref::ExpandShapeOp>();
+    auto sliceViewed = [&](Value memref) -> const LayoutBuffer * {
+      if (auto chunk = memref.getDefiningOp<memref::SubViewOp>())
+        memref = chunk.getSource();
+      auto view = memref.getDefiningOp<memref::ExpandShapeOp>();
       auto found =
           view ? layoutBuffers.find(view.getSrc()) : layoutBuffers.end();
-      if (found != layoutBuffers.end())
+      if (found == layoutBuffers.end())
+        return nullptr;
+      auto sliced =
+          dyn_cast<triton_spirv::SliceLayoutAttr>(found->second.layout);
+      return sliced && sliced.getParent() == grid ? &found->second : nullptr;
+    };
+    outermost->walk([&](memref::LoadOp load) {
+      if (sliceViewed(load.getMemRef()))
         broadcastReads.push_back(load);
     });
     for (memref::LoadOp load : broadcastReads) {
-      auto view = load.getMemRef().getDefiningOp<memref::ExpandShapeOp>();
-      const LayoutBuffer &source = layoutBuffers.find(view.getSrc())->second;
-      auto sliced = dyn_cast<triton_spirv::SliceLayoutAttr>(source.layout);
-      if (!sliced || sliced.getParent() != grid)
-        continue;
+      const LayoutBuffer &source = *sliceViewed(load.getMemRef());
+      auto sliced = cast<triton_spirv::SliceLayoutAttr>(source.layout);
       unsigned dim = sliced.getDim();
       bool broadcast = true;
       for (auto [position, index] : llvm::enumerate(load.getIndices())) {
-        Value source = lookThroughDimApply(index);
-        broadcast &= position == dim ? constantIndex(source) == 0
-                                     : source == ivs[position];
+        Value at = lookThroughDimApply(index);
+        broadcast &=
+            position == dim ? constantIndex(at) == 0 : at == ivs[position];
       }
       if (!broadcast)
         continue;
       rewriter.setInsertionPoint(load);
-      Value keptSlot = slotOf(dim);
+      Value keptSlot;
+      auto chunk = load.getMemRef().getDefiningOp<memref::SubViewOp>();
+      if (!chunk) {
+        keptSlot = slotOf(dim);
+      } else {
+        // The slice's own tile, shifted by the chunk's offsets.
+        ArrayRef<int64_t> sliceShape =
+            cast<MemRefType>(chunk.getSource()
+                                 .getDefiningOp<memref::ExpandShapeOp>()
+                                 .getSrc()
+                                 .getType())
+                .getShape();
+        SmallVector<int64_t> sliceCounts = sliced.getInvocations();
+        keptSlot = indexConstant(loc, 0);
+        unsigned kept = 0;
+        for (auto [position, offset] :
+             llvm::enumerate(chunk.getMixedOffsets())) {
+          if (position == dim)
+            continue;
+          int64_t count = sliceCounts[kept];
+          Value shift = arith::DivUIOp::create(
+              rewriter, loc,
+              getValueOrCreateConstantIndexOp(rewriter, loc, offset),
+              indexConstant(loc, count));
+          keptSlot = arith::AddIOp::create(
+              rewriter, loc,
+              arith::MulIOp::create(
+                  rewriter, loc, keptSlot,
+                  indexConstant(loc, sliceShape[kept] / count)),
+              arith::AddIOp::create(rewriter, loc, steps[position], shift));
+          ++kept;
+        }
+      }
       rewriter.replaceOpWithNewOp<memref::LoadOp>(load, source.registers,
                                                   keptSlot);
     }

@@ -137,3 +137,49 @@ func.func @broadcast_vector(%a: memref<16x8xf32, #gpu.address_space<workgroup>>,
   }
   return
 }
+
+// -----
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#cols = affine_map<(d0, d1) -> (0, d1)>
+
+// A chunked computation (as the chunks of a matmul operand are) reads a
+// chunk of the grid buffer and a chunk of a vector broadcast along its rows:
+// both are registers, the vector's at its chunk's offset.
+// CHECK-LABEL: func.func @broadcast_chunk
+// CHECK: memref.alloc() {triton_spirv.layout = #triton_spirv.grid<[4, 8]>} : memref<16x32xf32
+// CHECK: memref.alloc() {triton_spirv.layout = #triton_spirv.slice<dim = 0, parent = #triton_spirv.grid<[4, 8]>>} : memref<32xf32
+// DIST-LABEL: func.func @broadcast_chunk
+// DIST-NOT: memref.alloc()
+// DIST-DAG: %[[VEC:.*]] = memref.alloca() : memref<4xf32, #gpu.address_space<private>>
+// DIST: scf.for %[[K0:.*]] = %c0 to %c32 step %c16 {
+// DIST:   %[[BLOCK_SHIFT:.*]] = arith.divui %[[K0]], %c8
+// DIST:   memref.load %{{.*}}[
+// DIST:   %[[SHIFT:.*]] = arith.divui %[[K0]], %c8
+// DIST:   %[[AT:.*]] = arith.addi %{{.*}}, %[[SHIFT]]
+// DIST:   memref.load %[[VEC]][%[[AT]]]
+func.func @broadcast_chunk(%a: memref<16x8xf32, #gpu.address_space<workgroup>>,
+                           %b: memref<8x32xf32, #gpu.address_space<workgroup>>,
+                           %gv: memref<32xf32>, %dst: memref<16x16xf32>) {
+  %c0 = arith.constant 0 : index
+  %c16 = arith.constant 16 : index
+  %c32 = arith.constant 32 : index
+  %acc = memref.alloc() : memref<16x32xf32, #gpu.address_space<workgroup>>
+  %vec = memref.alloc() : memref<32xf32, #gpu.address_space<workgroup>>
+  linalg.matmul ins(%a, %b : memref<16x8xf32, #gpu.address_space<workgroup>>, memref<8x32xf32, #gpu.address_space<workgroup>>)
+                outs(%acc : memref<16x32xf32, #gpu.address_space<workgroup>>)
+  linalg.copy ins(%gv : memref<32xf32>) outs(%vec : memref<32xf32, #gpu.address_space<workgroup>>)
+  %view = memref.expand_shape %vec [[0, 1]] output_shape [1, 32] : memref<32xf32, #gpu.address_space<workgroup>> into memref<1x32xf32, #gpu.address_space<workgroup>>
+  scf.for %k0 = %c0 to %c32 step %c16 {
+    %block = memref.subview %acc[0, %k0] [16, 16] [1, 1] : memref<16x32xf32, #gpu.address_space<workgroup>> to memref<16x16xf32, strided<[32, 1], offset: ?>, #gpu.address_space<workgroup>>
+    %part = memref.subview %view[0, %k0] [1, 16] [1, 1] : memref<1x32xf32, #gpu.address_space<workgroup>> to memref<1x16xf32, strided<[32, 1], offset: ?>, #gpu.address_space<workgroup>>
+    linalg.generic {indexing_maps = [#id, #cols, #id], iterator_types = ["parallel", "parallel"]}
+        ins(%block, %part : memref<16x16xf32, strided<[32, 1], offset: ?>, #gpu.address_space<workgroup>>, memref<1x16xf32, strided<[32, 1], offset: ?>, #gpu.address_space<workgroup>>)
+        outs(%dst : memref<16x16xf32>) {
+    ^bb0(%x: f32, %c: f32, %out: f32):
+      %s = arith.subf %x, %c : f32
+      linalg.yield %s : f32
+    }
+  }
+  return
+}
