@@ -784,6 +784,30 @@ LogicalResult KernelDistributor::distributeOnLayout(scf::ParallelOp loop,
     return slot;
   };
   Value slot = slotOf(std::nullopt);
+  // The register, in a buffer of `shape` held by a grid of `counts`, of the
+  // tile position `steps` (without dimension `dropped`) of a view at
+  // `offsets` (multiples of the grid) into it.
+  auto shiftedSlot = [&](ArrayRef<OpFoldResult> offsets,
+                         ArrayRef<int64_t> gridCounts, ArrayRef<int64_t> shape,
+                         std::optional<unsigned> dropped) {
+    Value shifted = indexConstant(loc, 0);
+    unsigned kept = 0;
+    for (auto [position, offset] : llvm::enumerate(offsets)) {
+      if (dropped == position)
+        continue;
+      int64_t count = gridCounts[kept], size = shape[kept];
+      ++kept;
+      Value shift = arith::DivUIOp::create(
+          rewriter, loc, getValueOrCreateConstantIndexOp(rewriter, loc, offset),
+          indexConstant(loc, count));
+      shifted = arith::AddIOp::create(
+          rewriter, loc,
+          arith::MulIOp::create(rewriter, loc, shifted,
+                                indexConstant(loc, size / count)),
+          arith::AddIOp::create(rewriter, loc, steps[position], shift));
+    }
+    return shifted;
+  };
   Block *body = loop.getBody();
   rewriter.eraseOp(body->getTerminator());
   Operation *insertBefore = rewriter.getInsertionBlock()->getTerminator();
@@ -822,21 +846,10 @@ LogicalResult KernelDistributor::distributeOnLayout(scf::ParallelOp loop,
         continue;
       auto view = (load ? load.getMemRef() : store.getMemRef())
                       .getDefiningOp<memref::SubViewOp>();
-      ArrayRef<int64_t> sourceShape = view.getSourceType().getShape();
       rewriter.setInsertionPoint(access);
-      Value viewSlot = indexConstant(loc, 0);
-      for (auto [step, offset, count, size] :
-           llvm::zip(steps, view.getMixedOffsets(), counts, sourceShape)) {
-        Value shift = arith::DivUIOp::create(
-            rewriter, loc,
-            getValueOrCreateConstantIndexOp(rewriter, loc, offset),
-            indexConstant(loc, count));
-        viewSlot = arith::AddIOp::create(
-            rewriter, loc,
-            arith::MulIOp::create(rewriter, loc, viewSlot,
-                                  indexConstant(loc, size / count)),
-            arith::AddIOp::create(rewriter, loc, step, shift));
-      }
+      Value viewSlot =
+          shiftedSlot(view.getMixedOffsets(), counts,
+                      view.getSourceType().getShape(), std::nullopt);
       Value registers = layoutBuffers.find(view.getSource())->second.registers;
       if (load)
         rewriter.replaceOpWithNewOp<memref::LoadOp>(load, registers, viewSlot);
@@ -890,26 +903,8 @@ LogicalResult KernelDistributor::distributeOnLayout(scf::ParallelOp loop,
                                  .getSrc()
                                  .getType())
                 .getShape();
-        SmallVector<int64_t> sliceCounts = sliced.getInvocations();
-        keptSlot = indexConstant(loc, 0);
-        unsigned kept = 0;
-        for (auto [position, offset] :
-             llvm::enumerate(chunk.getMixedOffsets())) {
-          if (position == dim)
-            continue;
-          int64_t count = sliceCounts[kept];
-          Value shift = arith::DivUIOp::create(
-              rewriter, loc,
-              getValueOrCreateConstantIndexOp(rewriter, loc, offset),
-              indexConstant(loc, count));
-          keptSlot = arith::AddIOp::create(
-              rewriter, loc,
-              arith::MulIOp::create(
-                  rewriter, loc, keptSlot,
-                  indexConstant(loc, sliceShape[kept] / count)),
-              arith::AddIOp::create(rewriter, loc, steps[position], shift));
-          ++kept;
-        }
+        keptSlot = shiftedSlot(chunk.getMixedOffsets(), sliced.getInvocations(),
+                               sliceShape, dim);
       }
       rewriter.replaceOpWithNewOp<memref::LoadOp>(load, source.registers,
                                                   keptSlot);
