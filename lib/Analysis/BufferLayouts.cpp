@@ -1,18 +1,19 @@
 //===- BufferLayouts.cpp - Which block buffers live in registers ----------===//
 //
-// Two layouts keep a buffer in registers:
+// Three layouts keep a buffer in registers:
 // - cyclic: element q with invocation q mod W. It fits element-wise work
 //   over the whole buffer (any op iterates that way by default), reductions
 //   that all invocations share, and views that keep positions congruent
 //   modulo W.
 // - grid: the register tile of a matmul computed by invocations. It is
-//   anchored at the matmul's accumulator and carried to the buffers that
-//   element-wise ops combine with it (the epilogue), which then iterate in
-//   the grid too.
+//   anchored at the matmul's accumulator (and at row reductions of blocks
+//   that have no layout) and carried to the buffers that element-wise ops
+//   combine with it (the epilogue), which then iterate in the grid too.
 // - slice: the result of reducing one dimension of a grid buffer, held by
 //   all invocations that shared the reduced row (they combine their partial
 //   results with subgroup shuffles). Element-wise work on it runs on every
-//   holder; grid ops read it broadcast along the reduced dimension.
+//   holder; grid ops read it broadcast along the reduced dimension. Vectors
+//   that grid ops read broadcast become slices too.
 // An element-wise op iterates in one layout, so the buffers it reads and
 // writes element by element must agree. Layouts spread from their anchors
 // (matmul accumulators, reductions of grid buffers) to every buffer whose

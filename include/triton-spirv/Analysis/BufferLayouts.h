@@ -1,10 +1,10 @@
 //===- BufferLayouts.h - Which block buffers live in registers --*- C++ -*-===//
 //
 // After bufferization every block temporary is a workgroup buffer. This
-// analysis finds the buffers whose elements each stay with one invocation
-// under a layout (triton_spirv.cyclic or triton_spirv.grid), so that the
-// distribution keeps them in that invocation's registers. The rest stay in
-// workgroup memory.
+// analysis finds the buffers whose elements each stay with the invocations
+// of a layout (triton_spirv.cyclic, triton_spirv.grid or triton_spirv.slice),
+// so that the distribution keeps them in those invocations' registers. The
+// rest stay in workgroup memory.
 //
 //===----------------------------------------------------------------------===//
 
