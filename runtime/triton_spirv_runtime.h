@@ -87,9 +87,10 @@ void tsr_destroy_kernel(tsr_kernel *kernel);
  * waits. Grids beyond the device's limits are split into several dispatches,
  * submitted one after the other; each gets its first workgroup id written as
  * three uint32 at `program_id_base_offset` in the push constants. A binding
- * may span at most max_storage_buffer_range bytes. Up to 8 launches are in
- * flight; a submission beyond waits for the oldest (a split grid takes one
- * place per dispatch). The bound host memory must stay valid until the
+ * may span at most max_storage_buffer_range bytes. Up to 8 submissions of
+ * up to 64 dispatches each are in flight (launches made while the GPU is busy
+ * share a submission; a split grid takes one dispatch per part); one beyond
+ * waits for the oldest. The bound host memory must stay valid until the
  * launch is done (tsr_finished_launch). `sequence` (optional) receives the
  * launch's number (from 1; 0 for an empty grid). */
 int tsr_submit(tsr_kernel *kernel, const uint32_t grid[3],

@@ -601,8 +601,7 @@ void destroyAllocation(tsr_allocation *allocation) {
 /// again, so no memory it uses is released under it and nothing blocks
 /// forever.
 int retireFrame(tsr_device *device, Frame &frame, uint64_t deadlineNs) {
-  if (&frame == device->open) // being recorded: nothing to wait for yet
-    return 0;
+  // (Callers flush first: the frame being recorded is never one of these.)
   if (!frame.submitted) { // a launch that failed before reaching the queue
     release(device, frame.imports);
     frame.allocations.clear();
@@ -674,16 +673,17 @@ bool gpuBusy(tsr_device *device) {
   return false;
 }
 
-/// Waits (bounded by the launch timeout) for every launch in flight, oldest
-/// first; the caller holds the device lock.
-int waitAll(tsr_device *device) {
+/// Waits (until `deadlineNs`, by default the launch timeout from now) for
+/// every launch in flight, oldest first; the caller holds the device lock.
+int waitAll(tsr_device *device, uint64_t deadlineNs = 0) {
   if (int status = flush(device))
     return status;
-  uint64_t deadline = nowNs() + launchTimeoutNs();
+  if (!deadlineNs)
+    deadlineNs = nowNs() + launchTimeoutNs();
   for (unsigned i = 0; i < kFrames; ++i)
     if (int status = retireFrame(
             device, device->frames[(device->nextFrame + i) % kFrames],
-            deadline))
+            deadlineNs))
       return status;
   return 0;
 }
@@ -706,12 +706,10 @@ Frame *acquireFrame(tsr_device *device, uint64_t deadlineNs, int &status) {
   if ((status = flush(device)))
     return nullptr;
   Frame &frame = device->frames[device->nextFrame];
-  for (unsigned i = 0; i < (device->isCpu ? kFrames : 1); ++i) {
-    status = retireFrame(
-        device, device->frames[(device->nextFrame + i) % kFrames], deadlineNs);
-    if (status)
-      return nullptr;
-  }
+  status = device->isCpu ? waitAll(device, deadlineNs)
+                         : retireFrame(device, frame, deadlineNs);
+  if (status)
+    return nullptr;
   device->nextFrame = (device->nextFrame + 1) % kFrames;
   VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
   begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;

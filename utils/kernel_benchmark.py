@@ -15,7 +15,6 @@ skips what its device cannot hold).
 
 from __future__ import annotations
 
-import json
 import math
 import statistics
 import sys
@@ -31,7 +30,7 @@ from corpus.kernels.layer_norm import layer_norm_fwd_kernel  # noqa: E402
 from corpus.kernels.matmul import launch_matmul  # noqa: E402
 from corpus.kernels.softmax import softmax_kernel  # noqa: E402
 from corpus.kernels.vector_add import vector_add_kernel  # noqa: E402
-from side_by_side import activate_backend, argument_parser, run_both_backends  # noqa: E402
+from side_by_side import argument_parser, device_name, run_command_line  # noqa: E402
 
 # `do_bench` calls made and discarded before the three that count.
 WARMUP_CALLS = 3
@@ -225,17 +224,10 @@ def main() -> None:
     parser = argument_parser(__doc__)
     parser.add_argument("--small", action="store_true", help="small sizes, for a CPU device")
     args = parser.parse_args()
-    if not args.side_by_side:
-        device = activate_backend(args.backend)
-        result = {"backend": args.backend, "device": device, "records": measure(args.backend, args.small)}
-        args.output.write_text(json.dumps(result, indent=2) + "\n")
-        if args.backend == "spirv":
-            args.output.with_suffix(".md").write_text(markdown({"spirv": result}))
-        return
-    results = run_both_backends(__file__, args.output, ["--small"] if args.small else [])
-    args.output.write_text(json.dumps(results, indent=2) + "\n")
-    args.output.with_suffix(".md").write_text(markdown(results))
-    print(markdown(results))
+    run_command_line(__file__, args, ["--small"] if args.small else [],
+                     lambda backend: {"backend": backend, "device": device_name(backend),
+                                      "records": measure(backend, args.small)},
+                     markdown)
 
 
 if __name__ == "__main__":

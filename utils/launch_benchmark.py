@@ -16,7 +16,6 @@ times in a row in one process. LAUNCHES=N changes the 2000.
 
 from __future__ import annotations
 
-import json
 import os
 import statistics
 import sys
@@ -30,7 +29,7 @@ import triton.language as tl
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "test"))
 from corpus.kernels.vector_add import vector_add_kernel  # noqa: E402
-from side_by_side import activate_backend, argument_parser, run_both_backends  # noqa: E402
+from side_by_side import argument_parser, device_name, run_command_line  # noqa: E402
 
 LAUNCHES = int(os.environ.get("LAUNCHES", 2000))
 ROUNDS = 5
@@ -96,19 +95,16 @@ def runtime_floor_us(synchronize_each: bool) -> list[float]:
     compiled = vector_add_kernel[grid](x, y, out, n, BLOCK_SIZE=1024)
     kernel, device = compiled.module.kernel, vulkan.device()
     captured: list[tuple] = []
-    launch = kernel.launch
-    kernel.launch = lambda *arguments: captured.append(arguments) or launch(*arguments)  # type: ignore
+    run = kernel.run
+    kernel.run = lambda wait, *arguments: captured.append(arguments) or run(wait, *arguments)  # type: ignore
     vector_add_kernel[grid](x, y, out, n, BLOCK_SIZE=1024)
-    del kernel.launch
+    del kernel.run
     arguments = captured[0]
     rounds = []
     for _ in range(ROUNDS):
         start = time.perf_counter()
         for _ in range(LAUNCHES):
-            if synchronize_each:
-                kernel.launch(*arguments)
-            else:
-                kernel.submit(*arguments)
+            kernel.run(synchronize_each, *arguments)
         device.synchronize()
         rounds.append((time.perf_counter() - start) / LAUNCHES * 1e6)
     return rounds
@@ -147,9 +143,7 @@ def large_fills(backend: Backend) -> list[dict[str, Any]]:
 
 def measure(backend_name: str) -> dict[str, Any]:
     backend = Backend(backend_name)
-    result: dict[str, Any] = {"backend": backend_name,
-                              "device": torch.cuda.get_device_name() if backend_name == "cuda" else
-                              __import__("triton_spirv.vulkan").vulkan.device().properties.name}
+    result: dict[str, Any] = {"backend": backend_name, "device": device_name(backend_name)}
     result["sync_each_us"] = per_launch_us(backend, sync_each=True)
     result["sync_at_end_us"] = per_launch_us(backend, sync_each=False)
     if backend_name == "spirv":
@@ -211,15 +205,7 @@ def main() -> None:
     parser = argument_parser(__doc__)
     parser.add_argument("--no-large", action="store_true", help="only the per-launch figures")
     args = parser.parse_args()
-    if not args.side_by_side:
-        activate_backend(args.backend)
-        args.output.write_text(json.dumps(measure(args.backend), indent=2) + "\n")
-        return
-    results = run_both_backends(__file__, args.output, ["--no-large"] if args.no_large else [])
-    args.output.write_text(json.dumps(results, indent=2) + "\n")
-    table = markdown(results)
-    args.output.with_suffix(".md").write_text(table)
-    print(table)
+    run_command_line(__file__, args, ["--no-large"] if args.no_large else [], measure, markdown)
 
 
 if __name__ == "__main__":

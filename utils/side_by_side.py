@@ -1,5 +1,7 @@
-"""Runs a benchmark script once per backend, each in its own process (Triton
-picks one driver per process): Triton's CUDA backend, then this one."""
+"""The command line both side-by-side benchmarks share: `OUTPUT --backend B`
+measures one backend in this process; `OUTPUT --side-by-side` runs the script
+once per backend, each in its own process (Triton picks one driver per
+process): Triton's CUDA backend, then this one."""
 
 from __future__ import annotations
 
@@ -9,22 +11,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
-
-
-def run_both_backends(script: str, output: Path, extra: list[str]) -> dict[str, Any]:
-    """`script OUTPUT.<backend>.json --backend <backend> *extra` for "cuda" and
-    "spirv"; returns what each wrote, by backend (the part files removed)."""
-    results: dict[str, Any] = {}
-    for backend in ("cuda", "spirv"):
-        part = output.with_suffix(f".{backend}.json")
-        command = [sys.executable, script, str(part), "--backend", backend, *extra]
-        print("==", " ".join(command), flush=True)
-        subprocess.run(command, check=True, env=os.environ)
-        results[backend] = json.loads(part.read_text())
-        part.unlink()
-        part.with_suffix(".md").unlink(missing_ok=True)
-    return results
+from typing import Any, Callable
 
 
 def argument_parser(description: str | None) -> argparse.ArgumentParser:
@@ -36,12 +23,39 @@ def argument_parser(description: str | None) -> argparse.ArgumentParser:
     return parser
 
 
-def activate_backend(backend: str) -> str:
-    """Makes `backend` Triton's driver in this process; returns the device's name."""
+def device_name(backend: str) -> str:
     if backend == "cuda":
         import torch
         return torch.cuda.get_device_name()
-    from triton_spirv.run import activate
-    activate()
     from triton_spirv import vulkan
     return vulkan.device().properties.name
+
+
+def run_command_line(script: str, args: argparse.Namespace, forwarded: list[str],
+                     measure: Callable[[str], dict[str, Any]], markdown: Callable[[dict[str, Any]], str]) -> None:
+    """One backend: `measure(backend)` here, written to OUTPUT (and, for this
+    backend, its Markdown table next to it). Side by side: the script with
+    `forwarded` options once per backend, the results by backend in OUTPUT and
+    the table in OUTPUT.md (printed too)."""
+    if not args.side_by_side:
+        if args.backend == "spirv":
+            from triton_spirv.run import activate
+            activate()
+        result = measure(args.backend)
+        args.output.write_text(json.dumps(result, indent=2) + "\n")
+        if args.backend == "spirv":
+            args.output.with_suffix(".md").write_text(markdown({"spirv": result}))
+        return
+    results: dict[str, Any] = {}
+    for backend in ("cuda", "spirv"):
+        part = args.output.with_suffix(f".{backend}.json")
+        command = [sys.executable, script, str(part), "--backend", backend, *forwarded]
+        print("==", " ".join(command), flush=True)
+        subprocess.run(command, check=True, env=os.environ)
+        results[backend] = json.loads(part.read_text())
+        part.unlink()
+        part.with_suffix(".md").unlink(missing_ok=True)
+    args.output.write_text(json.dumps(results, indent=2) + "\n")
+    table = markdown(results)
+    args.output.with_suffix(".md").write_text(table)
+    print(table)

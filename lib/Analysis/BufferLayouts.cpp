@@ -58,15 +58,36 @@ int64_t triton_spirv::rotation(Value input, unsigned workgroupSize) {
   return placement ? placement->offset % workgroupSize : 0;
 }
 
+/// An op that iterates over `buffer` element by element: all its loops
+/// parallel, `buffer` accessed only through identity maps.
+static bool isElementwiseUse(Operation *user, Value buffer) {
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(user);
+  if (!linalgOp || linalgOp.getNumLoops() == 0 ||
+      linalgOp.getNumParallelLoops() != linalgOp.getNumLoops())
+    return false;
+  return llvm::all_of(user->getOpOperands(), [&](OpOperand &operand) {
+    return operand.get() != buffer ||
+           linalgOp.getMatchingIndexingMap(&operand).isIdentity();
+  });
+}
+
 namespace {
 class LayoutAssignment {
 public:
   LayoutAssignment(func::FuncOp kernel, const WorkgroupShape &shape)
       : kernel(kernel), shape(shape), workgroupSize(shape.workgroupSize) {}
 
-  llvm::MapVector<Value, Attribute> run();
+  BufferLayouts run();
 
 private:
+  /// planMatmul(op), made once per op (plans are asked for again and again
+  /// while layouts spread).
+  const std::optional<MatmulPlan> &planFor(linalg::LinalgOp op) {
+    auto [entry, inserted] = plans.try_emplace(op, std::nullopt);
+    if (inserted)
+      entry->second = planMatmul(op, shape);
+    return entry->second;
+  }
   bool isOwnerAligned(Operation *user, Value buffer);
   bool isCandidate(Value buffer) const { return candidates.contains(buffer); }
   bool shufflesAlong(GridLayoutAttr grid, unsigned dim, Type element) const;
@@ -82,6 +103,7 @@ private:
   /// Workgroup allocations that could live in registers.
   llvm::SmallDenseSet<Value> candidates;
   llvm::MapVector<Value, Attribute> layouts;
+  DenseMap<Operation *, std::optional<MatmulPlan>> plans;
 };
 } // namespace
 
@@ -113,16 +135,8 @@ bool LayoutAssignment::isOwnerAligned(Operation *user, Value buffer) {
     return llvm::equal(dims, llvm::seq<int64_t>(0, dims.size())) &&
            outputs % workgroupSize == 0;
   }
-  if (auto linalgOp = dyn_cast<linalg::LinalgOp>(user)) {
-    if (linalgOp.getNumParallelLoops() != linalgOp.getNumLoops() ||
-        linalgOp.getNumLoops() == 0)
-      return false;
-    for (OpOperand &operand : user->getOpOperands())
-      if (operand.get() == buffer &&
-          !linalgOp.getMatchingIndexingMap(&operand).isIdentity())
-        return false;
-    return true;
-  }
+  if (isa<linalg::LinalgOp>(user))
+    return isElementwiseUse(user, buffer);
   auto view = dyn_cast<memref::SubViewOp>(user);
   if (!view || view.getSource() != buffer)
     return false;
@@ -151,19 +165,6 @@ bool LayoutAssignment::isOwnerAligned(Operation *user, Value buffer) {
     return false;
   }
   return true;
-}
-
-/// An op that iterates over `buffer` element by element: all its loops
-/// parallel, `buffer` accessed only through identity maps.
-static bool isElementwiseUse(Operation *user, Value buffer) {
-  auto linalgOp = dyn_cast<linalg::LinalgOp>(user);
-  if (!linalgOp || linalgOp.getNumLoops() == 0 ||
-      linalgOp.getNumParallelLoops() != linalgOp.getNumLoops())
-    return false;
-  return llvm::all_of(user->getOpOperands(), [&](OpOperand &operand) {
-    return operand.get() != buffer ||
-           linalgOp.getMatchingIndexingMap(&operand).isIdentity();
-  });
 }
 
 /// The dimension a single-input, single-output reduction reduces.
@@ -257,7 +258,7 @@ bool LayoutAssignment::allowsGrid(Value buffer, GridLayoutAttr grid) {
         llvm::is_contained(matmul.getDpsInputs(), buffer))
       return false;
     // Any grid of all the invocations is a register tiling of the matmul.
-    return planMatmul(matmul, shape) && grid.getInvocations().size() == 2;
+    return planFor(matmul) && grid.getInvocations().size() == 2;
   });
 }
 
@@ -312,12 +313,8 @@ static bool isBroadcastAlong(AffineMap map, unsigned dim) {
 /// dimension through a view that inserts it.
 bool LayoutAssignment::allowsSlice(Value buffer, SliceLayoutAttr slice) {
   auto type = cast<MemRefType>(buffer.getType());
-  SmallVector<int64_t> counts = slice.getInvocations();
-  if (counts.size() != static_cast<size_t>(type.getRank()) ||
-      slice.getParent().getNumInvocations() != workgroupSize ||
-      !llvm::all_of(llvm::zip(type.getShape(), counts), [](auto pair) {
-        return std::get<0>(pair) % std::get<1>(pair) == 0;
-      }))
+  if (!slice.tiles(type.getShape()) ||
+      slice.getParent().getNumInvocations() != workgroupSize)
     return false;
   return llvm::all_of(buffer.getUsers(), [&](Operation *user) {
     if (isElementwiseUse(user, buffer)) {
@@ -389,7 +386,7 @@ static int priority(Attribute layout) {
 void LayoutAssignment::propagate(SmallVector<Value> worklist) {
   MLIRContext *context = kernel.getContext();
   auto offer = [&](Value other, Attribute layout) {
-    if (!isCandidate(other) || layouts.lookup(other) == layout ||
+    if (!isCandidate(other) ||
         priority(layouts.lookup(other)) >= priority(layout) ||
         !allows(other, layout))
       return;
@@ -504,22 +501,19 @@ bool LayoutAssignment::isConsistent(Value buffer, Attribute layout) {
   return true;
 }
 
-llvm::MapVector<Value, Attribute> LayoutAssignment::run() {
+BufferLayouts LayoutAssignment::run() {
   MLIRContext *context = kernel.getContext();
-  SmallVector<memref::AllocOp> allocs;
   kernel.walk([&](memref::AllocOp alloc) {
     MemRefType type = alloc.getType();
-    if (isWorkgroupMemory(type) && type.hasStaticShape() &&
-        type.getLayout().isIdentity() && type.getNumElements() != 0)
-      allocs.push_back(alloc);
-  });
-  for (memref::AllocOp alloc : allocs)
+    if (!isWorkgroupMemory(type) || !type.hasStaticShape() ||
+        !type.getLayout().isIdentity() || type.getNumElements() == 0)
+      return;
     candidates.insert(alloc);
-  for (memref::AllocOp alloc : allocs)
     if (llvm::all_of(alloc->getUsers(), [&](Operation *user) {
           return isOwnerAligned(user, alloc);
         }))
       layouts[alloc] = CyclicLayoutAttr::get(context);
+  });
 
   // Matmul accumulators computed in register tiles anchor grids. Where
   // cooperative matrices could compute the matmul, they do unless the
@@ -530,17 +524,18 @@ llvm::MapVector<Value, Attribute> LayoutAssignment::run() {
   SmallVector<Value> anchors;
   DenseMap<int64_t, int64_t> gridRowsByRows;
   kernel.walk([&](linalg::LinalgOp op) {
-    std::optional<MatmulPlan> plan = planMatmul(op, shape);
+    const std::optional<MatmulPlan> &plan = planFor(op);
     if (!plan ||
         (plan->cooperativeTiling && !feedsReduction(op.getDpsInits()[0])))
       return;
     Value acc = op.getDpsInits()[0];
     GridLayoutAttr grid = gridOf(*plan, context);
     ArrayRef<int64_t> accShape = cast<MemRefType>(acc.getType()).getShape();
-    auto [known, inserted] =
-        gridRowsByRows.try_emplace(accShape[0], plan->registerTiling.gridM);
+    auto known =
+        gridRowsByRows.try_emplace(accShape[0], plan->registerTiling.gridM)
+            .first;
     int64_t gridColumns = workgroupSize / known->second;
-    if (!inserted && known->second != plan->registerTiling.gridM &&
+    if (known->second != plan->registerTiling.gridM &&
         accShape[1] % gridColumns == 0 &&
         (shape.subgroupSize <= 1 || gridColumns <= shape.subgroupSize))
       grid = GridLayoutAttr::get(context, {known->second, gridColumns});
@@ -594,11 +589,14 @@ llvm::MapVector<Value, Attribute> LayoutAssignment::run() {
       changed = true;
     }
   }
-  return std::move(layouts);
+  BufferLayouts result{std::move(layouts), {}};
+  for (auto &[op, plan] : plans)
+    if (plan)
+      result.matmulPlans.try_emplace(op, std::move(*plan));
+  return result;
 }
 
-llvm::MapVector<Value, Attribute>
-triton_spirv::assignBufferLayouts(func::FuncOp kernel,
-                                  const WorkgroupShape &shape) {
+BufferLayouts triton_spirv::assignBufferLayouts(func::FuncOp kernel,
+                                                const WorkgroupShape &shape) {
   return LayoutAssignment(kernel, shape).run();
 }

@@ -55,7 +55,8 @@ bool triton_spirv::hasMatmulIndexing(linalg::LinalgOp op) {
                                        IteratorType::reduction};
 }
 
-bool triton_spirv::isStaticMatmul(linalg::LinalgOp op) {
+/// Whether `op` computes C[m, n] (+)= A[m, k] * B[k, n] on static buffers.
+static bool isStaticMatmul(linalg::LinalgOp op) {
   return hasMatmulIndexing(op) && op.hasPureBufferSemantics() &&
          !op.hasIndexSemantics() &&
          llvm::all_of(op->getOperands(), isStaticBuffer);

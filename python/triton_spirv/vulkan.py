@@ -151,21 +151,16 @@ class Kernel:
         self._result = ctypes.c_uint64()
         self._result_ref = ctypes.byref(self._result)
 
-    def launch(self, grid: bytes, bindings: bytes, num_bindings: int, push_constants: bytes,
-               program_id_base_offset: int) -> int:
-        """`submit`, then wait for it (and the launches before it)."""
-        _check(self._launch(self.handle, grid, bindings, num_bindings, push_constants,
-                            program_id_base_offset, self._result_ref))
-        return self._result.value
-
-    def submit(self, grid: bytes, bindings: bytes, num_bindings: int, push_constants: bytes,
-               program_id_base_offset: int) -> int:
+    def run(self, wait: bool, grid: bytes, bindings: bytes, num_bindings: int, push_constants: bytes,
+            program_id_base_offset: int) -> int:
         """Runs the grid (3 packed uint32) with the bindings (packed
-        tsr_binding records); returns once it is submitted, with the launch's
-        number (0 for an empty grid). The device's `synchronize` waits for
-        it. Callers serialize launches (the result slot is the kernel's)."""
-        _check(self._submit(self.handle, grid, bindings, num_bindings, push_constants,
-                            program_id_base_offset, self._result_ref))
+        tsr_binding records); returns the launch's number (0 for an empty
+        grid) once it is submitted, or with `wait` once it (and the launches
+        before it) is done. Otherwise the device's `synchronize` waits for it.
+        Callers serialize launches (the result slot is the kernel's)."""
+        _check((self._launch if wait else self._submit)(
+            self.handle, grid, bindings, num_bindings, push_constants, program_id_base_offset,
+            self._result_ref))
         return self._result.value
 
     def __del__(self) -> None:

@@ -32,10 +32,16 @@ std::optional<ViewPlacement> placeView(memref::SubViewOp view);
 /// of the viewed buffer (member (t - o) mod W). 0 for anything else.
 int64_t rotation(Value input, unsigned workgroupSize);
 
-/// The layout attribute of each workgroup allocation (`memref.alloc`) of
-/// `kernel` that can live in registers, in program order.
-llvm::MapVector<Value, Attribute>
-assignBufferLayouts(func::FuncOp kernel, const WorkgroupShape &shape);
+struct BufferLayouts {
+  /// The layout attribute of each workgroup allocation (`memref.alloc`) of
+  /// the kernel that can live in registers, in program order.
+  llvm::MapVector<Value, Attribute> layouts;
+  /// The plan of each matmul of the kernel (planMatmul), made once.
+  DenseMap<Operation *, MatmulPlan> matmulPlans;
+};
+
+BufferLayouts assignBufferLayouts(func::FuncOp kernel,
+                                  const WorkgroupShape &shape);
 } // namespace mlir::triton_spirv
 
 #endif // TRITON_SPIRV_ANALYSIS_BUFFERLAYOUTS_H

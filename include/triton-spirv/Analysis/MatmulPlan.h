@@ -50,10 +50,6 @@ struct MatmulPlan {
 /// with m and n parallel and k a reduction.
 bool hasMatmulIndexing(linalg::LinalgOp op);
 
-/// Whether `op` computes C[m, n] (+)= A[m, k] * B[k, n] on static buffers,
-/// with a body that only combines its three elements.
-bool isStaticMatmul(linalg::LinalgOp op);
-
 /// The distance between rows of a 2-D buffer with unit column stride.
 std::optional<int64_t> rowStride(Value buffer);
 

@@ -27,10 +27,8 @@ inline constexpr StringLiteral kArgIndexAttrName = "triton_spirv.arg_index";
 KernelArgRole programIdRole(unsigned dim);
 KernelArgRole numProgramsRole(unsigned dim);
 KernelArgRole programIdBaseRole(unsigned dim);
-/// The grid axis of a program id (or num_programs) role, if it is one.
+/// The grid axis of a program id role, if it is one.
 std::optional<unsigned> programIdAxis(KernelArgRole role);
-std::optional<unsigned> numProgramsAxis(KernelArgRole role);
-
 /// The role of `function`'s argument `index`: none when it has no role
 /// attribute, failure (with an error at the function) when it names no role.
 FailureOr<std::optional<KernelArgRole>> getArgRole(FunctionOpInterface function,

@@ -29,19 +29,18 @@ struct AssignLayoutsPass
     for (auto kernel : getOperation().getOps<func::FuncOp>()) {
       if (kernel.isExternal())
         continue;
-      llvm::MapVector<Value, Attribute> layouts =
-          assignBufferLayouts(kernel, shape);
-      for (auto [buffer, layout] : layouts)
+      BufferLayouts result = assignBufferLayouts(kernel, shape);
+      for (auto [buffer, layout] : result.layouts)
         buffer.getDefiningOp()->setAttr(kLayoutAttrName, layout);
       kernel.walk([&](linalg::LinalgOp op) {
-        std::optional<MatmulPlan> plan = planMatmul(op, shape);
-        if (!plan)
+        auto plan = result.matmulPlans.find(op);
+        if (plan == result.matmulPlans.end())
           return;
-        if (!plan->cooperativeMatrixMissed.empty())
-          op->emitRemark(plan->cooperativeMatrixMissed);
-        else if (plan->cooperativeTiling &&
+        if (!plan->second.cooperativeMatrixMissed.empty())
+          op->emitRemark(plan->second.cooperativeMatrixMissed);
+        else if (plan->second.cooperativeTiling &&
                  isa_and_nonnull<GridLayoutAttr>(
-                     layouts.lookup(op.getDpsInits()[0])))
+                     result.layouts.lookup(op.getDpsInits()[0])))
           op->emitRemark("cooperative matrices not used: the accumulator is "
                          "reduced, which needs it in registers; it is computed "
                          "by invocations");

@@ -22,6 +22,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Tensor/Transforms/Transforms.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/TilingInterface.h"
@@ -123,11 +124,8 @@ Value MatmulChunker::slice(Value value, bool exclusive,
     Value input = transpose.getInput();
     Value inputChunk =
         slice(input, exclusive && input.hasOneUse(), inputOffsets, inputSizes);
-    SmallVector<int64_t> staticSizes;
-    for (OpFoldResult size : sizes)
-      staticSizes.push_back(*getConstantIntValue(size));
     Value init = tensor::EmptyOp::create(
-        rewriter, loc, staticSizes,
+        rewriter, loc, *getConstantIntValues(sizes),
         cast<RankedTensorType>(value.getType()).getElementType());
     return linalg::TransposeOp::create(rewriter, loc, inputChunk, init,
                                        permutation)
@@ -146,11 +144,9 @@ Value MatmulChunker::slice(Value value, bool exclusive,
       branch && branch.elseBlock()) {
     // The branches are cloned with the chunk of this result as theirs.
     unsigned index = result.getResultNumber();
-    SmallVector<int64_t> staticSizes;
-    for (OpFoldResult size : sizes)
-      staticSizes.push_back(*getConstantIntValue(size));
     auto type = RankedTensorType::get(
-        staticSizes, cast<RankedTensorType>(value.getType()).getElementType());
+        *getConstantIntValues(sizes),
+        cast<RankedTensorType>(value.getType()).getElementType());
     auto chunked =
         scf::IfOp::create(rewriter, loc, TypeRange{type}, branch.getCondition(),
                           /*withElseRegion=*/true);
@@ -230,15 +226,16 @@ struct ChunkMatmulReductionPass
     // The matmuls of one loop body have their operands staged at the same
     // time: together they get a third of workgroup memory, which leaves room
     // for the rest of the kernel's blocks.
+    SmallVector<linalg::LinalgOp> matmuls;
     DenseMap<Operation *, int64_t> matmulsPerParent;
-    getOperation().walk([&](linalg::LinalgOp op) {
-      if (isStaticTensorMatmul(op))
-        ++matmulsPerParent[op->getParentOp()];
-    });
-    SmallVector<std::pair<linalg::LinalgOp, int64_t>> work;
     getOperation().walk([&](linalg::LinalgOp op) {
       if (!isStaticTensorMatmul(op))
         return;
+      matmuls.push_back(op);
+      ++matmulsPerParent[op->getParentOp()];
+    });
+    SmallVector<std::pair<linalg::LinalgOp, int64_t>> work;
+    for (linalg::LinalgOp op : matmuls) {
       int64_t budget =
           maxWorkgroupMemory / (3 * matmulsPerParent.lookup(op->getParentOp()));
       Value lhs = op.getDpsInputs()[0], rhs = op.getDpsInputs()[1];
@@ -249,14 +246,14 @@ struct ChunkMatmulReductionPass
         return m * depth * elementBytes(lhs) + depth * n * elementBytes(rhs);
       };
       if (bytes(k) <= budget)
-        return;
+        continue;
       int64_t chunk = kMinChunk;
       while (chunk * 2 < k && k % (chunk * 2) == 0 &&
              bytes(chunk * 2) <= budget)
         chunk *= 2;
       if (chunk < k && k % chunk == 0)
         work.push_back({op, chunk});
-    });
+    }
     IRRewriter rewriter(&getContext());
     MatmulChunker chunker(rewriter);
     for (auto [op, chunk] : work)

@@ -10,7 +10,6 @@
 
 #include "DistributeMatmul.h"
 #include "triton-spirv/Analysis/BufferLayouts.h"
-#include "triton-spirv/Analysis/WorkgroupMemory.h"
 #include "triton-spirv/Conversion/InlineBlock.h"
 #include "triton-spirv/Dialect/TritonSPIRV/IR/Dialect.h"
 
@@ -23,7 +22,6 @@
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
-#include "mlir/Dialect/SPIRV/IR/SPIRVAttributes.h"
 #include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/Dialect/Utils/IndexingUtils.h"
 #include "mlir/IR/PatternMatch.h"
@@ -75,8 +73,9 @@ private:
   void distributeGridReduction(linalg::ReduceOp op);
   /// The grid or slice layout an element-wise op iterates in, if any.
   Attribute iterationLayout(linalg::LinalgOp op);
-  void usePrivateRegisters(Operation *root, ValueRange ivs, Value slot,
-                           function_ref<Value(Value buffer)> replacementOf);
+  void usePrivateRegisters(Operation *root, ValueRange ivs,
+                           function_ref<Value(Value memref)> registersOf,
+                           function_ref<Value(Value memref)> slotOf);
   void runOnInvocationZero(Operation *op);
   void removeRedundantBarriers();
 
@@ -176,6 +175,35 @@ static Value lookThroughDimApply(Value v) {
   return dim ? apply.getMapOperands()[dim.getPosition()] : v;
 }
 
+/// `access` (a memref.load or memref.store) made on `memref` at `index`.
+static void replaceAccess(RewriterBase &rewriter, Operation *access,
+                          Value memref, Value index) {
+  if (auto load = dyn_cast<memref::LoadOp>(access))
+    rewriter.replaceOpWithNewOp<memref::LoadOp>(load, memref, index);
+  else
+    rewriter.replaceOpWithNewOp<memref::StoreOp>(
+        access, cast<memref::StoreOp>(access).getValueToStore(), memref, index);
+}
+
+/// The row-major position of `steps` in a tile of `extents`, leaving out
+/// dimension `skip`.
+static Value linearize(RewriterBase &rewriter, Location loc, ValueRange steps,
+                       ArrayRef<int64_t> extents,
+                       std::optional<unsigned> skip = std::nullopt) {
+  Value position = arith::ConstantIndexOp::create(rewriter, loc, 0);
+  for (auto [dim, step, extent] : llvm::enumerate(steps, extents)) {
+    if (skip == dim)
+      continue;
+    position = arith::AddIOp::create(
+        rewriter, loc,
+        arith::MulIOp::create(
+            rewriter, loc, position,
+            arith::ConstantIndexOp::create(rewriter, loc, extent)),
+        step);
+  }
+  return position;
+}
+
 /// The constant `v` is, also as an `affine.apply` of a constant map (linalg's
 /// loop lowering writes constant indices that way).
 static std::optional<int64_t> constantIndex(Value v) {
@@ -205,19 +233,20 @@ LogicalResult KernelDistributor::findPrivateBuffers() {
     auto grid = dyn_cast<triton_spirv::GridLayoutAttr>(layout);
     auto slice = dyn_cast<triton_spirv::SliceLayoutAttr>(layout);
     if (grid || slice) {
-      SmallVector<int64_t> counts =
-          grid ? SmallVector<int64_t>(grid.getInvocations())
-               : slice.getInvocations();
       int64_t invocations = grid ? grid.getNumInvocations()
                                  : slice.getParent().getNumInvocations();
       if (invocations != workgroupSize ||
-          !triton_spirv::GridLayoutAttr::get(alloc.getContext(), counts)
-               .tiles(type.getShape())) {
+          !(grid ? grid.tiles(type.getShape())
+                 : slice.tiles(type.getShape()))) {
         alloc.emitError() << "layout " << layout << " does not tile " << type
                           << " with " << workgroupSize << " invocations";
         return WalkResult::interrupt();
       }
-      perInvocation = type.getNumElements() / computeProduct(counts);
+      // A slice's element is held by the invocations along its reduced
+      // dimension alike.
+      perInvocation =
+          type.getNumElements() /
+          (grid ? invocations : computeProduct(slice.getInvocations()));
     } else if (isa<triton_spirv::CyclicLayoutAttr>(layout)) {
       perInvocation = llvm::divideCeil(type.getNumElements(), workgroupSize);
     } else {
@@ -289,11 +318,7 @@ void KernelDistributor::rewritePrivateAccesses() {
       }
       Value slot = arith::DivUIOp::create(rewriter, loc, position,
                                           indexConstant(loc, workgroupSize));
-      if (load)
-        rewriter.replaceOpWithNewOp<memref::LoadOp>(load, replacement, slot);
-      else
-        rewriter.replaceOpWithNewOp<memref::StoreOp>(
-            store, store.getValueToStore(), replacement, slot);
+      replaceAccess(rewriter, access, replacement, slot);
     }
     for (Operation *view : views)
       if (view->use_empty())
@@ -676,37 +701,35 @@ LogicalResult KernelDistributor::distributeParallelLoop(scf::ParallelOp loop) {
   rewriter.eraseOp(loop);
   // Whole-buffer accesses to private buffers use the iteration number.
   if (iteration)
-    usePrivateRegisters(forOp, ivs, iteration, [&](Value buffer) {
-      return privateBuffers.lookup(buffer);
-    });
+    usePrivateRegisters(
+        forOp, ivs, [&](Value memref) { return privateBuffers.lookup(memref); },
+        [&](Value) { return iteration; });
   rewriter.setInsertionPointAfter(forOp);
   barrier(loc);
   return success();
 }
 
-/// Within `root`, loads and stores at exactly the indices `ivs` of a buffer
-/// with a private replacement become accesses to register `slot` of it.
+/// Within `root`, loads and stores at exactly the indices `ivs` of a memref
+/// whose private registers `registersOf` gives become accesses to them, at
+/// the register `slotOf` computes (before the access).
 void KernelDistributor::usePrivateRegisters(
-    Operation *root, ValueRange ivs, Value slot,
-    function_ref<Value(Value buffer)> replacementOf) {
+    Operation *root, ValueRange ivs,
+    function_ref<Value(Value memref)> registersOf,
+    function_ref<Value(Value memref)> slotOf) {
   root->walk([&](Operation *access) {
     auto load = dyn_cast<memref::LoadOp>(access);
     auto store = dyn_cast<memref::StoreOp>(access);
     if (!load && !store)
       return;
-    Value replacement =
-        replacementOf(load ? load.getMemRef() : store.getMemRef());
+    Value memref = load ? load.getMemRef() : store.getMemRef();
+    Value registers = registersOf(memref);
     ValueRange indices = load ? load.getIndices() : store.getIndices();
-    if (!replacement || !llvm::equal(indices, ivs, [](Value index, Value iv) {
+    if (!registers || !llvm::equal(indices, ivs, [](Value index, Value iv) {
           return lookThroughDimApply(index) == iv;
         }))
       return;
     rewriter.setInsertionPoint(access);
-    if (load)
-      rewriter.replaceOpWithNewOp<memref::LoadOp>(load, replacement, slot);
-    else
-      rewriter.replaceOpWithNewOp<memref::StoreOp>(
-          store, store.getValueToStore(), replacement, slot);
+    replaceAccess(rewriter, access, registers, slotOf(memref));
   });
 }
 
@@ -769,21 +792,7 @@ LogicalResult KernelDistributor::distributeOnLayout(scf::ParallelOp loop,
         arith::MulIOp::create(rewriter, loc, forOp.getInductionVar(),
                               indexConstant(loc, count))));
   }
-  // The register of tile position `steps` without dimension `dropped`.
-  auto slotOf = [&](std::optional<unsigned> dropped) {
-    Value slot = indexConstant(loc, 0);
-    for (auto [dim, step, extent] : llvm::enumerate(steps, tile)) {
-      if (dropped == dim)
-        continue;
-      slot = arith::AddIOp::create(
-          rewriter, loc,
-          arith::MulIOp::create(rewriter, loc, slot,
-                                indexConstant(loc, extent)),
-          step);
-    }
-    return slot;
-  };
-  Value slot = slotOf(std::nullopt);
+  Value slot = linearize(rewriter, loc, steps, tile);
   // The register, in a buffer of `shape` held by a grid of `counts`, of the
   // tile position `steps` (without dimension `dropped`) of a view at
   // `offsets` (multiples of the grid) into it.
@@ -813,50 +822,24 @@ LogicalResult KernelDistributor::distributeOnLayout(scf::ParallelOp loop,
   Operation *insertBefore = rewriter.getInsertionBlock()->getTerminator();
   rewriter.inlineBlockBefore(body, insertBefore, ivs);
   rewriter.eraseOp(loop);
-  usePrivateRegisters(outermost, ivs, slot, [&](Value buffer) -> Value {
-    auto found = layoutBuffers.find(buffer);
+  // The buffers in this layout, and views of grid buffers that keep the grid
+  // (element iv of the view is element iv + offset of the buffer, the
+  // register r + offset / G of its tile).
+  auto registersOf = [&](Value memref) -> Value {
+    auto view =
+        grid ? memref.getDefiningOp<memref::SubViewOp>() : memref::SubViewOp();
+    auto found = layoutBuffers.find(view ? view.getSource() : memref);
     return found == layoutBuffers.end() || found->second.layout != layout
                ? Value()
                : found->second.registers;
+  };
+  usePrivateRegisters(outermost, ivs, registersOf, [&](Value memref) {
+    auto view = memref.getDefiningOp<memref::SubViewOp>();
+    return view ? shiftedSlot(view.getMixedOffsets(), counts,
+                              view.getSourceType().getShape(), std::nullopt)
+                : slot;
   });
   if (grid) {
-    // Accesses through views of grid buffers that keep the grid: element
-    // iv of the view is element iv + offset of the buffer, the register
-    // (r_d + offset_d / G_d) of its tile.
-    SmallVector<Operation *> viewAccesses;
-    outermost->walk([&](Operation *access) {
-      if (!isa<memref::LoadOp, memref::StoreOp>(access))
-        return;
-      Value memref = isa<memref::LoadOp>(access)
-                         ? cast<memref::LoadOp>(access).getMemRef()
-                         : cast<memref::StoreOp>(access).getMemRef();
-      auto view = memref.getDefiningOp<memref::SubViewOp>();
-      auto found =
-          view ? layoutBuffers.find(view.getSource()) : layoutBuffers.end();
-      if (found != layoutBuffers.end() && found->second.layout == layout)
-        viewAccesses.push_back(access);
-    });
-    for (Operation *access : viewAccesses) {
-      auto load = dyn_cast<memref::LoadOp>(access);
-      auto store = dyn_cast<memref::StoreOp>(access);
-      ValueRange indices = load ? load.getIndices() : store.getIndices();
-      if (!llvm::equal(indices, ivs, [](Value index, Value iv) {
-            return lookThroughDimApply(index) == iv;
-          }))
-        continue;
-      auto view = (load ? load.getMemRef() : store.getMemRef())
-                      .getDefiningOp<memref::SubViewOp>();
-      rewriter.setInsertionPoint(access);
-      Value viewSlot =
-          shiftedSlot(view.getMixedOffsets(), counts,
-                      view.getSourceType().getShape(), std::nullopt);
-      Value registers = layoutBuffers.find(view.getSource())->second.registers;
-      if (load)
-        rewriter.replaceOpWithNewOp<memref::LoadOp>(load, registers, viewSlot);
-      else
-        rewriter.replaceOpWithNewOp<memref::StoreOp>(
-            store, store.getValueToStore(), registers, viewSlot);
-    }
     // Reads of slices of this grid, broadcast along their reduced dimension
     // through a view that inserts it (or a chunk of that view whose offsets
     // are multiples of the grid: element iv of the chunk is element
@@ -894,7 +877,7 @@ LogicalResult KernelDistributor::distributeOnLayout(scf::ParallelOp loop,
       Value keptSlot;
       auto chunk = load.getMemRef().getDefiningOp<memref::SubViewOp>();
       if (!chunk) {
-        keptSlot = slotOf(dim);
+        keptSlot = linearize(rewriter, loc, steps, tile, dim);
       } else {
         // The slice's own tile, shifted by the chunk's offsets.
         ArrayRef<int64_t> sliceShape =
@@ -976,17 +959,9 @@ void KernelDistributor::distributeGridReduction(linalg::ReduceOp op) {
     steps[dim] = forOp.getInductionVar();
   }
   auto slotOf = [&](bool keepReduced) {
-    Value slot = indexConstant(loc, 0);
-    for (unsigned dim = 0; dim < shape.size(); ++dim) {
-      if (dim == reduced && !keepReduced)
-        continue;
-      slot = arith::AddIOp::create(
-          rewriter, loc,
-          arith::MulIOp::create(rewriter, loc, slot,
-                                indexConstant(loc, tile[dim])),
-          steps[dim]);
-    }
-    return slot;
+    return linearize(rewriter, loc, steps, tile,
+                     keepReduced ? std::nullopt
+                                 : std::optional<unsigned>(reduced));
   };
   steps[reduced] = indexConstant(loc, 0);
   Value first =

@@ -26,7 +26,6 @@
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
-#include "mlir/IR/AffineExpr.h"
 
 using namespace mlir;
 using namespace mlir::triton_spirv;
@@ -311,14 +310,12 @@ FailureOr<bool> triton_spirv::distributeMatmul(RewriterBase &rewriter,
   bool cooperative = plan->cooperativeTiling && !accumulatorRegisters;
   MatmulTiling tiling = plan->registerTiling;
   if (accumulatorRegisters) {
-    ArrayRef<int64_t> grid = accumulatorLayout
-                                 ? accumulatorLayout.getInvocations()
-                                 : ArrayRef<int64_t>();
+    // distribute checked that the grid tiles the accumulator.
+    if (!accumulatorLayout)
+      return op->emitError("the accumulator's layout is not a grid");
+    ArrayRef<int64_t> grid = accumulatorLayout.getInvocations();
     ArrayRef<int64_t> shape =
         cast<MemRefType>(op.getDpsInits()[0].getType()).getShape();
-    if (grid.size() != 2 || shape[0] % grid[0] || shape[1] % grid[1])
-      return op->emitError("the accumulator's layout ")
-             << accumulatorLayout << " is not a register tiling of it";
     tiling = {grid[0], grid[1], shape[0] / grid[0], shape[1] / grid[1]};
   }
 

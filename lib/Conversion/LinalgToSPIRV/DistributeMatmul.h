@@ -19,9 +19,10 @@ FailureOr<linalg::GenericOp> asGeneric(RewriterBase &rewriter,
 /// subgroup computes 16x16 cooperative-matrix tiles where the plan has them,
 /// else each invocation a tile of outputs in registers. With
 /// `accumulatorRegisters`, the private buffer of an accumulator in
-/// `accumulatorLayout`, invocations compute it in register tiles, read from
-/// and written to that buffer. Returns false, leaving the op untouched, when
-/// the op has no plan; fails when the accumulator's layout is not the plan's.
+/// `accumulatorLayout` (a grid that tiles it), invocations compute it in
+/// register tiles of that grid, read from and written to that buffer.
+/// Returns false, leaving the op untouched, when the op has no plan; fails
+/// when the accumulator's layout is not a grid.
 FailureOr<bool> distributeMatmul(RewriterBase &rewriter, linalg::LinalgOp op,
                                  Value invocationId,
                                  const WorkgroupShape &shape,

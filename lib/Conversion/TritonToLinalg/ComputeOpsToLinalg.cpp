@@ -83,36 +83,25 @@ struct ReduceLowering : OpConversionPattern<ReduceOp> {
     TypedAttr identity = adaptor.getSrcs().size() == 1
                              ? combinerIdentity(op.getCombineOp())
                              : nullptr;
+    SmallVector<Value> accumulators, rests;
     if (identity && extent > 1) {
       SmallVector<int64_t> shape(srcType.getShape());
       shape.erase(shape.begin() + axis);
       Value empty = tensor::EmptyOp::create(rewriter, loc, shape,
                                             srcType.getElementType());
       Value seed = arith::ConstantOp::create(rewriter, loc, identity);
-      Value init =
-          linalg::FillOp::create(rewriter, loc, seed, empty).getResult(0);
-      auto reduce = linalg::ReduceOp::create(
-          rewriter, loc, adaptor.getSrcs(), init, ArrayRef<int64_t>{axis},
-          [&](OpBuilder &b, Location nested, ValueRange args) {
-            linalg::YieldOp::create(
-                b, nested,
-                triton_spirv::inlineBlock(b, op.getCombineOp().front(),
-                                          {args[1], args[0]}));
-          });
-      Value result = reduce.getResult(0);
-      if (shape.empty())
-        result = tensor::ExtractOp::create(rewriter, loc, result, ValueRange{});
-      rewriter.replaceOp(op, result);
-      return success();
-    }
-    SmallVector<Value> accumulators, rests;
-    for (Value src : adaptor.getSrcs()) {
       accumulators.push_back(
-          sliceAt(rewriter, loc, src, axis, rewriter.getIndexAttr(0)));
-      if (extent > 1)
-        rests.push_back(triton_spirv::extractAlong(
-            rewriter, loc, src, axis, rewriter.getIndexAttr(1), extent - 1,
-            /*dropDim=*/false));
+          linalg::FillOp::create(rewriter, loc, seed, empty).getResult(0));
+      rests.assign(adaptor.getSrcs().begin(), adaptor.getSrcs().end());
+    } else {
+      for (Value src : adaptor.getSrcs()) {
+        accumulators.push_back(
+            sliceAt(rewriter, loc, src, axis, rewriter.getIndexAttr(0)));
+        if (extent > 1)
+          rests.push_back(triton_spirv::extractAlong(
+              rewriter, loc, src, axis, rewriter.getIndexAttr(1), extent - 1,
+              /*dropDim=*/false));
+      }
     }
     SmallVector<Value> results = accumulators;
     if (extent > 1) {

@@ -133,8 +133,7 @@ Value buildErfInvF32(OpBuilder &b, Location loc, ValueRange args) {
   Value x = args[0];
   Type type = x.getType();
   auto constant = [&](double value) {
-    return createScalarOrSplatConstant(b, loc, type,
-                                              APFloat(float(value)));
+    return createScalarOrSplatConstant(b, loc, type, APFloat(float(value)));
   };
   auto horner = [&](Value w, ArrayRef<double> coefficients) {
     Value p = constant(coefficients.front());

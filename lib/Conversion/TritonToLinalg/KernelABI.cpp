@@ -35,10 +35,6 @@ std::optional<unsigned> triton_spirv::programIdAxis(KernelArgRole role) {
   return axisFrom(role, KernelArgRole::ProgramIdX);
 }
 
-std::optional<unsigned> triton_spirv::numProgramsAxis(KernelArgRole role) {
-  return axisFrom(role, KernelArgRole::NumProgramsX);
-}
-
 FailureOr<std::optional<KernelArgRole>>
 triton_spirv::getArgRole(FunctionOpInterface function, unsigned index) {
   auto name = function.getArgAttrOfType<StringAttr>(index, kAbiAttrName);

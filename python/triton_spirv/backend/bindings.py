@@ -57,9 +57,6 @@ class HostImports:
         self.alignment = device.properties.host_import_alignment
         self._imports: dict[int, _Import] = {}
 
-    def __len__(self) -> int:
-        return len(self._imports)
-
     def region(self, storage: Any, start: int, nbytes: int) -> Region:
         """The imported range that holds the storage, importing it if needed.
         A storage that starts in the first page of a smaller import replaces

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import atexit
 import ctypes
+import functools
 import os
 import re
 import struct
@@ -182,8 +183,8 @@ class _Packer:
 
 def _element_bytes(type_name: str) -> int:
     """Bytes of a buffer element type named as in the ABI ("f32", "i8", ...)."""
-    bits = re.sub(r"\D", "", type_name)
-    return max(int(bits) // 8, 1) if bits else 4
+    bits = re.match(r"\D*(\d+)", type_name)
+    return max(int(bits.group(1)) // 8, 1) if bits else 4
 
 
 def _storage_tensor(value: Any) -> Any:
@@ -218,11 +219,11 @@ class SPIRVLauncher:
         self.tensor_args = list(dict.fromkeys(record["arg_index"] for record in bindings))
         self.binding_args = list({r["binding"]: r["arg_index"] for r in bindings}.values())
         self.one_binding_each = self.binding_args == self.tensor_args
-        self.smallest_element: dict[int, int] = {}
+        smallest_element: dict[int, int] = {}
         for record in bindings:
             size = _element_bytes(record["element_type"])
             index = record["arg_index"]
-            self.smallest_element[index] = min(size, self.smallest_element.get(index, size))
+            smallest_element[index] = min(size, smallest_element.get(index, size))
         self.push_constant_bytes = abi["push_constant_bytes"]
         self.push_constants = _Packer(self.push_constant_bytes, abi["push_constants"])
         # Scalars that did not fit in push constants go to an argument buffer,
@@ -246,10 +247,14 @@ class SPIRVLauncher:
         import torch
         self.plain_tensor = torch.Tensor
         properties = self.device.properties
-        self.staging = (properties.host_import_alignment == 0 or
-                        os.environ.get("TRITON_SPIRV_STAGING") == "1")
+        # Staging is read at each launch (TRITON_SPIRV_STAGING may change).
+        self.can_import = properties.host_import_alignment != 0
         self.offset_alignment = max(properties.min_storage_buffer_offset_alignment, 1)
         self.max_binding_bytes = properties.max_storage_buffer_range
+        # The most bytes each tensor's binding may span: maxStorageBufferRange,
+        # and _MAX_ELEMENTS of its smallest element.
+        self.max_bytes = {index: min(self.max_binding_bytes, (_MAX_ELEMENTS + 1) * smallest - 1)
+                          for index, smallest in smallest_element.items()}
         # The argument and debug blocks: mapped device memory, made once and
         # rewritten by each launch (launches run one at a time).
         self.extra_bindings: list[tuple[int, int]] = []
@@ -258,6 +263,7 @@ class SPIRVLauncher:
             self.argument_address = self._own_block(self.argument_bytes)
         if self.debug:
             self.debug_address = self._own_block(self.debug.size)
+        self.report = functools.partial(self.debug.report, self.debug_address) if self.debug else None
 
     def _own_block(self, size: int) -> int:
         size = max(size, 4)
@@ -322,7 +328,7 @@ class SPIRVLauncher:
         offset_bytes = data - address
         if offset_bytes % element_bytes:
             raise ValueError(f"argument {position} of {self.name} is not aligned to its element size")
-        if size > self.max_binding_bytes or size // self.smallest_element[position] > _MAX_ELEMENTS:
+        if size > self.max_bytes[position]:
             raise ValueError(
                 f"argument {position} of {self.name} spans {nbytes} bytes; this device binds at "
                 f"most {self.max_binding_bytes} bytes per buffer (maxStorageBufferRange) and "
@@ -350,14 +356,16 @@ class SPIRVLauncher:
         global _last_launch, _synchronize_at_exit
         # Staged storages are copied back, and the argument and debug blocks
         # rewritten, only once the launches before are done.
-        if _abandoned or (_in_flight and (self.staging or self.extra_bindings)):
+        staging = not self.can_import or os.environ.get("TRITON_SPIRV_STAGING") == "1"
+        if _abandoned or (_in_flight and (staging or self.extra_bindings)):
             synchronize()
         if grid[0] == 0:
             return
         values = self._flatten(args)
-        staged = StagedStorages(self.device) if self.staging else None
+        staged = StagedStorages(self.device) if staging else None
         asynchronous = _asynchronous
-        launch = _InFlight(0, values, staged, None)
+        launch = _InFlight(0, values, staged, self.report)
+        submitted = False
         try:
             bindings, offsets, buffers = [], {}, {}
             for index in self.tensor_args:
@@ -375,26 +383,22 @@ class SPIRVLauncher:
                 bindings += block
             kernel = function.kernel or function.pipeline(self.abi["entry_point"], self.num_bindings,
                                                           self.push_constant_bytes)
-            launch_arguments = (vulkan.GRID.pack(*grid), self.bindings.pack(*bindings),
-                                self.num_bindings, self.push_constants.pack(values, offsets, grid),
-                                self.program_id_base_offset)
-            if asynchronous:
-                launch.sequence = _last_launch = kernel.submit(*launch_arguments)
-            else:
-                launch.sequence = _last_launch = kernel.launch(*launch_arguments)
+            grid_bytes, push_constants = vulkan.GRID.pack(*grid), self.push_constants.pack(values, offsets, grid)
+            submitted = True
+            launch.sequence = _last_launch = kernel.run(
+                not asynchronous, grid_bytes, self.bindings.pack(*bindings), self.num_bindings,
+                push_constants, self.program_id_base_offset)
         except vulkan.LaunchTimeoutError:
             _abandoned.append(launch)
             raise
         except BaseException:
-            try:  # it may have been submitted: its memory may be in use
-                self.device.synchronize()
-            except vulkan.VulkanError:
-                pass
+            if submitted:  # it may have been submitted: its memory may be in use
+                try:
+                    self.device.synchronize()
+                except vulkan.VulkanError:
+                    pass
             launch.finish(report=False)
             raise
-        if self.debug:
-            debug, address = self.debug, self.debug_address
-            launch.report = lambda: debug.report(address)  # noqa: E731
         if not asynchronous:
             launch.finish()
             return

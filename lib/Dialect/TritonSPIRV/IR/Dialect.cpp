@@ -2,6 +2,7 @@
 
 #include "triton-spirv/Dialect/TritonSPIRV/IR/Dialect.h"
 
+#include "mlir/Dialect/Utils/IndexingUtils.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "llvm/ADT/TypeSwitch.h"
@@ -31,20 +32,21 @@ GridLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   return success();
 }
 
-int64_t GridLayoutAttr::getNumInvocations() const {
-  int64_t count = 1;
-  for (int64_t invocations : getInvocations())
-    count *= invocations;
-  return count;
-}
-
-bool GridLayoutAttr::tiles(ArrayRef<int64_t> shape) const {
-  ArrayRef<int64_t> invocations = getInvocations();
+/// Whether `invocations` per dimension tile `shape` exactly.
+static bool tilesShape(ArrayRef<int64_t> invocations, ArrayRef<int64_t> shape) {
   return shape.size() == invocations.size() &&
          llvm::all_of(llvm::zip(shape, invocations), [](auto pair) {
            auto [size, count] = pair;
            return size >= 0 && size % count == 0;
          });
+}
+
+int64_t GridLayoutAttr::getNumInvocations() const {
+  return computeProduct(getInvocations());
+}
+
+bool GridLayoutAttr::tiles(ArrayRef<int64_t> shape) const {
+  return tilesShape(getInvocations(), shape);
 }
 
 LogicalResult
@@ -63,4 +65,8 @@ SmallVector<int64_t> SliceLayoutAttr::getInvocations() const {
   SmallVector<int64_t> invocations(getParent().getInvocations());
   invocations.erase(invocations.begin() + getDim());
   return invocations;
+}
+
+bool SliceLayoutAttr::tiles(ArrayRef<int64_t> shape) const {
+  return tilesShape(getInvocations(), shape);
 }

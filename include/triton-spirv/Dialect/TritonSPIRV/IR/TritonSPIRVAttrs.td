@@ -104,6 +104,8 @@ def TritonSPIRV_SliceLayoutAttr : TritonSPIRV_Attr<"SliceLayout", "slice"> {
   let extraClassDeclaration = [{
     /// Invocations along each dimension of the sliced buffer.
     SmallVector<int64_t> getInvocations() const;
+    /// Whether the slice tiles `shape` exactly (as GridLayoutAttr::tiles).
+    bool tiles(ArrayRef<int64_t> shape) const;
   }];
 }
 
