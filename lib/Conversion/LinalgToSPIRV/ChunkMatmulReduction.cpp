@@ -15,6 +15,7 @@
 
 #include "triton-spirv/Analysis/MatmulPlan.h"
 
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -68,6 +69,26 @@ private:
   /// else sliced from it.
   Value slice(Value value, bool exclusive, ArrayRef<OpFoldResult> offsets,
               ArrayRef<OpFoldResult> sizes);
+  /// The same slice computed from `value`'s producer (a tile of it, of a
+  /// transpose, a reshape or a branch), or null where that is not done.
+  Value sliceOfProducer(Value value, bool exclusive,
+                        ArrayRef<OpFoldResult> offsets,
+                        ArrayRef<OpFoldResult> sizes);
+  /// The slice of a tensor.collapse_shape result, as the collapse of a slice
+  /// of its source; null where the slice does not map to one box.
+  Value sliceCollapsed(tensor::CollapseShapeOp collapse, bool exclusive,
+                       ArrayRef<OpFoldResult> offsets,
+                       ArrayRef<OpFoldResult> sizes);
+  /// The slice of a tensor.expand_shape result that adds unit dimensions.
+  Value sliceExpanded(tensor::ExpandShapeOp expand, bool exclusive,
+                      ArrayRef<OpFoldResult> offsets,
+                      ArrayRef<OpFoldResult> sizes);
+  /// Computes the inputs of a freshly tiled `tiled` (slices of the whole
+  /// inputs of `original`) from their producers too, where those are used by
+  /// `original` alone: chains of element-wise ops and reshapes are chunked
+  /// whole.
+  void fuseInputProducers(Operation *original, Operation *tiled,
+                          bool exclusive);
 
   RewriterBase &rewriter;
 };
@@ -96,24 +117,30 @@ static bool yieldsGenerators(scf::IfOp branch, unsigned index) {
          });
 }
 
-Value MatmulChunker::slice(Value value, bool exclusive,
-                           ArrayRef<OpFoldResult> offsets,
-                           ArrayRef<OpFoldResult> sizes) {
+Value MatmulChunker::sliceOfProducer(Value value, bool exclusive,
+                                     ArrayRef<OpFoldResult> offsets,
+                                     ArrayRef<OpFoldResult> sizes) {
   Location loc = value.getLoc();
   auto result = dyn_cast<OpResult>(value);
   Operation *producer = result ? result.getOwner() : nullptr;
+  if (!producer)
+    return {};
   // A block that other ops use too is computed a chunk at a time only when
   // that repeats no work: a tile loaded again, or a chunk transposed again
   // (the whole block, which the other users keep, stays).
-  if (producer && !exclusive && !isGenerator(producer) &&
+  if (!exclusive && !isGenerator(producer) &&
       !isa<linalg::TransposeOp>(producer)) {
     auto branch = dyn_cast<scf::IfOp>(producer);
     if (!branch || !yieldsGenerators(branch, result.getResultNumber()))
-      producer = nullptr;
+      return {};
   }
+  if (auto collapse = dyn_cast<tensor::CollapseShapeOp>(producer))
+    return sliceCollapsed(collapse, exclusive, offsets, sizes);
+  if (auto expand = dyn_cast<tensor::ExpandShapeOp>(producer))
+    return sliceExpanded(expand, exclusive, offsets, sizes);
   // The chunk of a transposed block is the transpose of the matching chunk
   // of its input (a copy of the chunk, not of the whole block).
-  if (auto transpose = dyn_cast_or_null<linalg::TransposeOp>(producer)) {
+  if (auto transpose = dyn_cast<linalg::TransposeOp>(producer)) {
     ArrayRef<int64_t> permutation = transpose.getPermutation();
     SmallVector<OpFoldResult> inputOffsets(offsets.size()),
         inputSizes(sizes.size());
@@ -131,16 +158,19 @@ Value MatmulChunker::slice(Value value, bool exclusive,
                                        permutation)
         .getResult()[0];
   }
-  auto linalgOp = dyn_cast_or_null<linalg::LinalgOp>(producer);
-  if (auto tileable = dyn_cast_or_null<TilingInterface>(producer);
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(producer);
+  if (auto tileable = dyn_cast<TilingInterface>(producer);
       tileable && linalgOp &&
       linalgOp.getNumParallelLoops() == linalgOp.getNumLoops()) {
     FailureOr<TilingResult> tile = tileable.generateResultTileValue(
         rewriter, result.getResultNumber(), offsets, sizes);
-    if (succeeded(tile))
-      return tile->tiledValues.front();
+    if (failed(tile))
+      return {};
+    for (Operation *tiled : tile->tiledOps)
+      fuseInputProducers(producer, tiled, exclusive);
+    return tile->tiledValues.front();
   }
-  if (auto branch = dyn_cast_or_null<scf::IfOp>(producer);
+  if (auto branch = dyn_cast<scf::IfOp>(producer);
       branch && branch.elseBlock()) {
     // The branches are cloned with the chunk of this result as theirs.
     unsigned index = result.getResultNumber();
@@ -168,10 +198,111 @@ Value MatmulChunker::slice(Value value, bool exclusive,
     }
     return chunked.getResult(0);
   }
+  return {};
+}
+
+Value MatmulChunker::sliceCollapsed(tensor::CollapseShapeOp collapse,
+                                    bool exclusive,
+                                    ArrayRef<OpFoldResult> offsets,
+                                    ArrayRef<OpFoldResult> sizes) {
+  Location loc = collapse.getLoc();
+  ArrayRef<int64_t> sourceShape = collapse.getSrcType().getShape();
+  SmallVector<OpFoldResult> sourceOffsets, sourceSizes;
+  for (auto [dim, group] :
+       llvm::enumerate(collapse.getReassociationIndices())) {
+    std::optional<int64_t> size = getConstantIntValue(sizes[dim]);
+    if (group.size() == 1) {
+      sourceOffsets.push_back(offsets[dim]);
+      sourceSizes.push_back(sizes[dim]);
+      continue;
+    }
+    // Two merged dimensions, outer x inner: a chunk of whole inner rows, or
+    // a part of one row (the chunks start at multiples of their size).
+    if (group.size() != 2 || !size)
+      return {};
+    int64_t inner = sourceShape[group[1]];
+    AffineExpr d0 = rewriter.getAffineDimExpr(0);
+    OpFoldResult outerOffset = affine::makeComposedFoldedAffineApply(
+        rewriter, loc, d0.floorDiv(inner), {offsets[dim]});
+    if (*size % inner == 0) {
+      sourceOffsets.append({outerOffset, rewriter.getIndexAttr(0)});
+      sourceSizes.append(
+          {rewriter.getIndexAttr(*size / inner), rewriter.getIndexAttr(inner)});
+    } else if (inner % *size == 0) {
+      sourceOffsets.append(
+          {outerOffset, affine::makeComposedFoldedAffineApply(
+                            rewriter, loc, d0 % inner, {offsets[dim]})});
+      sourceSizes.append({rewriter.getIndexAttr(1), sizes[dim]});
+    } else {
+      return {};
+    }
+  }
+  Value source = collapse.getSrc();
+  Value chunk = slice(source, exclusive && source.hasOneUse(), sourceOffsets,
+                      sourceSizes);
+  auto type = RankedTensorType::get(*getConstantIntValues(sizes),
+                                    collapse.getResultType().getElementType());
+  return tensor::CollapseShapeOp::create(rewriter, loc, type, chunk,
+                                         collapse.getReassociationIndices());
+}
+
+Value MatmulChunker::sliceExpanded(tensor::ExpandShapeOp expand, bool exclusive,
+                                   ArrayRef<OpFoldResult> offsets,
+                                   ArrayRef<OpFoldResult> sizes) {
+  ArrayRef<int64_t> shape = expand.getResultType().getShape();
+  SmallVector<OpFoldResult> sourceOffsets, sourceSizes;
+  for (ReassociationIndices group : expand.getReassociationIndices()) {
+    // Each source dimension becomes itself and unit dimensions.
+    auto kept = llvm::find_if(group, [&](int64_t d) { return shape[d] != 1; });
+    int64_t dim = kept == group.end() ? group.front() : *kept;
+    if (llvm::count_if(group, [&](int64_t d) { return shape[d] != 1; }) > 1)
+      return {};
+    sourceOffsets.push_back(offsets[dim]);
+    sourceSizes.push_back(sizes[dim]);
+  }
+  Value source = expand.getSrc();
+  Value chunk = slice(source, exclusive && source.hasOneUse(), sourceOffsets,
+                      sourceSizes);
+  auto type = RankedTensorType::get(*getConstantIntValues(sizes),
+                                    expand.getResultType().getElementType());
+  return tensor::ExpandShapeOp::create(rewriter, expand.getLoc(), type, chunk,
+                                       expand.getReassociationIndices());
+}
+
+void MatmulChunker::fuseInputProducers(Operation *original, Operation *tiled,
+                                       bool exclusive) {
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(tiled);
+  if (!linalgOp)
+    return;
+  for (OpOperand *operand : linalgOp.getDpsInputOperands()) {
+    auto extract = operand->get().getDefiningOp<tensor::ExtractSliceOp>();
+    if (!extract || !extract.hasUnitStride() ||
+        extract.getSourceType().getRank() != extract.getType().getRank())
+      continue;
+    Value source = extract.getSource();
+    bool sourceExclusive =
+        exclusive && llvm::all_of(source.getUsers(), [&](Operation *user) {
+          return user == original || user == extract;
+        });
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPoint(extract);
+    if (Value chunk =
+            sliceOfProducer(source, sourceExclusive, extract.getMixedOffsets(),
+                            extract.getMixedSizes()))
+      rewriter.replaceOp(extract, chunk);
+  }
+}
+
+Value MatmulChunker::slice(Value value, bool exclusive,
+                           ArrayRef<OpFoldResult> offsets,
+                           ArrayRef<OpFoldResult> sizes) {
+  if (Value chunk = sliceOfProducer(value, exclusive, offsets, sizes))
+    return chunk;
+  Location loc = value.getLoc();
   SmallVector<OpFoldResult> strides(offsets.size(), rewriter.getIndexAttr(1));
   Value chunk = tensor::ExtractSliceOp::create(rewriter, loc, value, offsets,
                                                sizes, strides);
-  if (!result)
+  if (!isa<OpResult>(value))
     return chunk;
   // A computed block (another matmul's result, say) is copied chunk by chunk
   // into a block of its own, so that the whole can stay where its

@@ -5,6 +5,7 @@
 #include "triton-spirv/Conversion/TritonToLinalg/Passes.h"
 
 #include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
+#include "mlir/Dialect/Arith/Transforms/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Dialect/SPIRV/IR/SPIRVOps.h"
 #include "mlir/Dialect/SPIRV/Transforms/Passes.h"
@@ -50,6 +51,12 @@ LogicalResult mlir::triton_spirv::buildLinalgToSPIRVPipeline(
   pm.addPass(createReuseWorkgroupMemory());
   pm.addPass(memref::createFoldMemRefAliasOpsPass());
   pm.addPass(createLowerAffinePass());
+  // 64-bit integer math where the values provably fit 32 bits (Triton's
+  // int64 offsets, most often) is done in 32 bits: GPUs emulate 64-bit
+  // integers, and Mesa 22.3's lavapipe miscompiles the range check
+  // `sext(x) >= 0 && sext(x) < n` that descriptor loads and stores emit.
+  pm.addPass(
+      arith::createArithIntRangeNarrowing({/*bitwidthsSupported=*/{32}}));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   KernelToSPIRVOptions lowering;

@@ -32,9 +32,6 @@ std::optional<std::string> unsupportedMessage(Operation *op) {
   if (isa<ElementwiseInlineAsmOp>(op))
     return std::string("inline assembly (tl.inline_asm_elementwise) targets "
                        "a specific GPU ISA and cannot run on Vulkan");
-  if (isa<DotScaledOp>(op))
-    return std::string("tl.dot_scaled is not supported by the SPIR-V backend "
-                       "yet");
   if (auto map = dyn_cast<MapElementwiseOp>(op))
     if (map.getPack() != 1 || !map.getScalarOp().hasOneBlock())
       return std::string("tl.map_elementwise with pack > 1 or control flow "

@@ -110,3 +110,68 @@ func.func @wrapped_load(%a: memref<?xf32>, %rhs: tensor<64x64xf32>, %wraps: i1, 
   %c = linalg.matmul ins(%lhs, %rhs : tensor<64x64xf32>, tensor<64x64xf32>) outs(%acc : tensor<64x64xf32>) -> tensor<64x64xf32>
   return %c : tensor<64x64xf32>
 }
+
+// -----
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#id3 = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+#groups = affine_map<(d0, d1, d2) -> (d0, d1, 0)>
+
+// A chain of element-wise producers and reshapes, each used by the next
+// alone (a scaled operand: a load times a per-32-element scale broadcast
+// along K and merged into it), is chunked whole: the scale's load shrinks to
+// the one group a chunk of 16 lies in (column k0 floordiv 32), its
+// broadcast to the chunk's part of that group, and the collapse and the
+// product are of chunks.
+// CHECK-DAG: #[[GROUP:.*]] = affine_map<(d0) -> (d0 floordiv 32)>
+// CHECK-LABEL: func.func @scaled_chain
+// CHECK: scf.for %[[K0:.*]] = %c0 to %c64 step %c16
+// CHECK:   %[[LOADED:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<64x16xf32>)
+// CHECK:     memref.load %arg0
+// CHECK:   %[[SCALE:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<64x1xf32>)
+// CHECK:     affine.apply #[[GROUP]](%[[K0]])
+// CHECK:     memref.load %arg1
+// CHECK:   %[[E:.*]] = tensor.expand_shape %[[SCALE]] {{.*}} into tensor<64x1x1xf32>
+// CHECK:   %[[B:.*]] = linalg.generic {{.*}} ins(%[[E]] : tensor<64x1x1xf32>) outs(%{{.*}} : tensor<64x1x16xf32>)
+// CHECK:   %[[PER:.*]] = tensor.collapse_shape %[[B]] {{.*}} into tensor<64x16xf32>
+// CHECK:   %[[A:.*]] = linalg.generic {{.*}} ins(%[[LOADED]], %[[PER]] : tensor<64x16xf32>, tensor<64x16xf32>)
+// CHECK:   linalg.matmul ins(%[[A]], %{{.*}} : tensor<64x16xf32>, tensor<16x64xf32>)
+// CHECK-NOT: tensor<64x2x32xf32>
+func.func @scaled_chain(%a: memref<?xf32>, %s: memref<?xf32>, %rhs: tensor<64x64xf32>, %acc: tensor<64x64xf32>) -> tensor<64x64xf32> {
+  %empty = tensor.empty() : tensor<64x64xf32>
+  %loaded = linalg.generic {indexing_maps = [#id], iterator_types = ["parallel", "parallel"]} outs(%empty : tensor<64x64xf32>) {
+  ^bb0(%out: f32):
+    %i = linalg.index 0 : index
+    %j = linalg.index 1 : index
+    %c64 = arith.constant 64 : index
+    %row = arith.muli %i, %c64 : index
+    %at = arith.addi %row, %j : index
+    %x = memref.load %a[%at] : memref<?xf32>
+    linalg.yield %x : f32
+  } -> tensor<64x64xf32>
+  %empty2 = tensor.empty() : tensor<64x2xf32>
+  %scale = linalg.generic {indexing_maps = [#id], iterator_types = ["parallel", "parallel"]} outs(%empty2 : tensor<64x2xf32>) {
+  ^bb0(%out: f32):
+    %i = linalg.index 0 : index
+    %j = linalg.index 1 : index
+    %c2 = arith.constant 2 : index
+    %row = arith.muli %i, %c2 : index
+    %at = arith.addi %row, %j : index
+    %x = memref.load %s[%at] : memref<?xf32>
+    linalg.yield %x : f32
+  } -> tensor<64x2xf32>
+  %expanded = tensor.expand_shape %scale [[0], [1, 2]] output_shape [64, 2, 1] : tensor<64x2xf32> into tensor<64x2x1xf32>
+  %empty3 = tensor.empty() : tensor<64x2x32xf32>
+  %broadcast = linalg.generic {indexing_maps = [#groups, #id3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%expanded : tensor<64x2x1xf32>) outs(%empty3 : tensor<64x2x32xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  } -> tensor<64x2x32xf32>
+  %perElement = tensor.collapse_shape %broadcast [[0], [1, 2]] : tensor<64x2x32xf32> into tensor<64x64xf32>
+  %lhs = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]} ins(%loaded, %perElement : tensor<64x64xf32>, tensor<64x64xf32>) outs(%empty : tensor<64x64xf32>) {
+  ^bb0(%x: f32, %y: f32, %out: f32):
+    %p = arith.mulf %x, %y : f32
+    linalg.yield %p : f32
+  } -> tensor<64x64xf32>
+  %c = linalg.matmul ins(%lhs, %rhs : tensor<64x64xf32>, tensor<64x64xf32>) outs(%acc : tensor<64x64xf32>) -> tensor<64x64xf32>
+  return %c : tensor<64x64xf32>
+}

@@ -7,6 +7,9 @@
 #include "mlir/Pass/PassOptions.h"
 
 namespace mlir {
+namespace affine {
+class AffineDialect;
+}
 namespace arith {
 class ArithDialect;
 }

@@ -53,16 +53,20 @@ def ChunkMatmulReduction : Pass<"triton-spirv-chunk-matmul-reduction",
     whose operands fit, and the element-wise producers of the operands (the
     loads of the A and B tiles, also inside `scf.if`s) are computed a chunk
     at a time inside it: the operand buffers shrink to (M + N) * chunk
-    elements. Producers that other ops also use are computed again per
-    chunk only when they are loads (a read more, no work repeated); others,
-    and producers that reduce, are not duplicated: their chunk is sliced
-    from the whole result instead.
+    elements. Chains of such producers, and of reshapes between them
+    (collapse_shape of a chunk of whole inner rows or of part of one row;
+    expand_shape adding unit dimensions), are chunked whole where each link
+    feeds the next alone. Producers that other ops also use are computed
+    again per chunk only when they are loads (a read more, no work
+    repeated); others, and producers that reduce, are not duplicated: their
+    chunk is sliced from the whole result instead.
   }];
   let options = [
     Option<"maxWorkgroupMemory", "max-workgroup-memory", "unsigned", "0",
            "Bytes of workgroup memory of the target (0: no limit, no chunks)">,
   ];
-  let dependentDialects = ["::mlir::bufferization::BufferizationDialect",
+  let dependentDialects = ["::mlir::affine::AffineDialect",
+                           "::mlir::bufferization::BufferizationDialect",
                            "::mlir::linalg::LinalgDialect",
                            "::mlir::scf::SCFDialect",
                            "::mlir::tensor::TensorDialect"];

@@ -22,6 +22,21 @@ def TritonFuncToKernelABI : Pass<"triton-func-to-kernel-abi", "ModuleOp"> {
                            "::mlir::memref::MemRefDialect"];
 }
 
+def TritonDecomposeDotScaled : Pass<"triton-decompose-dot-scaled", "ModuleOp"> {
+  let summary = "Rewrite tt.dot_scaled as upcast, scaled operands and a tt.dot";
+  let description = [{
+    A microscaled product `dot_scaled(a, a_scale, b, b_scale, c)` becomes an
+    ieee `tt.dot` of f32 operands: bf16/fp16 are extended, e4m3/e5m2 widened
+    with `tt.fp_to_fp`, e2m1 pairs unpacked (low nibble first, along K or,
+    with `k_pack = false`, along M/N) by integer arithmetic. Each element is
+    multiplied by its group's scale: an e8m0 byte (2^(s-127); 0xFF is NaN)
+    per 32 elements of K, or an e4m3 value per 16, broadcast along K with
+    expand_dims/broadcast/reshape. Other operand or scale formats are
+    rejected with a diagnostic. Runs on tt ops, before any lowering.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
 def TritonStructuredMemory : Pass<"triton-structured-memory", "ModuleOp"> {
   let summary = "Loads and stores through structured pointers as strided views";
   let description = [{

@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# Run Triton's own language tests against this backend and summarize them.
+#   bash scripts/run_triton_tests.sh TRITON_TEST_DIR [options] [-- pytest args...]
+# TRITON_TEST_DIR is a Triton 3.6.0 checkout's python/test folder (obtained
+# for testing only; never part of this repository). Options:
+#   --files "a b"    files under unit/language (default: test_core.py
+#                    test_standard.py test_random.py)
+#   --sample N       a seeded sample of N collected cases (default: all)
+#   --seed S         the sample's seed (default 0)
+#   --workers N      pytest-xdist workers (default: the number of cores)
+#   --runner "CMD"   the Python command (default python3; e.g.
+#                    "python3 -m triton_spirv.run" next to CUDA)
+#   --report FILE    where the JSON-lines report goes (default: a temp file)
+# Cases in utils/triton_suite/skip_list.txt are skipped with their reason.
+# Each launch is bounded by TRITON_SPIRV_TIMEOUT_S (default here 120 s).
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+tests=$(cd "$1" && pwd)
+shift
+files="test_core.py test_standard.py test_random.py"
+sample=0 seed=0 workers=$(nproc) runner=python3 report=""
+extra=()
+while [ $# -gt 0 ]; do
+  case $1 in
+    --files) files=$2; shift 2 ;;
+    --sample) sample=$2; shift 2 ;;
+    --seed) seed=$2; shift 2 ;;
+    --workers) workers=$2; shift 2 ;;
+    --runner) runner=$2; shift 2 ;;
+    --report) report=$2; shift 2 ;;
+    --) shift; extra=("$@"); break ;;
+    *) echo "unknown option $1" >&2; exit 2 ;;
+  esac
+done
+[ -n "$report" ] || report=$(mktemp --suffix=.jsonl)
+paths=()
+for f in $files; do paths+=("$tests/unit/language/$f"); done
+parallel=()
+if [ "$workers" -gt 1 ]; then
+  python3 -c 'import xdist' 2>/dev/null || python3 -m pip install -q pytest-xdist
+  parallel=(-n "$workers")
+fi
+export TRITON_SPIRV_TIMEOUT_S=${TRITON_SPIRV_TIMEOUT_S:-120}
+export PYTHONPATH=$root/utils/triton_suite${PYTHONPATH:+:$PYTHONPATH}
+pytest_main=$(python3 -c 'import os, pytest; print(os.path.dirname(pytest.__file__))')/__main__.py
+echo "== Triton's tests ($files), sample ${sample:-all} seed $seed, report $report"
+# Run from the test folder so Triton's conftest.py (its --device option) applies.
+set +e
+(cd "$tests" && $runner "$pytest_main" -q -p no:cacheprovider -p plugin "${parallel[@]}" --rootdir "$tests" \
+  --device cpu --spirv-sample "$sample" --spirv-seed "$seed" \
+  --spirv-skips "$root/utils/triton_suite/skip_list.txt" --spirv-report "$report" \
+  "${paths[@]}" "${extra[@]}" | tail -n 3)
+set -e
+python3 "$root/utils/triton_suite/summary.py" "$report"
