@@ -147,7 +147,6 @@ def test_generic_form_round_trips(tool: Path) -> None:
 # Kernels --triton-to-linalg rejects, with the start of the diagnostic.
 LOWERING_REJECTS = {
     "inline_asm": "inline assembly (tl.inline_asm_elementwise) targets a specific GPU ISA",
-    "scaled_dot": "tl.dot_scaled is not supported by the SPIR-V backend yet",
 }
 
 

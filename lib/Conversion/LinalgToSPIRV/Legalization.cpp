@@ -20,13 +20,14 @@ using namespace mlir;
 
 namespace {
 /// SPIR-V's atomic instructions are integer-only (float add needs an
-/// extension) and upstream lowers neither exchange nor xor: those become
-/// compare-and-swap updates.
+/// extension), Vulkan has no 8- or 16-bit atomics, and upstream lowers
+/// neither exchange nor xor: those become compare-and-swap updates.
 void atomicsToCompareAndSwap(func::FuncOp kernel) {
   IRRewriter rewriter(kernel.getContext());
   kernel.walk([&](memref::AtomicRMWOp atomic) {
     arith::AtomicRMWKind kind = atomic.getKind();
     if (!isa<FloatType>(atomic.getType()) &&
+        atomic.getType().getIntOrFloatBitWidth() >= 32 &&
         kind != arith::AtomicRMWKind::assign &&
         kind != arith::AtomicRMWKind::xori)
       return;
@@ -132,9 +133,61 @@ Value integerElementPointer(ConversionPatternRewriter &rewriter, Location loc,
                               indices, loc, rewriter);
 }
 
+/// The address of the 32-bit word holding element `index` of a 1-D buffer
+/// of 8- or 16-bit elements (through an aliasing i32 interface variable with
+/// the same binding), and the element's bit offset in it.
+std::pair<Value, Value> wordPointer(ConversionPatternRewriter &rewriter,
+                                    Location loc,
+                                    const SPIRVTypeConverter &typeConverter,
+                                    MemRefType memrefType, Value buffer,
+                                    Value index) {
+  while (auto cast = buffer.getDefiningOp<UnrealizedConversionCastOp>())
+    buffer = cast.getInputs().front();
+  auto address = buffer.getDefiningOp<spirv::AddressOfOp>();
+  if (!address || memrefType.getRank() != 1 ||
+      !memrefType.getLayout().isIdentity())
+    return {};
+  auto module = address->getParentOfType<spirv::ModuleOp>();
+  auto variable =
+      module.lookupSymbol<spirv::GlobalVariableOp>(address.getVariable());
+  auto binding = variable ? variable.getBindingAttr() : IntegerAttr();
+  if (!binding)
+    return {};
+  Type i32 = rewriter.getI32Type();
+  auto wordsType = MemRefType::get({ShapedType::kDynamic}, i32, AffineMap(),
+                                   memrefType.getMemorySpace());
+  std::string name = (variable.getSymName() + "_words").str();
+  auto alias = module.lookupSymbol<spirv::GlobalVariableOp>(name);
+  if (!alias) {
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPoint(variable);
+    alias = spirv::GlobalVariableOp::create(
+        rewriter, loc, typeConverter.convertType(wordsType), name,
+        variable.getDescriptorSetAttr().getInt(), binding.getInt());
+  }
+  unsigned width = memrefType.getElementTypeBitWidth();
+  unsigned perWord = 32 / width;
+  auto constant = [&](int32_t v) {
+    return spirv::ConstantOp::create(rewriter, loc, i32,
+                                     rewriter.getI32IntegerAttr(v));
+  };
+  Value word = spirv::ShiftRightLogicalOp::create(
+      rewriter, loc, index, constant(llvm::Log2_32(perWord)));
+  Value shift = spirv::IMulOp::create(
+      rewriter, loc,
+      spirv::BitwiseAndOp::create(rewriter, loc, index, constant(perWord - 1)),
+      constant(width));
+  Value aliasAddress = spirv::AddressOfOp::create(rewriter, loc, alias);
+  return {spirv::getElementPtr(typeConverter, wordsType, aliasAddress, {word},
+                               loc, rewriter),
+          shift};
+}
+
 /// `memref.generic_atomic_rmw` as a compare-and-swap loop:
 ///   current = load; do { old = CAS(ptr, f(current), current);
 ///   retry = old != current; current = old } while (retry)
+/// Elements narrower than 32 bits are updated within their 32-bit word (the
+/// loop carries the word; its other bits are kept).
 struct GenericAtomicRMWLowering
     : OpConversionPattern<memref::GenericAtomicRMWOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -147,10 +200,18 @@ struct GenericAtomicRMWLowering
     Type valueType = typeConverter.convertType(op.getResult().getType());
     if (!valueType)
       return failure();
-    Type bitsType = rewriter.getIntegerType(valueType.getIntOrFloatBitWidth());
-    Value pointer =
-        integerElementPointer(rewriter, loc, typeConverter, memrefType,
-                              adaptor.getMemref(), adaptor.getIndices());
+    unsigned width = valueType.getIntOrFloatBitWidth();
+    Type bitsType = rewriter.getIntegerType(width);
+    Type i32 = rewriter.getI32Type();
+    Value pointer, shift;
+    if (width < 32) {
+      std::tie(pointer, shift) =
+          wordPointer(rewriter, loc, typeConverter, memrefType,
+                      adaptor.getMemref(), adaptor.getIndices().front());
+    } else {
+      pointer = integerElementPointer(rewriter, loc, typeConverter, memrefType,
+                                      adaptor.getMemref(), adaptor.getIndices());
+    }
     if (!pointer)
       return rewriter.notifyMatchFailure(op, "no integer view of the buffer");
     auto toBits = [&](OpBuilder &b, Value value) -> Value {
@@ -163,29 +224,54 @@ struct GenericAtomicRMWLowering
                  ? bits
                  : spirv::BitcastOp::create(b, loc, valueType, bits);
     };
+    // The element in a loaded word, and a word with the element replaced.
+    Value mask;
+    if (width < 32)
+      mask = spirv::ShiftLeftLogicalOp::create(
+          rewriter, loc,
+          spirv::ConstantOp::create(rewriter, loc, i32,
+                                    rewriter.getI32IntegerAttr(
+                                        (uint32_t(1) << width) - 1)),
+          shift);
+    auto elementOf = [&](OpBuilder &b, Value word) -> Value {
+      if (width >= 32)
+        return fromBits(b, word);
+      Value bits = spirv::ShiftRightLogicalOp::create(b, loc, word, shift);
+      return fromBits(b, spirv::UConvertOp::create(b, loc, bitsType, bits));
+    };
+    auto withElement = [&](OpBuilder &b, Value word, Value value) -> Value {
+      if (width >= 32)
+        return toBits(b, value);
+      Value bits = spirv::ShiftLeftLogicalOp::create(
+          b, loc, spirv::UConvertOp::create(b, loc, i32, toBits(b, value)),
+          shift);
+      Value kept = spirv::BitwiseAndOp::create(
+          b, loc, word, spirv::NotOp::create(b, loc, mask));
+      return spirv::BitwiseOrOp::create(b, loc, kept, bits);
+    };
     Value initial = spirv::LoadOp::create(rewriter, loc, pointer);
     auto semantics = spirv::MemorySemantics::AcquireRelease |
                      spirv::MemorySemantics::UniformMemory;
+    Type wordType = initial.getType();
     auto loop = scf::WhileOp::create(
-        rewriter, loc, TypeRange{valueType},
-        ValueRange{fromBits(rewriter, initial)},
+        rewriter, loc, TypeRange{wordType}, ValueRange{initial},
         [&](OpBuilder &b, Location l, ValueRange args) {
-          Value current = args[0];
-          Value next =
-              triton_spirv::inlineBlock(b, *op.getBody(), current).front();
-          Value currentBits = toBits(b, current);
+          Value word = args[0];
+          Value next = triton_spirv::inlineBlock(b, *op.getBody(),
+                                                 elementOf(b, word))
+                           .front();
           Value old = spirv::AtomicCompareExchangeOp::create(
               b, l, pointer, spirv::Scope::Device, semantics,
               // A failed exchange orders nothing (storage-class bits alone,
               // without an ordering bit, are invalid).
-              spirv::MemorySemantics::None, toBits(b, next), currentBits);
-          Value retry = spirv::INotEqualOp::create(b, l, old, currentBits);
-          scf::ConditionOp::create(b, l, retry, fromBits(b, old));
+              spirv::MemorySemantics::None, withElement(b, word, next), word);
+          Value retry = spirv::INotEqualOp::create(b, l, old, word);
+          scf::ConditionOp::create(b, l, retry, old);
         },
         [&](OpBuilder &b, Location l, ValueRange args) {
           scf::YieldOp::create(b, l, args);
         });
-    rewriter.replaceOp(op, loop.getResult(0));
+    rewriter.replaceOp(op, elementOf(rewriter, loop.getResult(0)));
     return success();
   }
 };
@@ -305,10 +391,12 @@ void guardPossiblyEmptyLoops(func::FuncOp kernel) {
 } // namespace
 
 LogicalResult triton_spirv::prepareKernelForSPIRV(func::FuncOp kernel) {
+  // Compare-and-swap updates first: their bodies are ordinary arithmetic,
+  // which bf16 and fp8 emulation then computes in f32.
+  atomicsToCompareAndSwap(kernel);
   if (failed(emulateSmallFloats(kernel)) ||
       failed(expandDoublePrecisionMath(kernel)))
     return failure();
-  atomicsToCompareAndSwap(kernel);
   guardPossiblyEmptyLoops(kernel);
   if (failed(indexTemporariesToI32(kernel)))
     return failure();
