@@ -94,6 +94,35 @@ LogicalResult indexTemporariesToI32(func::FuncOp kernel) {
   return success();
 }
 
+/// The address of an interface variable aliasing `buffer`'s binding with
+/// another type (created once per binding and `suffix`); null where `buffer`
+/// is not a bound storage buffer.
+Value aliasOfBinding(ConversionPatternRewriter &rewriter, Location loc,
+                     const SPIRVTypeConverter &typeConverter, Value buffer,
+                     MemRefType aliasType, StringRef suffix) {
+  while (auto cast = buffer.getDefiningOp<UnrealizedConversionCastOp>())
+    buffer = cast.getInputs().front();
+  auto address = buffer.getDefiningOp<spirv::AddressOfOp>();
+  if (!address)
+    return {};
+  auto module = address->getParentOfType<spirv::ModuleOp>();
+  auto variable =
+      module.lookupSymbol<spirv::GlobalVariableOp>(address.getVariable());
+  auto binding = variable ? variable.getBindingAttr() : IntegerAttr();
+  if (!binding)
+    return {};
+  std::string name = (variable.getSymName() + suffix).str();
+  auto alias = module.lookupSymbol<spirv::GlobalVariableOp>(name);
+  if (!alias) {
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPoint(variable);
+    alias = spirv::GlobalVariableOp::create(
+        rewriter, loc, typeConverter.convertType(aliasType), name,
+        variable.getDescriptorSetAttr().getInt(), binding.getInt());
+  }
+  return spirv::AddressOfOp::create(rewriter, loc, alias);
+}
+
 /// The address of element `indices` of a buffer, viewed as an integer array
 /// of the same width (an aliasing interface variable with the same binding).
 Value integerElementPointer(ConversionPatternRewriter &rewriter, Location loc,
@@ -104,33 +133,16 @@ Value integerElementPointer(ConversionPatternRewriter &rewriter, Location loc,
   if (isa<IntegerType>(element))
     return spirv::getElementPtr(typeConverter, memrefType, buffer, indices, loc,
                                 rewriter);
-  while (auto cast = buffer.getDefiningOp<UnrealizedConversionCastOp>())
-    buffer = cast.getInputs().front();
-  auto address = buffer.getDefiningOp<spirv::AddressOfOp>();
-  if (!address)
-    return nullptr;
-  auto module = address->getParentOfType<spirv::ModuleOp>();
-  auto variable =
-      module.lookupSymbol<spirv::GlobalVariableOp>(address.getVariable());
-  auto binding = variable ? variable.getBindingAttr() : IntegerAttr();
-  if (!binding)
-    return nullptr;
   auto intMemrefType =
       MemRefType::get(memrefType.getShape(),
                       rewriter.getIntegerType(element.getIntOrFloatBitWidth()),
                       memrefType.getLayout(), memrefType.getMemorySpace());
-  std::string name = (variable.getSymName() + "_bits").str();
-  auto alias = module.lookupSymbol<spirv::GlobalVariableOp>(name);
-  if (!alias) {
-    OpBuilder::InsertionGuard guard(rewriter);
-    rewriter.setInsertionPoint(variable);
-    alias = spirv::GlobalVariableOp::create(
-        rewriter, loc, typeConverter.convertType(intMemrefType), name,
-        variable.getDescriptorSetAttr().getInt(), binding.getInt());
-  }
-  Value aliasAddress = spirv::AddressOfOp::create(rewriter, loc, alias);
-  return spirv::getElementPtr(typeConverter, intMemrefType, aliasAddress,
-                              indices, loc, rewriter);
+  Value alias = aliasOfBinding(rewriter, loc, typeConverter, buffer,
+                               intMemrefType, "_bits");
+  if (!alias)
+    return nullptr;
+  return spirv::getElementPtr(typeConverter, intMemrefType, alias, indices, loc,
+                              rewriter);
 }
 
 /// The address of the 32-bit word holding element `index` of a 1-D buffer
@@ -141,30 +153,15 @@ std::pair<Value, Value> wordPointer(ConversionPatternRewriter &rewriter,
                                     const SPIRVTypeConverter &typeConverter,
                                     MemRefType memrefType, Value buffer,
                                     Value index) {
-  while (auto cast = buffer.getDefiningOp<UnrealizedConversionCastOp>())
-    buffer = cast.getInputs().front();
-  auto address = buffer.getDefiningOp<spirv::AddressOfOp>();
-  if (!address || memrefType.getRank() != 1 ||
-      !memrefType.getLayout().isIdentity())
-    return {};
-  auto module = address->getParentOfType<spirv::ModuleOp>();
-  auto variable =
-      module.lookupSymbol<spirv::GlobalVariableOp>(address.getVariable());
-  auto binding = variable ? variable.getBindingAttr() : IntegerAttr();
-  if (!binding)
+  if (memrefType.getRank() != 1 || !memrefType.getLayout().isIdentity())
     return {};
   Type i32 = rewriter.getI32Type();
   auto wordsType = MemRefType::get({ShapedType::kDynamic}, i32, AffineMap(),
                                    memrefType.getMemorySpace());
-  std::string name = (variable.getSymName() + "_words").str();
-  auto alias = module.lookupSymbol<spirv::GlobalVariableOp>(name);
-  if (!alias) {
-    OpBuilder::InsertionGuard guard(rewriter);
-    rewriter.setInsertionPoint(variable);
-    alias = spirv::GlobalVariableOp::create(
-        rewriter, loc, typeConverter.convertType(wordsType), name,
-        variable.getDescriptorSetAttr().getInt(), binding.getInt());
-  }
+  Value alias =
+      aliasOfBinding(rewriter, loc, typeConverter, buffer, wordsType, "_words");
+  if (!alias)
+    return {};
   unsigned width = memrefType.getElementTypeBitWidth();
   unsigned perWord = 32 / width;
   auto constant = [&](int32_t v) {
@@ -177,9 +174,8 @@ std::pair<Value, Value> wordPointer(ConversionPatternRewriter &rewriter,
       rewriter, loc,
       spirv::BitwiseAndOp::create(rewriter, loc, index, constant(perWord - 1)),
       constant(width));
-  Value aliasAddress = spirv::AddressOfOp::create(rewriter, loc, alias);
-  return {spirv::getElementPtr(typeConverter, wordsType, aliasAddress, {word},
-                               loc, rewriter),
+  return {spirv::getElementPtr(typeConverter, wordsType, alias, {word}, loc,
+                               rewriter),
           shift};
 }
 
@@ -209,8 +205,9 @@ struct GenericAtomicRMWLowering
           wordPointer(rewriter, loc, typeConverter, memrefType,
                       adaptor.getMemref(), adaptor.getIndices().front());
     } else {
-      pointer = integerElementPointer(rewriter, loc, typeConverter, memrefType,
-                                      adaptor.getMemref(), adaptor.getIndices());
+      pointer =
+          integerElementPointer(rewriter, loc, typeConverter, memrefType,
+                                adaptor.getMemref(), adaptor.getIndices());
     }
     if (!pointer)
       return rewriter.notifyMatchFailure(op, "no integer view of the buffer");
@@ -229,9 +226,9 @@ struct GenericAtomicRMWLowering
     if (width < 32)
       mask = spirv::ShiftLeftLogicalOp::create(
           rewriter, loc,
-          spirv::ConstantOp::create(rewriter, loc, i32,
-                                    rewriter.getI32IntegerAttr(
-                                        (uint32_t(1) << width) - 1)),
+          spirv::ConstantOp::create(
+              rewriter, loc, i32,
+              rewriter.getI32IntegerAttr((uint32_t(1) << width) - 1)),
           shift);
     auto elementOf = [&](OpBuilder &b, Value word) -> Value {
       if (width >= 32)
@@ -257,9 +254,9 @@ struct GenericAtomicRMWLowering
         rewriter, loc, TypeRange{wordType}, ValueRange{initial},
         [&](OpBuilder &b, Location l, ValueRange args) {
           Value word = args[0];
-          Value next = triton_spirv::inlineBlock(b, *op.getBody(),
-                                                 elementOf(b, word))
-                           .front();
+          Value next =
+              triton_spirv::inlineBlock(b, *op.getBody(), elementOf(b, word))
+                  .front();
           Value old = spirv::AtomicCompareExchangeOp::create(
               b, l, pointer, spirv::Scope::Device, semantics,
               // A failed exchange orders nothing (storage-class bits alone,

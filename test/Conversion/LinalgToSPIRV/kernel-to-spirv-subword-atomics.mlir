@@ -6,10 +6,10 @@
 // addition itself is done in f32 (bf16 emulation).
 // CHECK: spirv.GlobalVariable @[[WORDS:.*_words]] bind(0, 0) : !spirv.ptr<!spirv.struct<(!spirv.rtarray<i32, stride=4> [0])>, StorageBuffer>
 // CHECK-LABEL: spirv.func @add_bf16
+// CHECK: %[[ADDRESS:.*]] = spirv.mlir.addressof @[[WORDS]]
 // CHECK: %[[WORD_INDEX:.*]] = spirv.ShiftRightLogical %[[INDEX:.*]], %{{.*}} : i32, i32
 // CHECK: %[[LOW:.*]] = spirv.BitwiseAnd %[[INDEX]], %{{.*}} : i32
 // CHECK: %[[SHIFT:.*]] = spirv.IMul %[[LOW]], %{{.*}} : i32
-// CHECK: %[[ADDRESS:.*]] = spirv.mlir.addressof @[[WORDS]]
 // CHECK: %[[POINTER:.*]] = spirv.AccessChain %[[ADDRESS]][%{{.*}}, %[[WORD_INDEX]]]
 // CHECK: %[[MASK:.*]] = spirv.ShiftLeftLogical %{{.*}}, %[[SHIFT]] : i32, i32
 // CHECK: %[[INITIAL:.*]] = spirv.Load "StorageBuffer" %[[POINTER]] : i32
