@@ -36,14 +36,14 @@ done
 paths=()
 for f in $files; do paths+=("$tests/unit/language/$f"); done
 parallel=()
-if [ "$workers" -gt 1 ]; then
-  python3 -c 'import xdist' 2>/dev/null || python3 -m pip install -q pytest-xdist
-  parallel=(-n "$workers")
-fi
+# pytest-xdist comes with requirements.txt (scripts/setup.sh).
+if [ "$workers" -gt 1 ]; then parallel=(-n "$workers"); fi
 export TRITON_SPIRV_TIMEOUT_S=${TRITON_SPIRV_TIMEOUT_S:-120}
 export PYTHONPATH=$root/utils/triton_suite${PYTHONPATH:+:$PYTHONPATH}
 pytest_main=$(python3 -c 'import os, pytest; print(os.path.dirname(pytest.__file__))')/__main__.py
-echo "== Triton's tests ($files), sample ${sample:-all} seed $seed, report $report"
+sampled="all cases"
+if [ "$sample" -gt 0 ]; then sampled="a sample of $sample, seed $seed"; fi
+echo "== Triton's tests ($files): $sampled; report $report"
 # Run from the test folder so Triton's conftest.py (its --device option) applies.
 set +e
 (cd "$tests" && $runner "$pytest_main" -q -p no:cacheprovider -p plugin "${parallel[@]}" --rootdir "$tests" \

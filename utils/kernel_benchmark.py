@@ -30,7 +30,7 @@ from corpus.kernels.layer_norm import layer_norm_fwd_kernel  # noqa: E402
 from corpus.kernels.matmul import launch_matmul  # noqa: E402
 from corpus.kernels.softmax import softmax_kernel  # noqa: E402
 from corpus.kernels.vector_add import vector_add_kernel  # noqa: E402
-from side_by_side import argument_parser, device_name, run_command_line  # noqa: E402
+from side_by_side import Backend, argument_parser, device_name, run_command_line  # noqa: E402
 
 # `do_bench` calls made and discarded before the three that count.
 WARMUP_CALLS = 3
@@ -41,69 +41,59 @@ MATMUL_CONFIGS = [(64, 64, 32, 4), (64, 64, 32, 8), (128, 64, 32, 4), (128, 128,
 ATTENTION_CONFIGS = [(64, 64, 4), (128, 64, 4), (128, 32, 4), (128, 64, 8)]
 
 
-class Side:
-    """Where tensors live and how results come back, for one backend."""
-
-    def __init__(self, backend: str) -> None:
-        self.backend = backend
-        if backend == "cuda":
-            self.place: Callable[[torch.Tensor], torch.Tensor] = lambda t: t.cuda()
-        else:
-            from triton_spirv.memory import to_device
-            self.place = to_device
-
-    def host(self, tensor: torch.Tensor) -> torch.Tensor:
-        return tensor.cpu().float()
+def host(tensor: torch.Tensor) -> torch.Tensor:
+    """A result, back on the CPU in fp32, to check."""
+    return tensor.cpu().float()
 
 
-Case = tuple[str, str, str, Callable[[Side], tuple[list[tuple[str, Callable[[], None]]], Callable[[], bool], float]]]
+Case = tuple[str, str, str, Callable[[Backend], tuple[list[tuple[str, Callable[[], None]]], Callable[[], bool], float]]]
 
 
 def vector_add(n: int):
-    def make(side: Side):
-        x, y = side.place(torch.rand(n)), side.place(torch.rand(n))
-        out = side.place(torch.empty(n))
+    def make(side: Backend):
+        x, y = side.tensor(torch.rand(n)), side.tensor(torch.rand(n))
+        out = side.tensor(torch.empty(n))
         run = lambda: vector_add_kernel[(triton.cdiv(n, 1024),)](x, y, out, n, BLOCK_SIZE=1024)
-        check = lambda: torch.equal(side.host(out), side.host(x) + side.host(y))
+        check = lambda: torch.equal(host(out), host(x) + host(y))
         return [("BLOCK 1024", run)], check, 3 * 4 * n
     return make
 
 
 def softmax(rows: int, cols: int):
-    def make(side: Side):
-        x = side.place(torch.randn(rows, cols))
-        out = side.place(torch.empty(rows, cols))
+    def make(side: Backend):
+        x = side.tensor(torch.randn(rows, cols))
+        out = side.tensor(torch.empty(rows, cols))
         block = triton.next_power_of_2(cols)
         warps = 16 if block >= 16384 else 8 if block >= 2048 else 4
         run = lambda: softmax_kernel[(rows,)](out, x, x.stride(0), out.stride(0), rows, cols, BLOCK_SIZE=block,
                                               num_warps=warps)
-        check = lambda: torch.allclose(side.host(out), torch.softmax(side.host(x), dim=1), atol=1e-5)
+        check = lambda: torch.allclose(host(out), torch.softmax(host(x), dim=1), atol=1e-5)
         return [(f"BLOCK {block}, {warps} warps", run)], check, 2 * 4 * rows * cols
     return make
 
 
 def layer_norm(rows: int, cols: int):
-    def make(side: Side):
-        x = side.place(torch.randn(rows, cols))
-        w, b = side.place(torch.rand(cols)), side.place(torch.rand(cols))
-        y = side.place(torch.empty(rows, cols))
-        mean, rstd = side.place(torch.empty(rows)), side.place(torch.empty(rows))
+    def make(side: Backend):
+        x = side.tensor(torch.randn(rows, cols))
+        w, b = side.tensor(torch.rand(cols)), side.tensor(torch.rand(cols))
+        y = side.tensor(torch.empty(rows, cols))
+        mean, rstd = side.tensor(torch.empty(rows)), side.tensor(torch.empty(rows))
         block = min(16384, triton.next_power_of_2(cols))
         warps = min(max(block // 256, 1), 8)
         run = lambda: layer_norm_fwd_kernel[(rows,)](x, y, w, b, mean, rstd, x.stride(0), cols, 1e-5,
                                                      BLOCK_SIZE=block, num_warps=warps)
-        expected = lambda: torch.nn.functional.layer_norm(side.host(x), (cols,), side.host(w), side.host(b), 1e-5)
-        check = lambda: torch.allclose(side.host(y), expected(), atol=1e-4)
+        expected = lambda: torch.nn.functional.layer_norm(host(x), (cols,), host(w), host(b), 1e-5)
+        check = lambda: torch.allclose(host(y), expected(), atol=1e-4)
         return [(f"BLOCK {block}, {warps} warps", run)], check, 2 * 4 * rows * cols
     return make
 
 
 def matmul(size: int, dtype: torch.dtype):
-    def make(side: Side):
+    def make(side: Backend):
         gen = torch.Generator().manual_seed(0)
-        a = side.place(torch.randn(size, size, generator=gen).to(dtype))
-        b = side.place(torch.randn(size, size, generator=gen).to(dtype))
-        c = side.place(torch.empty(size, size, dtype=dtype))
+        a = side.tensor(torch.randn(size, size, generator=gen).to(dtype))
+        b = side.tensor(torch.randn(size, size, generator=gen).to(dtype))
+        c = side.tensor(torch.empty(size, size, dtype=dtype))
         precision = "ieee" if dtype == torch.float32 else "tf32"
 
         def launch(bm: int, bn: int, bk: int, warps: int) -> Callable[[], None]:
@@ -111,9 +101,9 @@ def matmul(size: int, dtype: torch.dtype):
 
         def check() -> bool:
             rows = slice(0, 256)  # a band of rows, checked in double precision
-            expected = side.host(a)[rows].double() @ side.host(b).double()
+            expected = host(a)[rows].double() @ host(b).double()
             tolerance = 1e-3 if dtype == torch.float32 else 2e-2
-            return torch.allclose(side.host(c)[rows].double(), expected, atol=tolerance * math.sqrt(size),
+            return torch.allclose(host(c)[rows].double(), expected, atol=tolerance * math.sqrt(size),
                                   rtol=tolerance)
 
         return ([(f"BLOCK {bm}x{bn}x{bk}, {w} warps", launch(bm, bn, bk, w)) for bm, bn, bk, w in MATMUL_CONFIGS],
@@ -122,10 +112,10 @@ def matmul(size: int, dtype: torch.dtype):
 
 
 def attention(seq: int, head_dim: int, heads: int = 32):
-    def make(side: Side):
+    def make(side: Backend):
         gen = torch.Generator().manual_seed(1)
-        q, k, v = (side.place(torch.randn(heads, seq, head_dim, generator=gen).mul(0.5).half()) for _ in range(3))
-        out = side.place(torch.empty(heads, seq, head_dim, dtype=torch.float16))
+        q, k, v = (side.tensor(torch.randn(heads, seq, head_dim, generator=gen).mul(0.5).half()) for _ in range(3))
+        out = side.tensor(torch.empty(heads, seq, head_dim, dtype=torch.float16))
         scale = 1.0 / math.sqrt(head_dim)
 
         def launch(bq: int, bkv: int, warps: int) -> Callable[[], None]:
@@ -134,9 +124,9 @@ def attention(seq: int, head_dim: int, heads: int = 32):
                                                       BLOCK_KV=bkv, num_warps=warps)
 
         def check() -> bool:
-            qh, kh, vh = (side.host(t)[:2] for t in (q, k, v))  # two heads, in float
+            qh, kh, vh = (host(t)[:2] for t in (q, k, v))  # two heads, in float
             expected = torch.softmax(qh @ kh.transpose(1, 2) * scale, dim=-1) @ vh
-            return torch.allclose(side.host(out)[:2], expected, atol=1e-2, rtol=1e-2)
+            return torch.allclose(host(out)[:2], expected, atol=1e-2, rtol=1e-2)
 
         return ([(f"BLOCK {bq}x{bkv}, {w} warps", launch(bq, bkv, w)) for bq, bkv, w in ATTENTION_CONFIGS],
                 check, 4 * heads * seq * seq * head_dim)
@@ -163,11 +153,11 @@ def cases(small: bool) -> list[Case]:
 
 
 def measure(backend: str, small: bool) -> list[dict[str, Any]]:
-    side = Side(backend)
+    side = Backend(backend)
     records = []
     for name, size, unit, make in cases(small):
         candidates, check, amount = make(side)
-        best: tuple[list[float], str] | None = None
+        best: tuple[list[float], str, Callable[[], None]] | None = None
         for config, run in candidates:
             try:
                 run()
@@ -180,14 +170,12 @@ def measure(backend: str, small: bool) -> list[dict[str, Any]]:
                 print(f"{name:22s} {config}: skipped ({str(error).splitlines()[0][:100]})", flush=True)
                 continue
             if best is None or statistics.median(times) < statistics.median(best[0]):
-                best = (times, config)
+                best = (times, config, run)
         if best is None:
             records.append({"kernel": name, "size": size, "unit": unit, "config": None})
             continue
-        times, config = best
-        for label, run in candidates:  # the checked result is the best configuration's
-            if label == config:
-                run()
+        times, config, run = best
+        run()  # the checked result is the best configuration's
         rates = sorted(amount / (ms * 1e-3) / (1e9 if unit == "GB/s" else 1e12) for ms in times)
         record = {"kernel": name, "size": size, "unit": unit, "config": config, "ms": times,
                   "rate": statistics.median(rates), "rate_spread": (rates[-1] - rates[0]) / 2,

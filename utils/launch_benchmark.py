@@ -21,47 +21,17 @@ import statistics
 import sys
 import time
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import torch
 import triton
-import triton.language as tl
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "test"))
-from corpus.kernels.vector_add import vector_add_kernel  # noqa: E402
-from side_by_side import argument_parser, device_name, run_command_line  # noqa: E402
+from corpus.kernels.vector_add import fill_kernel, vector_add_kernel  # noqa: E402
+from side_by_side import Backend, argument_parser, device_name, run_command_line  # noqa: E402
 
 LAUNCHES = int(os.environ.get("LAUNCHES", 2000))
 ROUNDS = 5
-
-
-@triton.jit
-def fill(out_ptr, n, value, BLOCK_SIZE: tl.constexpr):
-    offsets = tl.program_id(0) * BLOCK_SIZE + tl.arange(0, BLOCK_SIZE)
-    tl.store(out_ptr + offsets, tl.full([BLOCK_SIZE], 0, tl.int32) + value, mask=offsets < n)
-
-
-class Backend:
-    """Tensors and synchronization of one backend."""
-
-    def __init__(self, name: str) -> None:
-        self.name = name
-        if name == "cuda":
-            self.synchronize: Callable[[], None] = torch.cuda.synchronize
-            self.tensor: Callable[[torch.Tensor], torch.Tensor] = lambda t: t.cuda()
-            self.empty: Callable[[int, torch.dtype], torch.Tensor] = \
-                lambda n, dtype: torch.empty(n, dtype=dtype, device="cuda")
-        else:
-            import triton_spirv
-            from triton_spirv import memory
-            self.synchronize = triton_spirv.synchronize
-            self.tensor = memory.to_device
-            self.empty = lambda n, dtype: memory.empty(n, dtype)
-
-    def set_asynchronous(self, enabled: bool) -> None:
-        if self.name == "spirv":
-            import triton_spirv
-            triton_spirv.set_asynchronous(enabled)
 
 
 def per_launch_us(backend: Backend, sync_each: bool) -> list[float]:
@@ -129,7 +99,7 @@ def large_fills(backend: Backend) -> list[dict[str, Any]]:
         try:
             out = backend.empty(n, torch.int32)
             out[0], out[n - 1] = 0, 0
-            fill[(triton.cdiv(n, 1024),)](out, n, 7, BLOCK_SIZE=1024)
+            fill_kernel[(triton.cdiv(n, 1024),)](out, n, 7, BLOCK_SIZE=1024)
             backend.synchronize()
             sample = torch.cat([torch.tensor([0, n - 1]), torch.randint(0, n, (1000,))])
             values = out[sample.to(out.device)].cpu() if backend.name == "cuda" else out[sample]
@@ -141,7 +111,7 @@ def large_fills(backend: Backend) -> list[dict[str, Any]]:
     return results
 
 
-def measure(backend_name: str) -> dict[str, Any]:
+def measure(backend_name: str, large: bool) -> dict[str, Any]:
     backend = Backend(backend_name)
     result: dict[str, Any] = {"backend": backend_name, "device": device_name(backend_name)}
     result["sync_each_us"] = per_launch_us(backend, sync_each=True)
@@ -152,11 +122,11 @@ def measure(backend_name: str) -> dict[str, Any]:
         backend.set_asynchronous(True)
         try:
             result["sync_at_end_asynchronous_us"] = per_launch_us(backend, sync_each=False)
-            if "--no-large" not in sys.argv:
+            if large:
                 result["sustained_vector_add_gbps_asynchronous"] = sustained_gbps(backend)
         finally:
             backend.set_asynchronous(False)
-    if "--no-large" not in sys.argv:
+    if large:
         result["sustained_vector_add_gbps"] = sustained_gbps(backend)
         result["large_fills"] = large_fills(backend)
     return result
@@ -205,7 +175,8 @@ def main() -> None:
     parser = argument_parser(__doc__)
     parser.add_argument("--no-large", action="store_true", help="only the per-launch figures")
     args = parser.parse_args()
-    run_command_line(__file__, args, ["--no-large"] if args.no_large else [], measure, markdown)
+    run_command_line(__file__, args, ["--no-large"] if args.no_large else [],
+                     lambda backend: measure(backend, large=not args.no_large), markdown)
 
 
 if __name__ == "__main__":

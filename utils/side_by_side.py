@@ -13,6 +13,8 @@ import sys
 from pathlib import Path
 from typing import Any, Callable
 
+import torch
+
 
 def argument_parser(description: str | None) -> argparse.ArgumentParser:
     """OUTPUT, --backend (one side, in this process) and --side-by-side."""
@@ -25,10 +27,32 @@ def argument_parser(description: str | None) -> argparse.ArgumentParser:
 
 def device_name(backend: str) -> str:
     if backend == "cuda":
-        import torch
         return torch.cuda.get_device_name()
     from triton_spirv import vulkan
     return vulkan.device().properties.name
+
+
+class Backend:
+    """Tensors and synchronization of one backend."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        if name == "cuda":
+            self.synchronize: Callable[[], None] = torch.cuda.synchronize
+            self.tensor: Callable[[torch.Tensor], torch.Tensor] = lambda t: t.cuda()
+            self.empty: Callable[[int, torch.dtype], torch.Tensor] = \
+                lambda n, dtype: torch.empty(n, dtype=dtype, device="cuda")
+        else:
+            import triton_spirv
+            from triton_spirv import memory
+            self.synchronize = triton_spirv.synchronize
+            self.tensor = memory.to_device
+            self.empty = lambda n, dtype: memory.empty(n, dtype)
+
+    def set_asynchronous(self, enabled: bool) -> None:
+        if self.name == "spirv":
+            import triton_spirv
+            triton_spirv.set_asynchronous(enabled)
 
 
 def run_command_line(script: str, args: argparse.Namespace, forwarded: list[str],

@@ -50,6 +50,11 @@ std::optional<ViewPlacement> triton_spirv::placeView(memref::SubViewOp view) {
   return placement;
 }
 
+bool triton_spirv::isShuffleType(Type element) {
+  return element.isF32() || element.isF64() || element.isInteger(32) ||
+         element.isInteger(64);
+}
+
 int64_t triton_spirv::rotation(Value input, unsigned workgroupSize) {
   auto view = input.getDefiningOp<memref::SubViewOp>();
   if (!view || view.getSourceType().getRank() != 1)
@@ -121,13 +126,14 @@ bool LayoutAssignment::isOwnerAligned(Operation *user, Value buffer) {
       return false;
     // A full reduction shared by all W invocations: each folds its own,
     // provided all its inputs are rotated alike.
-    if (type.getRank() == 1)
+    if (type.getRank() == 1) {
+      int64_t shift = rotation(buffer, workgroupSize);
       return reduce.getDimensions().size() == 1 &&
              type.getNumElements() >= workgroupSize &&
              llvm::all_of(reduce.getInputs(), [&](Value input) {
-               return rotation(input, workgroupSize) ==
-                      rotation(buffer, workgroupSize);
+               return rotation(input, workgroupSize) == shift;
              });
+    }
     // Outer dimensions reduced, W dividing the outputs: invocation t folds
     // the elements of output p = t mod W, at positions r * P + p.
     ArrayRef<int64_t> dims = reduce.getDimensions();
@@ -155,14 +161,13 @@ bool LayoutAssignment::isOwnerAligned(Operation *user, Value buffer) {
         return false;
       continue;
     }
-    if (congruent && isOwnerAligned(viewUser, view.getResult()))
-      continue;
     // A 1-D view at any offset: full reductions rotate their members.
-    if (viewType.getRank() == 1 && view.getSourceType().getRank() == 1 &&
-        isa<linalg::ReduceOp>(viewUser) &&
-        isOwnerAligned(viewUser, view.getResult()))
-      continue;
-    return false;
+    bool rotatedReduction = viewType.getRank() == 1 &&
+                            view.getSourceType().getRank() == 1 &&
+                            isa<linalg::ReduceOp>(viewUser);
+    if (!(congruent || rotatedReduction) ||
+        !isOwnerAligned(viewUser, view.getResult()))
+      return false;
   }
   return true;
 }
@@ -189,8 +194,7 @@ bool LayoutAssignment::shufflesAlong(GridLayoutAttr grid, unsigned dim,
   int64_t span = stride * counts[dim];
   return shape.subgroupSize > 1 && llvm::isPowerOf2_64(counts[dim]) &&
          llvm::isPowerOf2_64(stride) && span <= shape.subgroupSize &&
-         (element.isF32() || element.isF64() || element.isInteger(32) ||
-          element.isInteger(64));
+         isShuffleType(element);
 }
 
 /// Whether `offset` is a multiple of `multiple`: a constant, or the
@@ -198,10 +202,8 @@ bool LayoutAssignment::shufflesAlong(GridLayoutAttr grid, unsigned dim,
 static bool isMultipleOf(OpFoldResult offset, int64_t multiple) {
   if (std::optional<int64_t> constant = getConstantIntValue(offset))
     return *constant % multiple == 0;
-  auto iv = dyn_cast<BlockArgument>(cast<Value>(offset));
-  auto loop =
-      iv ? dyn_cast<scf::ForOp>(iv.getOwner()->getParentOp()) : scf::ForOp();
-  if (!loop || loop.getInductionVar() != iv)
+  scf::ForOp loop = scf::getForInductionVarOwner(cast<Value>(offset));
+  if (!loop)
     return false;
   std::optional<int64_t> lower = getConstantIntValue(loop.getLowerBound());
   std::optional<int64_t> step = getConstantIntValue(loop.getStep());
@@ -582,18 +584,13 @@ BufferLayouts LayoutAssignment::run() {
   // Take layouts away where they disagree, until none does.
   for (bool changed = true; changed;) {
     changed = false;
-    for (auto [buffer, layout] : llvm::to_vector(layouts)) {
-      if (isConsistent(buffer, layout))
-        continue;
-      layouts.erase(buffer);
-      changed = true;
-    }
+    layouts.remove_if([&](const std::pair<Value, Attribute> &entry) {
+      bool inconsistent = !isConsistent(entry.first, entry.second);
+      changed |= inconsistent;
+      return inconsistent;
+    });
   }
-  BufferLayouts result{std::move(layouts), {}};
-  for (auto &[op, plan] : plans)
-    if (plan)
-      result.matmulPlans.try_emplace(op, std::move(*plan));
-  return result;
+  return BufferLayouts{std::move(layouts), std::move(plans)};
 }
 
 BufferLayouts triton_spirv::assignBufferLayouts(func::FuncOp kernel,

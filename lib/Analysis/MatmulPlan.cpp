@@ -1,9 +1,9 @@
 //===- MatmulPlan.cpp - How a matmul is spread over a workgroup -----------===//
 
 #include "triton-spirv/Analysis/MatmulPlan.h"
+#include "triton-spirv/Analysis/WorkgroupMemory.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/IR/AffineExpr.h"
 
 #include <string>
 
@@ -34,32 +34,24 @@ chooseTiling(int64_t m, int64_t n, int64_t workers, int64_t maxGridN) {
   return best;
 }
 
-static bool isStaticBuffer(Value value) {
-  auto type = dyn_cast<MemRefType>(value.getType());
-  return type && type.hasStaticShape();
-}
-
 bool triton_spirv::hasMatmulIndexing(linalg::LinalgOp op) {
   if (op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1)
     return false;
-  MLIRContext *context = op.getContext();
-  AffineExpr m, n, k;
-  bindDims(context, m, n, k);
-  SmallVector<AffineMap> expected = AffineMap::inferFromExprList(
-      ArrayRef<ArrayRef<AffineExpr>>{{m, k}, {k, n}, {m, n}}, context);
   using utils::IteratorType;
-  return op.getIndexingMapsArray() == expected &&
+  return op.getIndexingMapsArray() ==
+             linalg::MatmulOp::getDefaultIndexingMaps(op.getContext()) &&
          op.getIteratorTypesArray() ==
              SmallVector<IteratorType>{IteratorType::parallel,
                                        IteratorType::parallel,
                                        IteratorType::reduction};
 }
 
-/// Whether `op` computes C[m, n] (+)= A[m, k] * B[k, n] on static buffers.
-static bool isStaticMatmul(linalg::LinalgOp op) {
-  return hasMatmulIndexing(op) && op.hasPureBufferSemantics() &&
-         !op.hasIndexSemantics() &&
-         llvm::all_of(op->getOperands(), isStaticBuffer);
+bool triton_spirv::isStaticMatmul(linalg::LinalgOp op) {
+  return hasMatmulIndexing(op) && !op.hasIndexSemantics() &&
+         llvm::all_of(op->getOperandTypes(), [](Type type) {
+           auto shaped = dyn_cast<ShapedType>(type);
+           return shaped && shaped.hasStaticShape();
+         });
 }
 
 /// Whether the body is `acc + cast(a) * cast(b)` with fp16 `a` and `b` and
@@ -107,13 +99,12 @@ std::optional<int64_t> triton_spirv::rowStride(Value buffer) {
 
 static int64_t bufferBytes(Value buffer) {
   auto type = cast<MemRefType>(buffer.getType());
-  return type.getNumElements() *
-         std::max<int64_t>(1, type.getElementTypeBitWidth() / 8);
+  return type.getNumElements() * elementBytes(type.getElementType());
 }
 
 std::optional<MatmulPlan>
 triton_spirv::planMatmul(linalg::LinalgOp op, const WorkgroupShape &shape) {
-  if (!isStaticMatmul(op))
+  if (!isStaticMatmul(op) || !op.hasPureBufferSemantics())
     return std::nullopt;
   Value lhs = op.getDpsInputs()[0], rhs = op.getDpsInputs()[1],
         acc = op.getDpsInits()[0];

@@ -11,11 +11,17 @@ using namespace mlir;
 
 bool triton_spirv::isWorkgroupMemory(MemRefType type) {
   Attribute space = type.getMemorySpace();
-  if (auto gpuSpace = dyn_cast_or_null<gpu::AddressSpaceAttr>(space))
-    return gpuSpace.getValue() == gpu::AddressSpace::Workgroup;
+  if (gpu::GPUDialect::isWorkgroupMemoryAddressSpace(space))
+    return true;
   auto storageClass = dyn_cast_or_null<spirv::StorageClassAttr>(space);
   return storageClass &&
          storageClass.getValue() == spirv::StorageClass::Workgroup;
+}
+
+int64_t triton_spirv::elementBytes(Type type) {
+  return isa<IndexType>(type)
+             ? 4
+             : std::max<int64_t>(1, type.getIntOrFloatBitWidth() / 8);
 }
 
 int64_t triton_spirv::workgroupMemoryBytes(func::FuncOp kernel) {
@@ -24,12 +30,7 @@ int64_t triton_spirv::workgroupMemoryBytes(func::FuncOp kernel) {
     MemRefType type = alloc.getType();
     if (!isWorkgroupMemory(type) || !type.hasStaticShape())
       return;
-    Type element = type.getElementType();
-    int64_t elementBytes =
-        isa<IndexType>(element)
-            ? 4
-            : std::max<int64_t>(1, element.getIntOrFloatBitWidth() / 8);
-    bytes += type.getNumElements() * elementBytes;
+    bytes += type.getNumElements() * elementBytes(type.getElementType());
   });
   return bytes;
 }

@@ -183,6 +183,7 @@ class Device:
         # addresses in order (for finding the allocation holding an address).
         self.allocations: dict[int, int] = {}
         self._starts: list[int] = []
+        self._timing = False  # enable_timing() done
         raw = _Properties()
         _check(_lib().tsr_get_properties(handle, ctypes.byref(raw)))
         self.properties = DeviceProperties(
@@ -221,7 +222,9 @@ class Device:
     def enable_timing(self) -> None:
         """Launches from now on write GPU timestamps (they cost a few
         microseconds each, so they are off until timing is asked for)."""
-        _lib().tsr_enable_timing(self.handle)
+        if not self._timing:
+            _lib().tsr_enable_timing(self.handle)
+            self._timing = True
 
     def finished_launch(self) -> int:
         """The number of the latest launch known done (and all before it)."""

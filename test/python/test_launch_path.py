@@ -15,14 +15,9 @@ import triton
 import triton.language as tl
 
 import triton_spirv
+from corpus.kernels.vector_add import fill_kernel
 from corpus.kernels.vector_add import vector_add_kernel as _add
 from triton_spirv import memory, vulkan
-
-
-@triton.jit
-def _fill(out_ptr, n, value, BLOCK_SIZE: tl.constexpr):
-    offsets = tl.program_id(0) * BLOCK_SIZE + tl.arange(0, BLOCK_SIZE)
-    tl.store(out_ptr + offsets, tl.full([BLOCK_SIZE], 0, tl.int32) + value, mask=offsets < n)
 
 
 @triton.jit
@@ -75,7 +70,7 @@ def test_grids_beyond_tritons_limits_raise(grid: tuple[int, ...]) -> None:
     out = torch.zeros(16, dtype=torch.int32)
     start = time.monotonic()
     with pytest.raises(ValueError, match="grid"):
-        _fill[grid](out, 16, 7, BLOCK_SIZE=16)
+        fill_kernel[grid](out, 16, 7, BLOCK_SIZE=16)
     assert time.monotonic() - start < 5
     assert not out.any()
 
@@ -83,7 +78,7 @@ def test_grids_beyond_tritons_limits_raise(grid: tuple[int, ...]) -> None:
 @pytest.mark.parametrize("grid", [(0,), (4, 0), (1, 1, 0)])
 def test_empty_grids_launch_nothing(grid: tuple[int, ...]) -> None:
     out = torch.zeros(16, dtype=torch.int32)
-    _fill[grid](out, 16, 7, BLOCK_SIZE=16)
+    fill_kernel[grid](out, 16, 7, BLOCK_SIZE=16)
     assert not out.any()
 
 
@@ -108,11 +103,11 @@ def test_split_grid_past_timeout_stops_between_dispatches(monkeypatch: pytest.Mo
     if _device().properties.max_workgroup_count[0] >= 2**31 - 1:
         pytest.skip("the device dispatches Triton's largest grid at once")
     out = torch.zeros(16, dtype=torch.int32)
-    _fill[(1,)](out, 16, 7, BLOCK_SIZE=16)
+    fill_kernel[(1,)](out, 16, 7, BLOCK_SIZE=16)
     monkeypatch.setenv("TRITON_SPIRV_TIMEOUT_S", "1")
     start = time.monotonic()
     with pytest.raises(vulkan.LaunchTimeoutError, match="dispatches"):
-        _fill[(2**31 - 1,)](out, 16, 7, BLOCK_SIZE=16)
+        fill_kernel[(2**31 - 1,)](out, 16, 7, BLOCK_SIZE=16)
     assert time.monotonic() - start < 3
     monkeypatch.setenv("TRITON_SPIRV_TIMEOUT_S", "60")
     triton_spirv.synchronize()
@@ -125,16 +120,16 @@ def test_buffers_beyond_the_device_range_are_refused() -> None:
         pytest.skip("the device binds buffers larger than this test allocates")
     inside = limit // 4 - 1024  # int32 elements
     out = torch.zeros(inside, dtype=torch.int32)
-    _fill[(triton.cdiv(inside, 1024),)](out, inside, 5, BLOCK_SIZE=1024)
+    fill_kernel[(triton.cdiv(inside, 1024),)](out, inside, 5, BLOCK_SIZE=1024)
     assert out[0] == 5 and out[-1] == 5 and int((out == 5).sum()) == inside
     del out
     beyond = limit // 4 + 1024
     out = torch.zeros(beyond, dtype=torch.int32)
     with pytest.raises(ValueError, match="maxStorageBufferRange"):
-        _fill[(triton.cdiv(beyond, 1024),)](out, beyond, 5, BLOCK_SIZE=1024)
+        fill_kernel[(triton.cdiv(beyond, 1024),)](out, beyond, 5, BLOCK_SIZE=1024)
     device_out = memory.zeros(beyond, torch.int32)
     with pytest.raises(ValueError, match="maxStorageBufferRange"):
-        _fill[(triton.cdiv(beyond, 1024),)](device_out, beyond, 5, BLOCK_SIZE=1024)
+        fill_kernel[(triton.cdiv(beyond, 1024),)](device_out, beyond, 5, BLOCK_SIZE=1024)
 
 
 def test_cpu_storages_are_imported_once_while_they_live() -> None:
@@ -159,7 +154,7 @@ def test_views_of_imported_storages_and_wrapped_tensors() -> None:
     torch.testing.assert_close(out[100:356], base[7:263] + base[:256])
     # Triton's tests wrap unsigned tensors (TensorWrapper); its launchers take them.
     unsigned = triton.reinterpret(torch.zeros(64, dtype=torch.int32), tl.uint32)
-    _fill[(1,)](unsigned, 64, 3, BLOCK_SIZE=64)
+    fill_kernel[(1,)](unsigned, 64, 3, BLOCK_SIZE=64)
     assert (unsigned.base == 3).all()
 
 
@@ -256,7 +251,7 @@ def test_out_of_bounds_writes_are_contained() -> None:
         pytest.skip("the device has no robust buffer access")
     small = memory.zeros(16, torch.int32)
     neighbour = memory.zeros(16, torch.int32)  # the next slot of the same block
-    _fill[(1024,)](small, 1024 * 1024, 5, BLOCK_SIZE=1024)  # a million writes, 16 in bounds
+    fill_kernel[(1024,)](small, 1024 * 1024, 5, BLOCK_SIZE=1024)  # a million writes, 16 in bounds
     assert (small == 5).all()
     assert not neighbour.any()
     x = torch.rand(100)

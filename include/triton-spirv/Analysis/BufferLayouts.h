@@ -32,12 +32,17 @@ std::optional<ViewPlacement> placeView(memref::SubViewOp view);
 /// of the viewed buffer (member (t - o) mod W). 0 for anything else.
 int64_t rotation(Value input, unsigned workgroupSize);
 
+/// Whether subgroup shuffles move values of `element` (32- and 64-bit
+/// integers and floats).
+bool isShuffleType(Type element);
+
 struct BufferLayouts {
   /// The layout attribute of each workgroup allocation (`memref.alloc`) of
   /// the kernel that can live in registers, in program order.
   llvm::MapVector<Value, Attribute> layouts;
-  /// The plan of each matmul of the kernel (planMatmul), made once.
-  DenseMap<Operation *, MatmulPlan> matmulPlans;
+  /// The plan of each matmul of the kernel (planMatmul, none where it has
+  /// none), made once.
+  DenseMap<Operation *, std::optional<MatmulPlan>> matmulPlans;
 };
 
 BufferLayouts assignBufferLayouts(func::FuncOp kernel,

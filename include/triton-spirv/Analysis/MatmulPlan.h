@@ -50,6 +50,10 @@ struct MatmulPlan {
 /// with m and n parallel and k a reduction.
 bool hasMatmulIndexing(linalg::LinalgOp op);
 
+/// Whether `op` has matmul indexing, no index semantics and static shapes
+/// (buffers or tensors).
+bool isStaticMatmul(linalg::LinalgOp op);
+
 /// The distance between rows of a 2-D buffer with unit column stride.
 std::optional<int64_t> rowStride(Value buffer);
 

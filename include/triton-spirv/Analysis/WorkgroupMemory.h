@@ -7,6 +7,7 @@
 
 namespace mlir {
 class MemRefType;
+class Type;
 namespace func {
 class FuncOp;
 }
@@ -15,6 +16,10 @@ namespace triton_spirv {
 /// Whether `type` is in workgroup memory, named by the GPU address space
 /// (after bufferization) or the SPIR-V storage class (once mapped).
 bool isWorkgroupMemory(MemRefType type);
+
+/// Bytes one element of `type` takes in memory (booleans are stored as
+/// bytes, `index` as 32 bits).
+int64_t elementBytes(Type type);
 
 /// Bytes of workgroup memory the kernel's allocations take (booleans are
 /// stored as bytes, `index` as 32 bits).

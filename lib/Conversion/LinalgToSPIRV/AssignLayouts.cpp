@@ -33,12 +33,13 @@ struct AssignLayoutsPass
       for (auto [buffer, layout] : result.layouts)
         buffer.getDefiningOp()->setAttr(kLayoutAttrName, layout);
       kernel.walk([&](linalg::LinalgOp op) {
-        auto plan = result.matmulPlans.find(op);
-        if (plan == result.matmulPlans.end())
+        auto found = result.matmulPlans.find(op);
+        if (found == result.matmulPlans.end() || !found->second)
           return;
-        if (!plan->second.cooperativeMatrixMissed.empty())
-          op->emitRemark(plan->second.cooperativeMatrixMissed);
-        else if (plan->second.cooperativeTiling &&
+        const MatmulPlan &plan = *found->second;
+        if (!plan.cooperativeMatrixMissed.empty())
+          op->emitRemark(plan.cooperativeMatrixMissed);
+        else if (plan.cooperativeTiling &&
                  isa_and_nonnull<GridLayoutAttr>(
                      result.layouts.lookup(op.getDpsInits()[0])))
           op->emitRemark("cooperative matrices not used: the accumulator is "

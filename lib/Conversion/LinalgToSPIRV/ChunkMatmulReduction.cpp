@@ -14,6 +14,7 @@
 #include "triton-spirv/Conversion/LinalgToSPIRV/Passes.h"
 
 #include "triton-spirv/Analysis/MatmulPlan.h"
+#include "triton-spirv/Analysis/WorkgroupMemory.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -23,9 +24,11 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Tensor/Transforms/Transforms.h"
+#include "mlir/Dialect/Utils/IndexingUtils.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/IR/TypeUtilities.h"
 #include "mlir/Interfaces/TilingInterface.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
@@ -39,21 +42,6 @@ using namespace mlir;
 namespace {
 /// The smallest chunk: a cooperative-matrix step is 16 deep.
 constexpr int64_t kMinChunk = 16;
-
-/// Whether `op` is C[m, n] (+)= A[m, k] * B[k, n] on static tensors.
-bool isStaticTensorMatmul(linalg::LinalgOp op) {
-  return triton_spirv::hasMatmulIndexing(op) && op.hasPureTensorSemantics() &&
-         !op.hasIndexSemantics() &&
-         llvm::all_of(op->getOperandTypes(), [](Type type) {
-           auto tensor = dyn_cast<RankedTensorType>(type);
-           return tensor && tensor.hasStaticShape();
-         });
-}
-
-int64_t elementBytes(Value tensor) {
-  Type element = cast<RankedTensorType>(tensor.getType()).getElementType();
-  return std::max<int64_t>(1, element.getIntOrFloatBitWidth() / 8);
-}
 
 class MatmulChunker {
 public:
@@ -93,6 +81,12 @@ private:
   RewriterBase &rewriter;
 };
 } // namespace
+
+/// The type of a chunk of `sizes` (constants) of the tensor `value`.
+static RankedTensorType chunkType(Value value, ArrayRef<OpFoldResult> sizes) {
+  return RankedTensorType::get(*getConstantIntValues(sizes),
+                               getElementTypeOrSelf(value));
+}
 
 /// Whether `op` loads a tile from memory, element by element (with the
 /// address arithmetic and conversions fused into it): computing a chunk of it
@@ -142,18 +136,13 @@ Value MatmulChunker::sliceOfProducer(Value value, bool exclusive,
   // of its input (a copy of the chunk, not of the whole block).
   if (auto transpose = dyn_cast<linalg::TransposeOp>(producer)) {
     ArrayRef<int64_t> permutation = transpose.getPermutation();
-    SmallVector<OpFoldResult> inputOffsets(offsets.size()),
-        inputSizes(sizes.size());
-    for (auto [dim, from] : llvm::enumerate(permutation)) {
-      inputOffsets[from] = offsets[dim];
-      inputSizes[from] = sizes[dim];
-    }
+    SmallVector<int64_t> inverse = invertPermutationVector(permutation);
     Value input = transpose.getInput();
-    Value inputChunk =
-        slice(input, exclusive && input.hasOneUse(), inputOffsets, inputSizes);
-    Value init = tensor::EmptyOp::create(
-        rewriter, loc, *getConstantIntValues(sizes),
-        cast<RankedTensorType>(value.getType()).getElementType());
+    Value inputChunk = slice(input, exclusive && input.hasOneUse(),
+                             applyPermutation(offsets, inverse),
+                             applyPermutation(sizes, inverse));
+    Value init = tensor::EmptyOp::create(rewriter, loc, sizes,
+                                         getElementTypeOrSelf(value));
     return linalg::TransposeOp::create(rewriter, loc, inputChunk, init,
                                        permutation)
         .getResult()[0];
@@ -174,11 +163,9 @@ Value MatmulChunker::sliceOfProducer(Value value, bool exclusive,
       branch && branch.elseBlock()) {
     // The branches are cloned with the chunk of this result as theirs.
     unsigned index = result.getResultNumber();
-    auto type = RankedTensorType::get(
-        *getConstantIntValues(sizes),
-        cast<RankedTensorType>(value.getType()).getElementType());
     auto chunked =
-        scf::IfOp::create(rewriter, loc, TypeRange{type}, branch.getCondition(),
+        scf::IfOp::create(rewriter, loc, TypeRange{chunkType(value, sizes)},
+                          branch.getCondition(),
                           /*withElseRegion=*/true);
     for (auto [from, to] :
          {std::pair{branch.thenBlock(), chunked.thenBlock()},
@@ -240,9 +227,7 @@ Value MatmulChunker::sliceCollapsed(tensor::CollapseShapeOp collapse,
   Value source = collapse.getSrc();
   Value chunk = slice(source, exclusive && source.hasOneUse(), sourceOffsets,
                       sourceSizes);
-  auto type = RankedTensorType::get(*getConstantIntValues(sizes),
-                                    collapse.getResultType().getElementType());
-  return tensor::CollapseShapeOp::create(rewriter, loc, type, chunk,
+  return tensor::CollapseShapeOp::create(rewriter, loc, chunk,
                                          collapse.getReassociationIndices());
 }
 
@@ -263,10 +248,9 @@ Value MatmulChunker::sliceExpanded(tensor::ExpandShapeOp expand, bool exclusive,
   Value source = expand.getSrc();
   Value chunk = slice(source, exclusive && source.hasOneUse(), sourceOffsets,
                       sourceSizes);
-  auto type = RankedTensorType::get(*getConstantIntValues(sizes),
-                                    expand.getResultType().getElementType());
-  return tensor::ExpandShapeOp::create(rewriter, expand.getLoc(), type, chunk,
-                                       expand.getReassociationIndices());
+  return tensor::ExpandShapeOp::create(rewriter, expand.getLoc(),
+                                       chunkType(expand.getResult(), sizes),
+                                       chunk, expand.getReassociationIndices());
 }
 
 void MatmulChunker::fuseInputProducers(Operation *original, Operation *tiled,
@@ -360,7 +344,7 @@ struct ChunkMatmulReductionPass
     SmallVector<linalg::LinalgOp> matmuls;
     DenseMap<Operation *, int64_t> matmulsPerParent;
     getOperation().walk([&](linalg::LinalgOp op) {
-      if (!isStaticTensorMatmul(op))
+      if (!triton_spirv::isStaticMatmul(op) || !op.hasPureTensorSemantics())
         return;
       matmuls.push_back(op);
       ++matmulsPerParent[op->getParentOp()];
@@ -369,12 +353,14 @@ struct ChunkMatmulReductionPass
     for (linalg::LinalgOp op : matmuls) {
       int64_t budget =
           maxWorkgroupMemory / (3 * matmulsPerParent.lookup(op->getParentOp()));
-      Value lhs = op.getDpsInputs()[0], rhs = op.getDpsInputs()[1];
-      auto lhsType = cast<RankedTensorType>(lhs.getType());
+      auto lhsType = cast<RankedTensorType>(op.getDpsInputs()[0].getType());
+      auto rhsType = cast<RankedTensorType>(op.getDpsInputs()[1].getType());
       int64_t m = lhsType.getDimSize(0), k = lhsType.getDimSize(1),
-              n = cast<RankedTensorType>(rhs.getType()).getDimSize(1);
+              n = rhsType.getDimSize(1);
+      int64_t lhsBytes = triton_spirv::elementBytes(lhsType.getElementType());
+      int64_t rhsBytes = triton_spirv::elementBytes(rhsType.getElementType());
       auto bytes = [&](int64_t depth) {
-        return m * depth * elementBytes(lhs) + depth * n * elementBytes(rhs);
+        return m * depth * lhsBytes + depth * n * rhsBytes;
       };
       if (bytes(k) <= budget)
         continue;
@@ -385,12 +371,12 @@ struct ChunkMatmulReductionPass
       if (chunk < k && k % chunk == 0)
         work.push_back({op, chunk});
     }
+    if (work.empty())
+      return;
     IRRewriter rewriter(&getContext());
     MatmulChunker chunker(rewriter);
     for (auto [op, chunk] : work)
       chunker.chunk(op, chunk);
-    if (work.empty())
-      return;
     // The chunks of the producers' tensor.empty inits become empty chunks,
     // so that bufferization allocates chunks, not views of whole blocks.
     RewritePatternSet patterns(&getContext());

@@ -62,6 +62,9 @@ private:
   bool distributeReduction(linalg::ReduceOp op);
   SmallVector<Value> combine(linalg::ReduceOp op, ValueRange elements,
                              ValueRange accumulators);
+  SmallVector<Value> xorButterfly(linalg::ReduceOp op,
+                                  SmallVector<Value> partial, int64_t first,
+                                  int64_t end);
   SmallVector<Value> delinearize(Location loc, Value linear,
                                  ArrayRef<OpFoldResult> extents);
   Value partialsBuffer(Location loc, Type type, unsigned position);
@@ -69,8 +72,7 @@ private:
   void rewritePrivateAccesses();
   LogicalResult distributeParallelLoop(scf::ParallelOp loop);
   LogicalResult distributeOnLayout(scf::ParallelOp loop, Attribute layout);
-  bool isGridReduction(linalg::ReduceOp op);
-  void distributeGridReduction(linalg::ReduceOp op);
+  bool distributeGridReduction(linalg::ReduceOp op);
   /// The grid or slice layout an element-wise op iterates in, if any.
   Attribute iterationLayout(linalg::LinalgOp op);
   void usePrivateRegisters(Operation *root, ValueRange ivs,
@@ -127,11 +129,7 @@ LogicalResult KernelDistributor::run() {
       rewriter.eraseOp(copy);
     }
     if (auto reduce = dyn_cast<linalg::ReduceOp>(op)) {
-      if (isGridReduction(reduce)) {
-        distributeGridReduction(reduce);
-        continue;
-      }
-      if (distributeReduction(reduce))
+      if (distributeGridReduction(reduce) || distributeReduction(reduce))
         continue;
     }
     if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op)) {
@@ -214,6 +212,14 @@ static std::optional<int64_t> constantIndex(Value v) {
   return getConstantIntValue(v);
 }
 
+/// The invocations along each dimension of a buffer in a grid or slice
+/// layout.
+static SmallVector<int64_t> heldBy(Attribute layout) {
+  if (auto grid = dyn_cast<triton_spirv::GridLayoutAttr>(layout))
+    return SmallVector<int64_t>(grid.getInvocations());
+  return cast<triton_spirv::SliceLayoutAttr>(layout).getInvocations();
+}
+
 /// Buffers with a layout (triton-spirv-assign-layouts) become private
 /// buffers of the elements each invocation holds.
 LogicalResult KernelDistributor::findPrivateBuffers() {
@@ -244,9 +250,7 @@ LogicalResult KernelDistributor::findPrivateBuffers() {
       }
       // A slice's element is held by the invocations along its reduced
       // dimension alike.
-      perInvocation =
-          type.getNumElements() /
-          (grid ? invocations : computeProduct(slice.getInvocations()));
+      perInvocation = type.getNumElements() / computeProduct(heldBy(layout));
     } else if (isa<triton_spirv::CyclicLayoutAttr>(layout)) {
       perInvocation = llvm::divideCeil(type.getNumElements(), workgroupSize);
     } else {
@@ -423,6 +427,25 @@ static SmallVector<Type> elementTypes(linalg::ReduceOp op) {
   });
 }
 
+/// Butterfly: after the step of distance d (first, 2 first, ... below
+/// `end`), each lane holds the fold of `partial` over its aligned block of
+/// 2d / first lanes, exchanged with xor shuffles.
+SmallVector<Value> KernelDistributor::xorButterfly(linalg::ReduceOp op,
+                                                   SmallVector<Value> partial,
+                                                   int64_t first, int64_t end) {
+  Location loc = op.getLoc();
+  for (int64_t distance = first; distance < end; distance *= 2) {
+    SmallVector<Value> theirs =
+        llvm::map_to_vector(partial, [&](Value value) -> Value {
+          return gpu::ShuffleOp::create(rewriter, loc, value, distance,
+                                        subgroupSize, gpu::ShuffleMode::XOR)
+              .getShuffleResult();
+        });
+    partial = combine(op, theirs, partial);
+  }
+  return partial;
+}
+
 /// The reduction's combiner applied to (element, accumulator), at the
 /// rewriter's insertion point.
 SmallVector<Value> KernelDistributor::combine(linalg::ReduceOp op,
@@ -541,10 +564,8 @@ bool KernelDistributor::distributeReduction(linalg::ReduceOp op) {
   // (G-aligned blocks of invocations): the steps between them are subgroup
   // shuffles, without workgroup memory or barriers.
   bool shuffles = subgroupSize > 1 && (innermostReduced || allShare) &&
-                  shift == 0 && llvm::all_of(elementTypes(op), [](Type type) {
-                    return type.isInteger(32) || type.isInteger(64) ||
-                           type.isF32() || type.isF64();
-                  });
+                  shift == 0 &&
+                  llvm::all_of(elementTypes(op), triton_spirv::isShuffleType);
   int64_t laneGroup = shuffles ? std::min<int64_t>(group, subgroupSize) : 1;
 
   barrier(loc);
@@ -571,18 +592,8 @@ bool KernelDistributor::distributeReduction(linalg::ReduceOp op) {
         return ub::PoisonOp::create(rewriter, loc, type);
       }));
   rewriter.setInsertionPointAfter(fold);
-  SmallVector<Value> partial = fold.getResults();
-  // Butterfly: after the step of distance d, each lane holds the fold of its
-  // aligned block of 2d lanes.
-  for (int64_t distance = 1; distance < laneGroup; distance *= 2) {
-    SmallVector<Value> theirs =
-        llvm::map_to_vector(partial, [&](Value value) -> Value {
-          return gpu::ShuffleOp::create(rewriter, loc, value, distance,
-                                        subgroupSize, gpu::ShuffleMode::XOR)
-              .getShuffleResult();
-        });
-    partial = combine(op, theirs, partial);
-  }
+  SmallVector<Value> partial =
+      xorButterfly(op, fold.getResults(), /*first=*/1, /*end=*/laneGroup);
   auto finish = [&](ValueRange result) {
     SmallVector<Value> initial = loadAll(op.getInits(), outputIndices);
     storeAll(combine(op, result, initial), op.getInits(), outputIndices);
@@ -746,9 +757,7 @@ LogicalResult KernelDistributor::distributeOnLayout(scf::ParallelOp loop,
   auto grid = dyn_cast<triton_spirv::GridLayoutAttr>(layout);
   auto slice = dyn_cast<triton_spirv::SliceLayoutAttr>(layout);
   triton_spirv::GridLayoutAttr parent = grid ? grid : slice.getParent();
-  SmallVector<int64_t> counts =
-      grid ? SmallVector<int64_t>(grid.getInvocations())
-           : slice.getInvocations();
+  SmallVector<int64_t> counts = heldBy(layout);
   SmallVector<int64_t> tile;
   for (auto [lb, ub, step, count] :
        llvm::zip(loop.getLowerBound(), loop.getUpperBound(), loop.getStep(),
@@ -799,7 +808,8 @@ LogicalResult KernelDistributor::distributeOnLayout(scf::ParallelOp loop,
   auto shiftedSlot = [&](ArrayRef<OpFoldResult> offsets,
                          ArrayRef<int64_t> gridCounts, ArrayRef<int64_t> shape,
                          std::optional<unsigned> dropped) {
-    Value shifted = indexConstant(loc, 0);
+    SmallVector<Value> shiftedSteps(steps);
+    SmallVector<int64_t> extents(offsets.size(), 1);
     unsigned kept = 0;
     for (auto [position, offset] : llvm::enumerate(offsets)) {
       if (dropped == position)
@@ -809,13 +819,11 @@ LogicalResult KernelDistributor::distributeOnLayout(scf::ParallelOp loop,
       Value shift = arith::DivUIOp::create(
           rewriter, loc, getValueOrCreateConstantIndexOp(rewriter, loc, offset),
           indexConstant(loc, count));
-      shifted = arith::AddIOp::create(
-          rewriter, loc,
-          arith::MulIOp::create(rewriter, loc, shifted,
-                                indexConstant(loc, size / count)),
-          arith::AddIOp::create(rewriter, loc, steps[position], shift));
+      shiftedSteps[position] =
+          arith::AddIOp::create(rewriter, loc, steps[position], shift);
+      extents[position] = size / count;
     }
-    return shifted;
+    return linearize(rewriter, loc, shiftedSteps, extents, dropped);
   };
   Block *body = loop.getBody();
   rewriter.eraseOp(body->getTerminator());
@@ -844,25 +852,25 @@ LogicalResult KernelDistributor::distributeOnLayout(scf::ParallelOp loop,
     // through a view that inserts it (or a chunk of that view whose offsets
     // are multiples of the grid: element iv of the chunk is element
     // iv + offset of the slice, register r + offset / G).
-    SmallVector<memref::LoadOp> broadcastReads;
-    auto sliceViewed = [&](Value memref) -> const LayoutBuffer * {
+    // Each read, with the slice buffer it reads and its registers.
+    SmallVector<std::tuple<memref::LoadOp, Value, const LayoutBuffer *>>
+        broadcastReads;
+    outermost->walk([&](memref::LoadOp load) {
+      Value memref = load.getMemRef();
       if (auto chunk = memref.getDefiningOp<memref::SubViewOp>())
         memref = chunk.getSource();
       auto view = memref.getDefiningOp<memref::ExpandShapeOp>();
       auto found =
           view ? layoutBuffers.find(view.getSrc()) : layoutBuffers.end();
       if (found == layoutBuffers.end())
-        return nullptr;
+        return;
       auto sliced =
           dyn_cast<triton_spirv::SliceLayoutAttr>(found->second.layout);
-      return sliced && sliced.getParent() == grid ? &found->second : nullptr;
-    };
-    outermost->walk([&](memref::LoadOp load) {
-      if (sliceViewed(load.getMemRef()))
-        broadcastReads.push_back(load);
+      if (sliced && sliced.getParent() == grid)
+        broadcastReads.push_back({load, found->first, &found->second});
     });
-    for (memref::LoadOp load : broadcastReads) {
-      const LayoutBuffer &source = *sliceViewed(load.getMemRef());
+    for (auto [load, sliceBuffer, sliceInRegisters] : broadcastReads) {
+      const LayoutBuffer &source = *sliceInRegisters;
       auto sliced = cast<triton_spirv::SliceLayoutAttr>(source.layout);
       unsigned dim = sliced.getDim();
       bool broadcast = true;
@@ -880,14 +888,9 @@ LogicalResult KernelDistributor::distributeOnLayout(scf::ParallelOp loop,
         keptSlot = linearize(rewriter, loc, steps, tile, dim);
       } else {
         // The slice's own tile, shifted by the chunk's offsets.
-        ArrayRef<int64_t> sliceShape =
-            cast<MemRefType>(chunk.getSource()
-                                 .getDefiningOp<memref::ExpandShapeOp>()
-                                 .getSrc()
-                                 .getType())
-                .getShape();
-        keptSlot = shiftedSlot(chunk.getMixedOffsets(), sliced.getInvocations(),
-                               sliceShape, dim);
+        keptSlot = shiftedSlot(
+            chunk.getMixedOffsets(), sliced.getInvocations(),
+            cast<MemRefType>(sliceBuffer.getType()).getShape(), dim);
       }
       rewriter.replaceOpWithNewOp<memref::LoadOp>(load, source.registers,
                                                   keptSlot);
@@ -914,27 +917,25 @@ LogicalResult KernelDistributor::distributeOnLayout(scf::ParallelOp loop,
   return success();
 }
 
-/// A reduction of one dimension of a grid buffer into a slice of the grid.
-bool KernelDistributor::isGridReduction(linalg::ReduceOp op) {
-  if (op.getInputs().size() != 1 || op.getDimensions().size() != 1)
-    return false;
-  auto input = layoutBuffers.find(op.getInputs()[0]);
-  auto output = layoutBuffers.find(op.getInits()[0]);
-  return input != layoutBuffers.end() && output != layoutBuffers.end() &&
-         isa<triton_spirv::GridLayoutAttr>(input->second.layout) &&
-         isa<triton_spirv::SliceLayoutAttr>(output->second.layout);
-}
-
-/// Each invocation folds the elements of each row it holds, seeded with the
+/// A reduction of one dimension of a grid buffer into a slice of it: each
+/// invocation folds the elements of each row it holds, seeded with the
 /// first; the invocations sharing the row (lanes of one subgroup, by the
 /// layout analysis) combine their partial results with a butterfly of xor
 /// shuffles, after which all of them hold the row's result and fold in the
-/// output's initial value.
-void KernelDistributor::distributeGridReduction(linalg::ReduceOp op) {
+/// output's initial value. False (nothing done) for other reductions.
+bool KernelDistributor::distributeGridReduction(linalg::ReduceOp op) {
+  if (op.getInputs().size() != 1 || op.getDimensions().size() != 1)
+    return false;
+  auto inputFound = layoutBuffers.find(op.getInputs()[0]);
+  auto outputFound = layoutBuffers.find(op.getInits()[0]);
+  if (inputFound == layoutBuffers.end() || outputFound == layoutBuffers.end())
+    return false;
+  const LayoutBuffer &input = inputFound->second;
+  const LayoutBuffer &output = outputFound->second;
+  auto grid = dyn_cast<triton_spirv::GridLayoutAttr>(input.layout);
+  if (!grid || !isa<triton_spirv::SliceLayoutAttr>(output.layout))
+    return false;
   Location loc = op.getLoc();
-  const LayoutBuffer &input = layoutBuffers.find(op.getInputs()[0])->second;
-  const LayoutBuffer &output = layoutBuffers.find(op.getInits()[0])->second;
-  auto grid = cast<triton_spirv::GridLayoutAttr>(input.layout);
   ArrayRef<int64_t> counts = grid.getInvocations();
   ArrayRef<int64_t> shape =
       cast<MemRefType>(op.getInputs()[0].getType()).getShape();
@@ -978,15 +979,10 @@ void KernelDistributor::distributeGridReduction(linalg::ReduceOp op) {
   scf::YieldOp::create(rewriter, loc,
                        combine(op, element, fold.getRegionIterArgs()));
   rewriter.setInsertionPointAfter(fold);
-  Value partial = fold.getResult(0);
   int64_t stride = computeProduct(counts.drop_front(reduced + 1));
-  for (int64_t distance = stride; distance < stride * counts[reduced];
-       distance *= 2) {
-    Value theirs = gpu::ShuffleOp::create(rewriter, loc, partial, distance,
-                                          subgroupSize, gpu::ShuffleMode::XOR)
-                       .getShuffleResult();
-    partial = combine(op, theirs, partial).front();
-  }
+  Value partial =
+      xorButterfly(op, {fold.getResult(0)}, stride, stride * counts[reduced])
+          .front();
   Value keptSlot = slotOf(false);
   Value initial =
       memref::LoadOp::create(rewriter, loc, output.registers, keptSlot);
@@ -995,6 +991,7 @@ void KernelDistributor::distributeGridReduction(linalg::ReduceOp op) {
   rewriter.setInsertionPointAfter(outermost);
   barrier(loc);
   rewriter.eraseOp(op);
+  return true;
 }
 
 /// A write made by the scalar code happens once per program, not once per

@@ -19,7 +19,6 @@
 
 #include "DistributeMatmul.h"
 #include "triton-spirv/Conversion/InlineBlock.h"
-#include "triton-spirv/Dialect/TritonSPIRV/IR/Dialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -314,9 +313,9 @@ FailureOr<bool> triton_spirv::distributeMatmul(RewriterBase &rewriter,
     if (!accumulatorLayout)
       return op->emitError("the accumulator's layout is not a grid");
     ArrayRef<int64_t> grid = accumulatorLayout.getInvocations();
-    ArrayRef<int64_t> shape =
+    ArrayRef<int64_t> accShape =
         cast<MemRefType>(op.getDpsInits()[0].getType()).getShape();
-    tiling = {grid[0], grid[1], shape[0] / grid[0], shape[1] / grid[1]};
+    tiling = {grid[0], grid[1], accShape[0] / grid[0], accShape[1] / grid[1]};
   }
 
   rewriter.setInsertionPoint(op);

@@ -110,11 +110,10 @@ bool leavesNoShapedOperand(OpOperand *fused) {
   auto producer = fused->get().getDefiningOp<linalg::GenericOp>();
   if (!consumer || !producer || consumer.getNumResults() != 0)
     return false;
-  auto folds = [](Value value) { return isSplatOrScalar(value); };
   for (OpOperand &other : consumer->getOpOperands())
-    if (&other != fused && !folds(other.get()))
+    if (&other != fused && !isSplatOrScalar(other.get()))
       return false;
-  return llvm::all_of(producer.getDpsInputs(), folds);
+  return llvm::all_of(producer.getDpsInputs(), isSplatOrScalar);
 }
 
 std::optional<UniformIncrement> matchUniformIncrement(scf::ForOp loop,
@@ -259,18 +258,13 @@ struct KeepOneShapedOperand : OpRewritePattern<linalg::GenericOp> {
       Value scalar = arith::ConstantOp::create(rewriter, loc, splat);
       Value init = tensor::EmptyOp::create(rewriter, loc, type.getShape(),
                                            type.getElementType());
-      AffineMap scalarMap = AffineMap::get(type.getRank(), 0, getContext());
-      AffineMap identity = rewriter.getMultiDimIdentityMap(type.getRank());
-      Value filled = linalg::GenericOp::create(
-                         rewriter, loc, type, scalar, init,
-                         ArrayRef<AffineMap>{scalarMap, identity},
-                         SmallVector<utils::IteratorType>(
-                             type.getRank(), utils::IteratorType::parallel),
-                         [](OpBuilder &b, Location bodyLoc, ValueRange args) {
-                           linalg::YieldOp::create(b, bodyLoc, args[0]);
-                         })
-                         .getResult(0);
-      rewriter.modifyOpInPlace(store, [&] { operand.set(filled); });
+      // As a generic, so that it fuses like the rest.
+      FailureOr<linalg::GenericOp> filled = linalg::generalizeNamedOp(
+          rewriter, linalg::FillOp::create(rewriter, loc, scalar, init));
+      if (failed(filled))
+        return failure();
+      rewriter.modifyOpInPlace(store,
+                               [&] { operand.set(filled->getResult(0)); });
       return success();
     }
     return rewriter.notifyMatchFailure(store, "no shaped operand");

@@ -29,12 +29,13 @@ LogicalResult mlir::triton_spirv::buildLinalgToSPIRVPipeline(
     return failure();
   }
   unsigned workgroupSize = options.numWarps * 32;
+  unsigned maxWorkgroupMemory = target->maxWorkgroupMemoryBytes;
 
   pm.addPass(createFoldBlockCopies());
   pm.addPass(createFuseElementwise());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
-  pm.addPass(createChunkMatmulReduction({target->maxWorkgroupMemoryBytes}));
+  pm.addPass(createChunkMatmulReduction({maxWorkgroupMemory}));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createBufferizeToWorkgroup());
   pm.addPass(createCanonicalizerPass());
@@ -43,7 +44,6 @@ LogicalResult mlir::triton_spirv::buildLinalgToSPIRVPipeline(
   bool cooperativeMatrix = options.cooperativeMatrix &&
                            target->features.cooperativeMatrix &&
                            subgroupSize == 32;
-  unsigned maxWorkgroupMemory = target->maxWorkgroupMemoryBytes;
   pm.addPass(createAssignLayouts(
       {workgroupSize, subgroupSize, cooperativeMatrix, maxWorkgroupMemory}));
   pm.addPass(createDistributeToWorkgroup(

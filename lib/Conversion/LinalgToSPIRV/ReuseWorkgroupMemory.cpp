@@ -66,19 +66,19 @@ bool canStandFor(LiveRange &from, LiveRange &to) {
 }
 
 /// Program order: each op's position when it starts and after its regions.
-struct ProgramOrder {
-  DenseMap<Operation *, std::pair<unsigned, unsigned>> span;
+using ProgramOrder = DenseMap<Operation *, std::pair<unsigned, unsigned>>;
 
-  explicit ProgramOrder(func::FuncOp kernel) {
-    unsigned next = 0;
-    kernel->walk([&](Operation *op, const WalkStage &stage) {
-      if (stage.isBeforeAllRegions())
-        span[op].first = next++;
-      if (stage.isAfterAllRegions())
-        span[op].second = next++;
-    });
-  }
-};
+ProgramOrder programOrder(func::FuncOp kernel) {
+  ProgramOrder span;
+  unsigned next = 0;
+  kernel->walk([&](Operation *op, const WalkStage &stage) {
+    if (stage.isBeforeAllRegions())
+      span[op].first = next++;
+    if (stage.isAfterAllRegions())
+      span[op].second = next++;
+  });
+  return span;
+}
 
 /// The program-order positions of the uses of `value` and of its views, each
 /// widened to the outermost loop around it.
@@ -91,7 +91,7 @@ void collectUseSpans(Value value, func::FuncOp kernel,
          parent = parent->getParentOp())
       if (isa<LoopLikeOpInterface>(parent))
         outermostLoop = parent;
-    auto [start, end] = order.span.lookup(outermostLoop ? outermostLoop : user);
+    auto [start, end] = order.lookup(outermostLoop ? outermostLoop : user);
     found.push_back(start);
     found.push_back(end);
     if (auto view = dyn_cast<ViewLikeOpInterface>(user))
@@ -103,7 +103,7 @@ void collectUseSpans(Value value, func::FuncOp kernel,
 
 void reuseBuffers(func::FuncOp kernel) {
   Block &entry = kernel.getBody().front();
-  ProgramOrder order(kernel);
+  ProgramOrder order = programOrder(kernel);
   SmallVector<LiveRange> ranges;
   for (auto alloc : entry.getOps<memref::AllocOp>()) {
     MemRefType type = alloc.getType();
@@ -132,9 +132,10 @@ void reuseBuffers(func::FuncOp kernel) {
       continue;
     }
     // The kept allocation is defined first (allocations are hoisted to the
-    // kernel's start in program order), so it dominates every use.
+    // kernel's start), so it dominates every use. (Positions as they are now:
+    // an earlier reuse may have moved it.)
     memref::AllocOp target = reusable->alloc;
-    if (order.span.lookup(target).first > order.span.lookup(range.alloc).first)
+    if (range.alloc->isBeforeInBlock(target))
       rewriter.moveOpBefore(target, range.alloc);
     Value replacement = target.getResult();
     MemRefType type = range.alloc.getType();

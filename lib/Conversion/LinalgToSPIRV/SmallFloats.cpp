@@ -315,8 +315,8 @@ LogicalResult triton_spirv::emulateSmallFloats(func::FuncOp kernel) {
     if (isa<arith::BitcastOp, arith::SelectOp, memref::LoadOp, memref::StoreOp,
             memref::AllocOp, memref::AllocaOp, memref::SubViewOp,
             memref::ReinterpretCastOp, memref::ExpandShapeOp,
-            memref::CollapseShapeOp, memref::CastOp,
-            memref::GenericAtomicRMWOp, memref::AtomicYieldOp>(op) ||
+            memref::CollapseShapeOp, memref::CastOp, memref::GenericAtomicRMWOp,
+            memref::AtomicYieldOp>(op) ||
         op->hasTrait<OpTrait::IsTerminator>() ||
         isa<scf::SCFDialect>(op->getDialect()))
       return WalkResult::advance();

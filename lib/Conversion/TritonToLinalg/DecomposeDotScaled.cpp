@@ -13,6 +13,7 @@
 #include "triton-spirv/Dialect/Triton/IR/Dialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/IR/Builders.h"
 
 namespace mlir::triton_spirv {
@@ -35,9 +36,7 @@ struct TensorMath {
     return RankedTensorType::get(shape, element);
   }
   Value i32(int64_t v) const {
-    return arith::ConstantOp::create(
-        b, loc,
-        DenseElementsAttr::get(type(b.getI32Type()), b.getI32IntegerAttr(v)));
+    return createScalarOrSplatConstant(b, loc, type(b.getI32Type()), v);
   }
   Value widen(Value bytes) const {
     return arith::ExtUIOp::create(b, loc, type(b.getI32Type()), bytes);
@@ -87,12 +86,6 @@ struct TensorMath {
   }
 };
 
-RankedTensorType withShape(RankedTensorType type, ArrayRef<int64_t> shape,
-                           Type element = {}) {
-  return RankedTensorType::get(shape,
-                               element ? element : type.getElementType());
-}
-
 /// Unpacks a tensor of fp4 pairs (low nibble first) packed along `dim` into
 /// f32 values. Each byte is broadcast over a new pair dimension after `dim`,
 /// whose index picks the nibble (shift 0 or 4); merging `dim` with it gives
@@ -102,10 +95,10 @@ Value unpackFp4(OpBuilder &b, Location loc, Value packed, unsigned dim) {
   auto type = cast<RankedTensorType>(packed.getType());
   SmallVector<int64_t> pairShape(type.getShape());
   pairShape.insert(pairShape.begin() + dim + 1, 1);
-  Value bytes = ExpandDimsOp::create(b, loc, withShape(type, pairShape), packed,
+  Value bytes = ExpandDimsOp::create(b, loc, type.clone(pairShape), packed,
                                      b.getI32IntegerAttr(dim + 1));
   pairShape[dim + 1] = 2;
-  bytes = BroadcastOp::create(b, loc, withShape(type, pairShape), bytes);
+  bytes = BroadcastOp::create(b, loc, type.clone(pairShape), bytes);
   // The nibble index along the pair dimension, broadcast like the bytes.
   SmallVector<int64_t> indexShape(pairShape.size(), 1);
   indexShape[dim + 1] = 2;
@@ -122,16 +115,16 @@ Value unpackFp4(OpBuilder &b, Location loc, Value packed, unsigned dim) {
       math.andI(arith::ShRUIOp::create(b, loc, math.widen(bytes), shift), 15);
   SmallVector<int64_t> unpackedShape(type.getShape());
   unpackedShape[dim] *= 2;
-  return ReshapeOp::create(b, loc,
-                           withShape(type, unpackedShape, b.getF32Type()),
+  return ReshapeOp::create(b, loc, type.clone(unpackedShape, b.getF32Type()),
                            math.fp4ToF32(nibble), false, false);
 }
 
 /// The scale of every element of an operand as an f32 tensor laid out like
 /// the operand ([.., M, K] for the lhs, [.., K, N] for the rhs). `scale` is
 /// [.., M or N, K / group].
-FailureOr<Value> expandScale(OpBuilder &b, Location loc, DotScaledOp op,
-                             Value scale, bool isLhs, int64_t k) {
+FailureOr<Value> expandScale(OpBuilder &b, DotScaledOp op, Value scale,
+                             bool isLhs, int64_t k) {
+  Location loc = op.getLoc();
   auto type = cast<RankedTensorType>(scale.getType());
   ArrayRef<int64_t> shape = type.getShape();
   int64_t groups = shape.back();
@@ -144,8 +137,8 @@ FailureOr<Value> expandScale(OpBuilder &b, Location loc, DotScaledOp op,
   if (element.isInteger(8)) {
     values = TensorMath{b, loc, shape}.e8m0ToF32(scale);
   } else if (isa<Float8E4M3FNType>(element)) {
-    values = FpToFpOp::create(b, loc, withShape(type, shape, b.getF32Type()),
-                              scale, RoundingModeAttr());
+    values = FpToFpOp::create(b, loc, type.clone(shape, b.getF32Type()), scale,
+                              RoundingModeAttr());
   } else {
     return op.emitError() << "tl.dot_scaled: scales of type " << element
                           << " are not supported (e8m0 as uint8, or e4m3)";
@@ -153,17 +146,15 @@ FailureOr<Value> expandScale(OpBuilder &b, Location loc, DotScaledOp op,
   unsigned rank = shape.size();
   SmallVector<int64_t> expanded(shape);
   expanded.push_back(1);
-  values =
-      ExpandDimsOp::create(b, loc, withShape(type, expanded, b.getF32Type()),
-                           values, b.getI32IntegerAttr(rank));
+  values = ExpandDimsOp::create(b, loc, type.clone(expanded, b.getF32Type()),
+                                values, b.getI32IntegerAttr(rank));
   expanded.back() = k / groups;
-  values = BroadcastOp::create(
-      b, loc, withShape(type, expanded, b.getF32Type()), values);
+  values =
+      BroadcastOp::create(b, loc, type.clone(expanded, b.getF32Type()), values);
   SmallVector<int64_t> perElement(shape);
   perElement.back() = k;
-  values =
-      ReshapeOp::create(b, loc, withShape(type, perElement, b.getF32Type()),
-                        values, false, false);
+  values = ReshapeOp::create(b, loc, type.clone(perElement, b.getF32Type()),
+                             values, false, false);
   if (isLhs)
     return values;
   SmallVector<int32_t> order;
@@ -171,14 +162,14 @@ FailureOr<Value> expandScale(OpBuilder &b, Location loc, DotScaledOp op,
     order.push_back(d);
   order.append({int32_t(rank - 1), int32_t(rank - 2)});
   std::swap(perElement[rank - 1], perElement[rank - 2]);
-  return TransOp::create(b, loc, withShape(type, perElement, b.getF32Type()),
-                         values, b.getDenseI32ArrayAttr(order))
+  return TransOp::create(b, loc, type.clone(perElement, b.getF32Type()), values,
+                         b.getDenseI32ArrayAttr(order))
       .getResult();
 }
 
 /// One operand of the product as f32, scaled.
-FailureOr<Value> upcastOperand(OpBuilder &b, Location loc, DotScaledOp op,
-                               bool isLhs) {
+FailureOr<Value> upcastOperand(OpBuilder &b, DotScaledOp op, bool isLhs) {
+  Location loc = op.getLoc();
   Value operand = isLhs ? op.getA() : op.getB();
   Value scale = isLhs ? op.getAScale() : op.getBScale();
   ScaleDotElemType format = isLhs ? op.getAElemType() : op.getBElemType();
@@ -191,8 +182,7 @@ FailureOr<Value> upcastOperand(OpBuilder &b, Location loc, DotScaledOp op,
   switch (format) {
   case ScaleDotElemType::BF16:
   case ScaleDotElemType::FP16:
-    values = arith::ExtFOp::create(
-        b, loc, withShape(type, type.getShape(), f32), operand);
+    values = arith::ExtFOp::create(b, loc, type.clone(f32), operand);
     break;
   case ScaleDotElemType::E4M3:
   case ScaleDotElemType::E5M2: {
@@ -200,10 +190,9 @@ FailureOr<Value> upcastOperand(OpBuilder &b, Location loc, DotScaledOp op,
                    ? Type(b.getType<Float8E4M3FNType>())
                    : Type(b.getType<Float8E5M2Type>());
     if (type.getElementType().isInteger(8))
-      operand = BitcastOp::create(b, loc, withShape(type, type.getShape(), fp8),
-                                  operand);
-    values = FpToFpOp::create(b, loc, withShape(type, type.getShape(), f32),
-                              operand, RoundingModeAttr());
+      operand = BitcastOp::create(b, loc, type.clone(fp8), operand);
+    values =
+        FpToFpOp::create(b, loc, type.clone(f32), operand, RoundingModeAttr());
     break;
   }
   case ScaleDotElemType::E2M1: {
@@ -220,7 +209,7 @@ FailureOr<Value> upcastOperand(OpBuilder &b, Location loc, DotScaledOp op,
   if (!scale)
     return values;
   int64_t k = cast<RankedTensorType>(values.getType()).getShape()[kDim];
-  FailureOr<Value> scales = expandScale(b, loc, op, scale, isLhs, k);
+  FailureOr<Value> scales = expandScale(b, op, scale, isLhs, k);
   if (failed(scales))
     return failure();
   return arith::MulFOp::create(b, loc, values, *scales).getResult();
@@ -231,17 +220,16 @@ FailureOr<Value> upcastOperand(OpBuilder &b, Location loc, DotScaledOp op,
 LogicalResult decompose(DotScaledOp op) {
   OpBuilder b(op);
   Location loc = op.getLoc();
-  FailureOr<Value> lhs = upcastOperand(b, loc, op, /*isLhs=*/true);
+  FailureOr<Value> lhs = upcastOperand(b, op, /*isLhs=*/true);
   if (failed(lhs))
     return failure();
-  FailureOr<Value> rhs = upcastOperand(b, loc, op, /*isLhs=*/false);
+  FailureOr<Value> rhs = upcastOperand(b, op, /*isLhs=*/false);
   if (failed(rhs))
     return failure();
   Value acc = op.getC();
   auto accType = cast<RankedTensorType>(acc.getType());
   if (!accType.getElementType().isF32())
-    acc = arith::ExtFOp::create(
-        b, loc, withShape(accType, accType.getShape(), b.getF32Type()), acc);
+    acc = arith::ExtFOp::create(b, loc, accType.clone(b.getF32Type()), acc);
   Value product = DotOp::create(b, loc, acc.getType(), *lhs, *rhs, acc,
                                 InputPrecision::IEEE, /*maxNumImpreciseAcc=*/0);
   if (product.getType() != accType)

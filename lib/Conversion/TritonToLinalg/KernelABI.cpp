@@ -22,17 +22,12 @@ KernelArgRole triton_spirv::programIdBaseRole(unsigned dim) {
       static_cast<uint32_t>(KernelArgRole::ProgramIdBaseX) + dim);
 }
 
-/// The axis of `role` within the three roles from `first`, if it is one.
-static std::optional<unsigned> axisFrom(KernelArgRole role,
-                                        KernelArgRole first) {
-  auto offset = static_cast<uint32_t>(role) - static_cast<uint32_t>(first);
+std::optional<unsigned> triton_spirv::programIdAxis(KernelArgRole role) {
+  auto offset = static_cast<uint32_t>(role) -
+                static_cast<uint32_t>(KernelArgRole::ProgramIdX);
   if (offset < 3)
     return offset;
   return std::nullopt;
-}
-
-std::optional<unsigned> triton_spirv::programIdAxis(KernelArgRole role) {
-  return axisFrom(role, KernelArgRole::ProgramIdX);
 }
 
 FailureOr<std::optional<KernelArgRole>>

@@ -63,7 +63,7 @@ class _Event:
     def __init__(self, enable_timing: bool = True) -> None:
         self.launch = 0
         self.wall_ns = 0
-        _enable_timing()
+        vulkan.device().enable_timing()
 
     def record(self, stream: Any = None) -> None:
         if not vulkan.device().properties.timestamps:
@@ -79,16 +79,6 @@ class _Event:
         if vulkan.device().properties.timestamps:
             return vulkan.device().elapsed_between(self.launch, end.launch) / 1e6
         return (end.wall_ns - self.wall_ns) / 1e6
-
-
-_timing_enabled = False
-
-
-def _enable_timing() -> None:
-    global _timing_enabled
-    if not _timing_enabled:
-        vulkan.device().enable_timing()
-        _timing_enabled = True
 
 
 class _DeviceInterface:

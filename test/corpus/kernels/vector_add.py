@@ -20,6 +20,14 @@ def vector_add_kernel(x_ptr, y_ptr, out_ptr, n_elements, BLOCK_SIZE: tl.constexp
     tl.store(out_ptr + offsets, lhs + rhs, mask=inside)
 
 
+@triton.jit
+def fill_kernel(out_ptr, n, value, BLOCK_SIZE: tl.constexpr):
+    # Every element of out set to value (int32): the launch tests' and
+    # benchmark's kernel that reads nothing.
+    offsets = tl.program_id(0) * BLOCK_SIZE + tl.arange(0, BLOCK_SIZE)
+    tl.store(out_ptr + offsets, tl.full([BLOCK_SIZE], 0, tl.int32) + value, mask=offsets < n)
+
+
 _N = 1000
 _BLOCK = 256
 
