@@ -11,6 +11,7 @@
 #   --runner "CMD"   the Python command (default python3; e.g.
 #                    "python3 -m triton_spirv.run" next to CUDA)
 #   --report FILE    where the JSON-lines report goes (default: a temp file)
+#   --timeout S      seconds one case may take (default 600)
 # Cases in utils/triton_suite/skip_list.txt are skipped with their reason.
 # Each launch is bounded by TRITON_SPIRV_TIMEOUT_S (default here 120 s).
 set -euo pipefail
@@ -18,7 +19,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 tests=$(cd "$1" && pwd)
 shift
 files="test_core.py test_standard.py test_random.py"
-sample=0 seed=0 workers=$(nproc) runner=python3 report=""
+sample=0 seed=0 workers=$(nproc) runner=python3 report="" timeout=600
 extra=()
 while [ $# -gt 0 ]; do
   case $1 in
@@ -28,6 +29,7 @@ while [ $# -gt 0 ]; do
     --workers) workers=$2; shift 2 ;;
     --runner) runner=$2; shift 2 ;;
     --report) report=$2; shift 2 ;;
+    --timeout) timeout=$2; shift 2 ;;
     --) shift; extra=("$@"); break ;;
     *) echo "unknown option $1" >&2; exit 2 ;;
   esac
@@ -49,6 +51,7 @@ set +e
 (cd "$tests" && $runner "$pytest_main" -q -p no:cacheprovider -p plugin "${parallel[@]}" --rootdir "$tests" \
   --device cpu --spirv-sample "$sample" --spirv-seed "$seed" \
   --spirv-skips "$root/utils/triton_suite/skip_list.txt" --spirv-report "$report" \
+  --spirv-timeout "$timeout" \
   "${paths[@]}" "${extra[@]}" | tail -n 3)
 set -e
 python3 "$root/utils/triton_suite/summary.py" "$report"

@@ -6,7 +6,10 @@ Loaded by scripts/run_triton_tests.sh with `-p plugin`. It adds:
                                     seed and Triton version);
   --spirv-skips FILE                skip the cases a skip-list file names;
   --spirv-report FILE               write every case's outcome and its first
-                                    error line as JSON lines, for summary.py.
+                                    error line as JSON lines, for summary.py;
+  --spirv-timeout S                 fail a case that runs longer than S
+                                    seconds (a compile that never ends would
+                                    otherwise stop the whole run).
 With pytest-xdist, collection runs in every worker; sampling and skipping
 sort by node id first, so all workers agree on the same cases.
 """
@@ -16,6 +19,7 @@ from __future__ import annotations
 import fnmatch
 import json
 import random
+import signal
 from pathlib import Path
 
 import pytest
@@ -30,6 +34,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="skip list: 'node-id-glob  # reason' per line")
     group.addoption("--spirv-report", default=None,
                     help="JSON-lines file with each case's outcome")
+    group.addoption("--spirv-timeout", type=int, default=0,
+                    help="seconds a case may run (0: no limit)")
 
 
 def read_skip_list(path: str) -> list[tuple[str, str]]:
@@ -64,6 +70,31 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
                 if fnmatch.fnmatchcase(name, pattern):
                     item.add_marker(pytest.mark.skip(reason=f"skip list: {reason}"))
                     break
+
+
+class CaseTimeout(Exception):
+    pass
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_call(item: pytest.Item):
+    """Under --spirv-timeout, an alarm interrupts the case (subprocess.run,
+    which compiles, kills its child on the way out)."""
+    limit = item.config.getoption("--spirv-timeout")
+    if not limit:
+        yield
+        return
+
+    def expire(signum, frame):
+        raise CaseTimeout(f"the case ran longer than {limit} s (--spirv-timeout)")
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.alarm(limit)
+    try:
+        yield
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
 
 
 def short_id(nodeid: str) -> str:
