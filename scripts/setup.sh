@@ -63,7 +63,8 @@ test -f "$BUILD_DIR/lib/libtriton_spirv_runtime.so"
 if ! python3 - "$PWD/python" <<'PY' 2>/dev/null; then
 import importlib.util, os, sys
 from importlib.metadata import entry_points
-registered = any(e.name == "spirv" for e in entry_points().select(group="triton.backends"))
+ours = {e.name for e in entry_points().select(group="triton.backends") if e.value.startswith("triton_spirv.")}
+registered = ours == {"spirv", "cpu"}
 spec = importlib.util.find_spec("triton_spirv")
 here = spec is not None and os.path.realpath(spec.origin).startswith(os.path.realpath(sys.argv[1]) + os.sep)
 sys.exit(not (registered and here))

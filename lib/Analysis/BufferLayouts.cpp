@@ -55,12 +55,26 @@ bool triton_spirv::isShuffleType(Type element) {
          element.isInteger(64);
 }
 
+/// Whether view element v sits at buffer position `offset + q`, q being v's
+/// row-major position in the view: every dimension but unit ones has the
+/// view's own row-major stride.
+static bool isContiguous(const ViewPlacement &placement,
+                         ArrayRef<int64_t> shape) {
+  for (auto [size, stride, rowMajor] :
+       llvm::zip(shape, placement.strides, computeStrides(shape)))
+    if (size != 1 && stride != rowMajor)
+      return false;
+  return true;
+}
+
 int64_t triton_spirv::rotation(Value input, unsigned workgroupSize) {
   auto view = input.getDefiningOp<memref::SubViewOp>();
-  if (!view || view.getSourceType().getRank() != 1)
+  if (!view)
     return 0;
   std::optional<ViewPlacement> placement = placeView(view);
-  return placement ? placement->offset % workgroupSize : 0;
+  if (!placement || !isContiguous(*placement, view.getType().getShape()))
+    return 0;
+  return placement->offset % workgroupSize;
 }
 
 /// An op that iterates over `buffer` element by element: all its loops
@@ -124,25 +138,41 @@ bool LayoutAssignment::isOwnerAligned(Operation *user, Value buffer) {
     if (!llvm::is_contained(reduce.getInputs(), buffer) ||
         llvm::is_contained(reduce.getInits(), buffer))
       return false;
-    // A full reduction shared by all W invocations: each folds its own,
+    ArrayRef<int64_t> dims = reduce.getDimensions();
+    // A full reduction shared by all W invocations (every dimension left is
+    // a unit one, as in Inductor's [1, R] blocks): each folds its own,
     // provided all its inputs are rotated alike.
-    if (type.getRank() == 1) {
+    bool unitOutput =
+        llvm::all_of(llvm::enumerate(type.getShape()), [&](auto dim) {
+          return dim.value() == 1 ||
+                 llvm::is_contained(dims, (int64_t)dim.index());
+        });
+    if (unitOutput) {
       int64_t shift = rotation(buffer, workgroupSize);
-      return reduce.getDimensions().size() == 1 &&
-             type.getNumElements() >= workgroupSize &&
+      return type.getNumElements() >= workgroupSize &&
              llvm::all_of(reduce.getInputs(), [&](Value input) {
                return rotation(input, workgroupSize) == shift;
              });
     }
     // Outer dimensions reduced, W dividing the outputs: invocation t folds
     // the elements of output p = t mod W, at positions r * P + p.
-    ArrayRef<int64_t> dims = reduce.getDimensions();
     int64_t outputs = computeProduct(type.getShape().drop_front(dims.size()));
     return llvm::equal(dims, llvm::seq<int64_t>(0, dims.size())) &&
            outputs % workgroupSize == 0;
   }
   if (isa<linalg::LinalgOp>(user))
     return isElementwiseUse(user, buffer);
+  // Reshapes keep every element's linear position (the buffer has the
+  // identity layout), so element-wise ops and reductions over the reshaped
+  // buffer stay aligned.
+  if (isa<memref::ExpandShapeOp, memref::CollapseShapeOp>(user)) {
+    Value reshaped = user->getResult(0);
+    return user->getOperand(0) == buffer &&
+           llvm::all_of(reshaped.getUsers(), [&](Operation *reshapedUser) {
+             return isa<linalg::LinalgOp>(reshapedUser) &&
+                    isOwnerAligned(reshapedUser, reshaped);
+           });
+  }
   auto view = dyn_cast<memref::SubViewOp>(user);
   if (!view || view.getSource() != buffer)
     return false;
@@ -151,9 +181,10 @@ bool LayoutAssignment::isOwnerAligned(Operation *user, Value buffer) {
     return false;
   MemRefType viewType = view.getType();
   bool congruent = placement->offset % workgroupSize == 0;
-  for (auto [stride, rowMajor] :
-       llvm::zip(placement->strides, computeStrides(viewType.getShape())))
-    congruent &= (stride - rowMajor) % workgroupSize == 0;
+  for (auto [size, stride, rowMajor] :
+       llvm::zip(viewType.getShape(), placement->strides,
+                 computeStrides(viewType.getShape())))
+    congruent &= size == 1 || (stride - rowMajor) % workgroupSize == 0;
   for (Operation *viewUser : view->getUsers()) {
     if (viewType.getRank() == 0) {
       auto linalgOp = dyn_cast<linalg::LinalgOp>(viewUser);
@@ -161,9 +192,9 @@ bool LayoutAssignment::isOwnerAligned(Operation *user, Value buffer) {
         return false;
       continue;
     }
-    // A 1-D view at any offset: full reductions rotate their members.
-    bool rotatedReduction = viewType.getRank() == 1 &&
-                            view.getSourceType().getRank() == 1 &&
+    // A contiguous view at any offset: full reductions rotate their
+    // members.
+    bool rotatedReduction = isContiguous(*placement, viewType.getShape()) &&
                             isa<linalg::ReduceOp>(viewUser);
     if (!(congruent || rotatedReduction) ||
         !isOwnerAligned(viewUser, view.getResult()))
@@ -470,9 +501,10 @@ bool LayoutAssignment::isConsistent(Value buffer, Attribute layout) {
         return false;
       continue;
     }
-    if (auto view = dyn_cast<memref::ExpandShapeOp>(user)) {
-      if (!slice)
-        return false;
+    auto view = dyn_cast<memref::ExpandShapeOp>(user);
+    if (view && grid)
+      return false;
+    if (view && slice) {
       for (Operation *reader : view->getUsers()) {
         if (auto chunk = dyn_cast<memref::SubViewOp>(reader)) {
           for (Operation *chunkReader : chunk->getUsers())
@@ -487,6 +519,13 @@ bool LayoutAssignment::isConsistent(Value buffer, Attribute layout) {
       continue;
     }
     auto [readers, accessed] = accessesThrough(user, buffer);
+    // A cyclic buffer's reshapes are read in the same cyclic order.
+    if (isa<memref::ExpandShapeOp, memref::CollapseShapeOp>(user)) {
+      if (grid || slice)
+        return false;
+      readers = llvm::to_vector(user->getUsers());
+      accessed = user->getResult(0);
+    }
     for (Operation *reader : readers) {
       auto linalgOp = dyn_cast<linalg::LinalgOp>(reader);
       if (!linalgOp || !isElementwiseUse(reader, accessed))

@@ -15,3 +15,11 @@ def synchronize() -> None:
     """Waits for the launch in flight (asynchronous mode) and finishes it."""
     from .backend.launcher import synchronize as wait
     wait()
+
+
+def enable_torch_compile() -> None:
+    """torch.compile runs through SPIR-V: Inductor generates Triton kernels for
+    CPU tensors, this backend compiles and launches them on the active Vulkan
+    device."""
+    from .inductor import enable_torch_compile as enable
+    enable()

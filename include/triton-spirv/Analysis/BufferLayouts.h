@@ -27,7 +27,8 @@ struct ViewPlacement {
 };
 std::optional<ViewPlacement> placeView(memref::SubViewOp view);
 
-/// For a full reduction of a 1-D view at offset o: o mod W, the shift by
+/// For a full reduction of a contiguous view at offset o (its elements in
+/// row-major order at consecutive buffer positions): o mod W, the shift by
 /// which invocation t takes the view's positions that are its own elements
 /// of the viewed buffer (member (t - o) mod W). 0 for anything else.
 int64_t rotation(Value input, unsigned workgroupSize);

@@ -302,6 +302,13 @@ void KernelDistributor::rewritePrivateAccesses() {
         views.push_back(view);
         for (Operation *viewUser : view->getUsers())
           accesses.push_back({viewUser, *triton_spirv::placeView(view)});
+      } else if (isa<memref::ExpandShapeOp, memref::CollapseShapeOp>(user)) {
+        // A reshape of the identity-layout buffer: row-major in its shape.
+        views.push_back(user);
+        triton_spirv::ViewPlacement reshaped{computeStrides(
+            cast<MemRefType>(user->getResult(0).getType()).getShape())};
+        for (Operation *reshapedUser : user->getUsers())
+          accesses.push_back({reshapedUser, reshaped});
       } else {
         accesses.push_back({user, whole});
       }

@@ -12,7 +12,7 @@ from triton.backends.driver import DriverBase
 from .. import vulkan
 from .launcher import KernelBinary, SPIRVLauncher, last_launch, synchronize
 
-__all__ = ["SPIRVDriver"]
+__all__ = ["SPIRVDriver", "device_target"]
 
 # Vulkan reports no register counts; kernels are described as using this many
 # 32-bit registers per invocation (occupancy arithmetic in user code needs one).
@@ -25,6 +25,16 @@ def _other_gpu_backend_present() -> bool:
     except ImportError:
         return False
     return torch.cuda.is_available()
+
+
+def device_target() -> GPUTarget:
+    """The active Vulkan device as a compile target. The arch names the tool's
+    target preset and what the code depends on of this device: its subgroup
+    size (shuffles), workgroup memory and largest workgroup; warp_size stays
+    32 because a workgroup is num_warps * 32 invocations."""
+    p = vulkan.device().properties
+    arch = f"{p.target}:{p.subgroup_size}:{p.max_shared_memory}:{p.max_workgroup_invocations}"
+    return GPUTarget("spirv", arch, 32)
 
 
 class _Utils:
@@ -131,13 +141,7 @@ class SPIRVDriver(DriverBase):
         return ty
 
     def get_current_target(self) -> GPUTarget:
-        # The arch names the tool's target preset and what the code depends
-        # on of this device: its subgroup size (shuffles), workgroup memory and
-        # largest workgroup; warp_size stays 32 because a workgroup is
-        # num_warps * 32 invocations.
-        p = vulkan.device().properties
-        arch = f"{p.target}:{p.subgroup_size}:{p.max_shared_memory}:{p.max_workgroup_invocations}"
-        return GPUTarget("spirv", arch, 32)
+        return device_target()
 
     def get_active_torch_device(self) -> Any:
         import torch

@@ -162,6 +162,52 @@ func.func @private_block(%src: memref<100xf32>, %r: memref<f32, #gpu.address_spa
 
 // -----
 
+// Inductor's reductions: a [1, R] block (here written through a reshape of a
+// 1-D index block) whose first element seeds the reduction of the rest, a
+// contiguous view at offset 1 of a 2-D block. All of it is private: the
+// reshape reads in the same cyclic order, and the reduction rotates members
+// as for a 1-D view.
+// CHECK-LABEL: func.func @private_unit_rows
+// CHECK-NOT: memref<{{(1x)?}}128xi32, #gpu.address_space<workgroup>>
+// CHECK-DAG: %[[INDICES:.*]] = memref.alloca() : memref<2xi32, #gpu.address_space<private>>
+// CHECK-DAG: %[[ROW:.*]] = memref.alloca() : memref<2xi32, #gpu.address_space<private>>
+// CHECK-DAG: %[[ID:.*]] = gpu.thread_id x
+// CHECK: %[[SHIFTED:.*]] = arith.addi %[[ID]], %c63
+// CHECK: arith.remui %[[SHIFTED]], %c64
+// CHECK: memref.load %[[ROW]]
+// CHECK: scf.for
+// CHECK:   memref.load %[[ROW]]
+// CHECK: return
+#line = affine_map<(d0) -> (d0)>
+#id = affine_map<(d0, d1) -> (d0, d1)>
+func.func @private_unit_rows(%r: memref<1xi32, #gpu.address_space<workgroup>>) {
+  %indices = memref.alloc() : memref<128xi32, #gpu.address_space<workgroup>>
+  linalg.generic {indexing_maps = [#line], iterator_types = ["parallel"]}
+      outs(%indices : memref<128xi32, #gpu.address_space<workgroup>>) {
+  ^bb0(%out: i32):
+    %i = linalg.index 0 : index
+    %c = arith.index_cast %i : index to i32
+    linalg.yield %c : i32
+  }
+  %row_indices = memref.expand_shape %indices [[0, 1]] output_shape [1, 128] : memref<128xi32, #gpu.address_space<workgroup>> into memref<1x128xi32, #gpu.address_space<workgroup>>
+  %row = memref.alloc() : memref<1x128xi32, #gpu.address_space<workgroup>>
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%row_indices : memref<1x128xi32, #gpu.address_space<workgroup>>)
+      outs(%row : memref<1x128xi32, #gpu.address_space<workgroup>>) {
+  ^bb0(%x: i32, %y: i32):
+    %twice = arith.addi %x, %x : i32
+    linalg.yield %twice : i32
+  }
+  %first = memref.subview %row[0, 0] [1, 1] [1, 1] : memref<1x128xi32, #gpu.address_space<workgroup>> to memref<1xi32, strided<[128]>, #gpu.address_space<workgroup>>
+  linalg.copy ins(%first : memref<1xi32, strided<[128]>, #gpu.address_space<workgroup>>) outs(%r : memref<1xi32, #gpu.address_space<workgroup>>)
+  %rest = memref.subview %row[0, 1] [1, 127] [1, 1] : memref<1x128xi32, #gpu.address_space<workgroup>> to memref<1x127xi32, strided<[128, 1], offset: 1>, #gpu.address_space<workgroup>>
+  linalg.reduce { arith.maxsi } ins(%rest : memref<1x127xi32, strided<[128, 1], offset: 1>, #gpu.address_space<workgroup>>)
+      outs(%r : memref<1xi32, #gpu.address_space<workgroup>>) dimensions = [1]
+  return
+}
+
+// -----
+
 // Column accumulators (4x64 on 64 invocations), reduced over rows 1..3 into
 // row 0's copy: every access is by the owning invocation, so the block is
 // private, 4 elements per invocation.
