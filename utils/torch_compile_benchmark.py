@@ -1,0 +1,203 @@
+"""torch.compile through SPIR-V, next to eager PyTorch on the CPU and to
+Inductor on CUDA, for the models of the torch.compile tests.
+
+    # on the GPU machine, both backends in one run (JSON + Markdown):
+    bash scripts/gpu_machine.sh python3 utils/torch_compile_benchmark.py --side-by-side benchmarks/h200-torch-compile.json
+    # this backend alone (lavapipe here), small sizes:
+    python3 utils/torch_compile_benchmark.py --backend spirv --small benchmarks/lavapipe-torch-compile.json
+
+Both sides compile with mode="max-autotune" and Triton matmul templates only
+(max_autotune_gemm_backends="TRITON"), so that every op of the SPIR-V side
+runs through SPIR-V (Inductor would otherwise hand CPU matmuls to the host's
+BLAS). The SPIR-V side's inputs and parameters are in device memory
+(triton_spirv.memory); the buffers Inductor allocates itself are ordinary CPU
+tensors, which kernels reach through imported host memory. Eager PyTorch runs
+on the host CPU with ordinary tensors. Times are wall clock per call after
+synchronizing, the median of ROUNDS rounds (and their spread); "first call"
+is the first call's wall clock with empty compile caches: compiling and
+autotuning every kernel, and running once.
+"""
+
+from __future__ import annotations
+
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any, Callable
+
+import torch
+import torch.nn.functional as F
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from side_by_side import Backend, argument_parser, device_name, run_command_line  # noqa: E402
+
+ROUNDS = 5
+Model = tuple[Callable[..., Any], list[torch.Tensor], torch.nn.Module | None]
+
+
+def mlp_gelu(small: bool) -> Model:
+    width = 256 if small else 2048
+    mlp = torch.nn.Sequential(torch.nn.Linear(width, 4 * width), torch.nn.GELU(),
+                              torch.nn.Linear(4 * width, width))
+    return mlp, [torch.randn(64 if small else 1024, width)], mlp
+
+
+def layer_norm_residual(small: bool) -> Model:
+    width = 512 if small else 4096
+    norm = torch.nn.LayerNorm(width)
+    rows = 64 if small else 8192
+    return (lambda x, r: norm(x + r)), [torch.randn(rows, width), torch.randn(rows, width)], norm
+
+
+def softmax_attention(small: bool) -> Model:
+    batch, tokens, dim = (2, 64, 64) if small else (16, 512, 128)
+    projections = torch.nn.Linear(dim, 3 * dim)
+
+    def attention(x: torch.Tensor) -> torch.Tensor:
+        q, k, v = projections(x).chunk(3, dim=-1)
+        return ((q @ k.transpose(-1, -2)) / dim**0.5).softmax(-1) @ v
+
+    return attention, [torch.randn(batch, tokens, dim)], projections
+
+
+def row_statistics(small: bool) -> Model:
+    def statistics_of(x: torch.Tensor) -> tuple[torch.Tensor, ...]:
+        return x.mean(-1), x.var(-1), x.amax(-1), torch.logsumexp(x, -1)
+
+    return statistics_of, [torch.randn(256 if small else 8192, 1000 if small else 8000)], None
+
+
+def elementwise_chain(small: bool) -> Model:
+    n = 1 << (16 if small else 24)
+
+    def chain(a: torch.Tensor, b: torch.Tensor, c: torch.Tensor) -> torch.Tensor:
+        mixed = a * b + c
+        return torch.where(mixed > 0, mixed.sqrt(), mixed.exp())
+
+    columns = 1024
+    return chain, [torch.randint(-50, 50, (n // columns, columns), dtype=torch.int32),
+                   torch.randn(n // columns, columns).half(), torch.randn(columns)], None
+
+
+def training_step(small: bool) -> Model:
+    width = 128 if small else 1024
+    model = torch.nn.Sequential(torch.nn.Linear(width, 2 * width), torch.nn.GELU(), torch.nn.LayerNorm(2 * width),
+                                torch.nn.Linear(2 * width, width))
+
+    def step(x: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
+        loss = F.mse_loss(model(x), target)
+        loss.backward()
+        return loss.detach()
+
+    rows = 64 if small else 2048
+    return step, [torch.randn(rows, width), torch.randn(rows, width)], model
+
+
+MODELS: dict[str, Callable[[bool], Model]] = {
+    "mlp_gelu": mlp_gelu, "layer_norm_residual": layer_norm_residual, "softmax_attention": softmax_attention,
+    "row_statistics": row_statistics, "elementwise_chain": elementwise_chain, "training_step": training_step,
+}
+
+
+def _max_error(actual: Any, expected: Any) -> float:
+    pairs = zip(actual, expected) if isinstance(actual, tuple) else [(actual, expected)]
+    return max(float((a.float().cpu() - e.float()).abs().max()) for a, e in pairs)
+
+
+def _per_call_ms(fn: Callable[[], Any], synchronize: Callable[[], None], calls: int) -> list[float]:
+    rounds = []
+    for _ in range(ROUNDS):
+        synchronize()
+        start = time.perf_counter()
+        for _ in range(calls):
+            fn()
+        synchronize()
+        rounds.append((time.perf_counter() - start) / calls * 1e3)
+    return rounds
+
+
+def _summary(rounds: list[float]) -> dict[str, float]:
+    return {"median_ms": statistics.median(rounds), "min_ms": min(rounds), "max_ms": max(rounds)}
+
+
+def measure(backend_name: str, small: bool) -> dict[str, Any]:
+    import torch._inductor.config as inductor_config
+
+    # Empty caches: the first call compiles and autotunes everything.
+    os.environ["TRITON_CACHE_DIR"] = tempfile.mkdtemp(prefix="triton-cache-")
+    os.environ["TORCHINDUCTOR_CACHE_DIR"] = tempfile.mkdtemp(prefix="inductor-cache-")
+    backend = Backend(backend_name)
+    if backend_name == "spirv":
+        import triton_spirv
+        triton_spirv.enable_torch_compile()
+    inductor_config.max_autotune_gemm_backends = "TRITON"
+    calls = 3 if small else 20
+    results: dict[str, Any] = {"device": device_name(backend_name), "small": small, "models": {}}
+    for name, build in MODELS.items():
+        torch.manual_seed(0)
+        fn, inputs, module = build(small)
+        with torch.no_grad():
+            expected = fn(*inputs) if name != "training_step" else None
+        entry: dict[str, Any] = {}
+        if backend_name == "spirv":
+            entry["eager_cpu"] = _summary(_per_call_ms(lambda: fn(*inputs), lambda: None, calls))
+        if module is not None:
+            for parameter in module.parameters():
+                parameter.data = backend.tensor(parameter.data)
+        placed = [backend.tensor(t) for t in inputs]
+        torch._dynamo.reset()
+        compiled = torch.compile(fn, mode="max-autotune-no-cudagraphs")
+        grad = torch.enable_grad() if name == "training_step" else torch.no_grad()
+        with grad:
+            start = time.perf_counter()
+            actual = compiled(*placed)
+            backend.synchronize()
+            entry["first_call_s"] = time.perf_counter() - start
+            entry["compiled"] = _summary(_per_call_ms(lambda: compiled(*placed), backend.synchronize, calls))
+        if expected is not None:
+            entry["max_error_vs_eager"] = _max_error(actual, expected)
+        results["models"][name] = entry
+        print(name, entry, flush=True)
+    return results
+
+
+def markdown(results: dict[str, Any]) -> str:
+    spirv = results.get("spirv", {})
+    cuda = results.get("cuda", {})
+    lines = [f"this backend: {spirv.get('device', '-')}; Inductor CUDA: {cuda.get('device', '-')}", "",
+             "| model | eager CPU (ms) | compiled, SPIR-V (ms) | Inductor CUDA (ms) | SPIR-V first call (s) "
+             "| CUDA first call (s) | max error vs eager: SPIR-V | CUDA |", "|---|---|---|---|---|---|---|---|"]
+
+    def cell(entry: dict[str, Any] | None, key: str) -> str:
+        if not entry or key not in entry:
+            return "-"
+        s = entry[key]
+        return f"{s['median_ms']:.3f} ({s['min_ms']:.3f}-{s['max_ms']:.3f})"
+
+    def first_call(entry: dict[str, Any] | None) -> str:
+        return f"{entry['first_call_s']:.1f}" if entry else "-"
+
+    def error(entry: dict[str, Any] | None) -> str:
+        return f"{entry['max_error_vs_eager']:.1e}" if entry and "max_error_vs_eager" in entry else "-"
+
+    for name in MODELS:
+        ours = spirv.get("models", {}).get(name)
+        theirs = cuda.get("models", {}).get(name)
+        lines.append(f"| {name} | {cell(ours, 'eager_cpu')} | {cell(ours, 'compiled')} | {cell(theirs, 'compiled')} "
+                     f"| {first_call(ours)} | {first_call(theirs)} | {error(ours)} | {error(theirs)} |")
+    return "\n".join(lines) + "\n"
+
+
+def main() -> None:
+    parser = argument_parser(__doc__)
+    parser.add_argument("--small", action="store_true", help="sizes for lavapipe")
+    args = parser.parse_args()
+    forwarded = ["--small"] if args.small else []
+    run_command_line(__file__, args, forwarded, lambda backend: measure(backend, args.small), markdown)
+
+
+if __name__ == "__main__":
+    main()
