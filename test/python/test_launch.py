@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import time
 
 import pytest
 import torch
@@ -108,6 +109,22 @@ def _uses_lgamma(x_ptr, BLOCK: tl.constexpr):
 def test_unsupported_op_names_the_python_line() -> None:
     with pytest.raises(Exception, match=r"(?s)test_launch\.py:\d+:\d+: error: .*__nv_lgammaf"):
         _uses_lgamma[(1,)](torch.zeros(16), BLOCK=16)
+
+
+@triton.jit
+def _scaled_copy(x_ptr, out_ptr, SCALE: tl.constexpr, BLOCK: tl.constexpr):
+    offsets = tl.arange(0, BLOCK)
+    tl.store(out_ptr + offsets, tl.load(x_ptr + offsets) * SCALE)
+
+
+def test_compile_time_limit_names_the_kernel(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A compile that does not finish in TRITON_SPIRV_COMPILE_TIMEOUT_S fails
+    # with the kernel's name instead of hanging. (An unused SCALE value
+    # keeps the kernel out of Triton's cache.)
+    monkeypatch.setenv("TRITON_SPIRV_COMPILE_TIMEOUT_S", "0.001")
+    x = torch.rand(16)
+    with pytest.raises(Exception, match=r"did not finish compiling _scaled_copy within 0\.001 s"):
+        _scaled_copy[(1,)](x, torch.empty_like(x), SCALE=float(time.time()), BLOCK=16)
 
 
 @triton.jit

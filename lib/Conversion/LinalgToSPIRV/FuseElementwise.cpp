@@ -20,6 +20,12 @@ namespace mlir::triton_spirv {
 using namespace mlir;
 
 namespace {
+/// The most ops a fused op may have when a producer with other uses is fused
+/// into it. Linalg's fusion then keeps the producer's results as results of
+/// the fused op, so without a bound one op can absorb a whole integer
+/// network (a sort's compare-and-swap stages), growing without end.
+constexpr size_t kMaxOpsFusingSharedProducer = 64;
+
 /// Whether recomputing `producer` in each consumer costs less than keeping
 /// its result in workgroup memory: only integer/index arithmetic, compares,
 /// casts and selects, no memory access and no floating-point math.
@@ -292,7 +298,11 @@ struct FuseElementwisePass
       if (producer->hasOneUse())
         return true;
       auto generic = dyn_cast<linalg::GenericOp>(producer);
-      return generic && isCheapToRecompute(generic);
+      auto consumer = dyn_cast<linalg::GenericOp>(fused->getOwner());
+      return generic && consumer && isCheapToRecompute(generic) &&
+             generic.getBody()->getOperations().size() +
+                     consumer.getBody()->getOperations().size() <=
+                 kMaxOpsFusingSharedProducer;
     };
     linalg::populateElementwiseOpsFusionPatterns(patterns, control);
     patterns.add<CarryUniformIncrementAsScalar, KeepOneShapedOperand>(context);

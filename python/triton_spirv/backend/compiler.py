@@ -6,6 +6,7 @@ import dataclasses
 import functools
 import hashlib
 import json
+import os
 import re
 import subprocess
 import tempfile
@@ -29,6 +30,9 @@ class SPIRVCompilationError(RuntimeError):
 
 _OUT_OF_RESOURCES = re.compile(
     r"out of resources: the kernel needs (\d+) bytes of workgroup memory, the target has (\d+)")
+
+
+_KERNEL_NAME = re.compile(r"tt\.func (?:public )?@([\w$.]+)")
 
 
 @functools.lru_cache(maxsize=None)
@@ -83,7 +87,8 @@ class SPIRVBackend(BaseBackend):
             source = Path(workdir) / "kernel.ttir"
             binary = Path(workdir) / "kernel.spv"
             # Locations stay in the text so that diagnostics name Python lines.
-            source.write_text(str(mod))
+            text = str(mod)
+            source.write_text(text)
             # preset[:subgroup size[:workgroup memory[:largest workgroup]]]
             preset, *limits = options.arch.split(":")
             subgroup, memory, workgroup = (limits + ["0"] * 3)[:3]
@@ -91,8 +96,15 @@ class SPIRVBackend(BaseBackend):
                         f"max-workgroup-memory={memory} max-workgroup-size={workgroup} "
                         f"num-warps={options.num_warps} fp-fusion={int(options.enable_fp_fusion)} "
                         f"output={binary}")
-            proc = subprocess.run([str(tool_path()), pipeline, str(source), "-o", "/dev/null"],
-                                  capture_output=True, text=True)
+            seconds = float(os.environ.get("TRITON_SPIRV_COMPILE_TIMEOUT_S", "600"))
+            try:
+                proc = subprocess.run([str(tool_path()), pipeline, str(source), "-o", "/dev/null"],
+                                      capture_output=True, text=True, timeout=seconds)
+            except subprocess.TimeoutExpired:
+                kernel = _KERNEL_NAME.search(text)
+                raise SPIRVCompilationError(
+                    f"triton-spirv-opt did not finish compiling {kernel.group(1) if kernel else 'the kernel'} "
+                    f"within {seconds:g} s (TRITON_SPIRV_COMPILE_TIMEOUT_S)") from None
             if proc.returncode != 0:
                 message = proc.stderr.strip()
                 resources = _OUT_OF_RESOURCES.search(message)

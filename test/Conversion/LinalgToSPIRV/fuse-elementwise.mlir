@@ -254,3 +254,189 @@ func.func @store_of_only_a_constant_keeps_a_fill(%out: memref<?xf32>, %base: ind
   }
   return
 }
+
+// -----
+
+#id = affine_map<(d0) -> (d0)>
+
+// A cheap producer shared by three consumers is recomputed in the small one
+// but not in the two whose bodies would pass the bound on fused ops (64):
+// the bound keeps integer networks (a sort's stages) from merging into one
+// op without end.
+// CHECK-LABEL: func.func @bounded_shared_fusion
+// CHECK: %[[SHARED:.*]] = linalg.generic
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: arith.muli
+// CHECK: linalg.generic {{.*}} ins(%[[SHARED]], %{{.*}} : tensor<64xi32>, tensor<64xi32>)
+// CHECK: linalg.generic {{.*}} ins(%[[SHARED]], %{{.*}} : tensor<64xi32>, tensor<64xi32>)
+// CHECK: linalg.generic {{.*}} ins(%{{.*}} : tensor<64xi32>)
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: arith.muli
+// CHECK-NEXT: arith.subi
+// CHECK: return
+func.func @bounded_shared_fusion(%v: tensor<64xi32>, %w: tensor<64xi32>) -> (tensor<64xi32>, tensor<64xi32>, tensor<64xi32>) {
+  %init = tensor.empty() : tensor<64xi32>
+  %shared = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]}
+      ins(%v : tensor<64xi32>) outs(%init : tensor<64xi32>) {
+  ^bb0(%in: i32, %out: i32):
+    %m = arith.muli %in, %in : i32
+    linalg.yield %m : i32
+  } -> tensor<64xi32>
+  %large = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel"]}
+      ins(%shared, %w : tensor<64xi32>, tensor<64xi32>) outs(%init : tensor<64xi32>) {
+  ^bb0(%in: i32, %other: i32, %out: i32):
+    %x0 = arith.addi %in, %other : i32
+    %x1 = arith.addi %x0, %other : i32
+    %x2 = arith.addi %x1, %other : i32
+    %x3 = arith.addi %x2, %other : i32
+    %x4 = arith.addi %x3, %other : i32
+    %x5 = arith.addi %x4, %other : i32
+    %x6 = arith.addi %x5, %other : i32
+    %x7 = arith.addi %x6, %other : i32
+    %x8 = arith.addi %x7, %other : i32
+    %x9 = arith.addi %x8, %other : i32
+    %x10 = arith.addi %x9, %other : i32
+    %x11 = arith.addi %x10, %other : i32
+    %x12 = arith.addi %x11, %other : i32
+    %x13 = arith.addi %x12, %other : i32
+    %x14 = arith.addi %x13, %other : i32
+    %x15 = arith.addi %x14, %other : i32
+    %x16 = arith.addi %x15, %other : i32
+    %x17 = arith.addi %x16, %other : i32
+    %x18 = arith.addi %x17, %other : i32
+    %x19 = arith.addi %x18, %other : i32
+    %x20 = arith.addi %x19, %other : i32
+    %x21 = arith.addi %x20, %other : i32
+    %x22 = arith.addi %x21, %other : i32
+    %x23 = arith.addi %x22, %other : i32
+    %x24 = arith.addi %x23, %other : i32
+    %x25 = arith.addi %x24, %other : i32
+    %x26 = arith.addi %x25, %other : i32
+    %x27 = arith.addi %x26, %other : i32
+    %x28 = arith.addi %x27, %other : i32
+    %x29 = arith.addi %x28, %other : i32
+    %x30 = arith.addi %x29, %other : i32
+    %x31 = arith.addi %x30, %other : i32
+    %x32 = arith.addi %x31, %other : i32
+    %x33 = arith.addi %x32, %other : i32
+    %x34 = arith.addi %x33, %other : i32
+    %x35 = arith.addi %x34, %other : i32
+    %x36 = arith.addi %x35, %other : i32
+    %x37 = arith.addi %x36, %other : i32
+    %x38 = arith.addi %x37, %other : i32
+    %x39 = arith.addi %x38, %other : i32
+    %x40 = arith.addi %x39, %other : i32
+    %x41 = arith.addi %x40, %other : i32
+    %x42 = arith.addi %x41, %other : i32
+    %x43 = arith.addi %x42, %other : i32
+    %x44 = arith.addi %x43, %other : i32
+    %x45 = arith.addi %x44, %other : i32
+    %x46 = arith.addi %x45, %other : i32
+    %x47 = arith.addi %x46, %other : i32
+    %x48 = arith.addi %x47, %other : i32
+    %x49 = arith.addi %x48, %other : i32
+    %x50 = arith.addi %x49, %other : i32
+    %x51 = arith.addi %x50, %other : i32
+    %x52 = arith.addi %x51, %other : i32
+    %x53 = arith.addi %x52, %other : i32
+    %x54 = arith.addi %x53, %other : i32
+    %x55 = arith.addi %x54, %other : i32
+    %x56 = arith.addi %x55, %other : i32
+    %x57 = arith.addi %x56, %other : i32
+    %x58 = arith.addi %x57, %other : i32
+    %x59 = arith.addi %x58, %other : i32
+    %x60 = arith.addi %x59, %other : i32
+    %x61 = arith.addi %x60, %other : i32
+    %x62 = arith.addi %x61, %other : i32
+    %x63 = arith.addi %x62, %other : i32
+    %x64 = arith.addi %x63, %other : i32
+    %x65 = arith.addi %x64, %other : i32
+    %x66 = arith.addi %x65, %other : i32
+    %x67 = arith.addi %x66, %other : i32
+    %x68 = arith.addi %x67, %other : i32
+    %x69 = arith.addi %x68, %other : i32
+    linalg.yield %x69 : i32
+  } -> tensor<64xi32>
+  %other_large = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel"]}
+      ins(%shared, %w : tensor<64xi32>, tensor<64xi32>) outs(%init : tensor<64xi32>) {
+  ^bb0(%in: i32, %other: i32, %out: i32):
+    %x0 = arith.addi %in, %other : i32
+    %x1 = arith.addi %x0, %other : i32
+    %x2 = arith.addi %x1, %other : i32
+    %x3 = arith.addi %x2, %other : i32
+    %x4 = arith.addi %x3, %other : i32
+    %x5 = arith.addi %x4, %other : i32
+    %x6 = arith.addi %x5, %other : i32
+    %x7 = arith.addi %x6, %other : i32
+    %x8 = arith.addi %x7, %other : i32
+    %x9 = arith.addi %x8, %other : i32
+    %x10 = arith.addi %x9, %other : i32
+    %x11 = arith.addi %x10, %other : i32
+    %x12 = arith.addi %x11, %other : i32
+    %x13 = arith.addi %x12, %other : i32
+    %x14 = arith.addi %x13, %other : i32
+    %x15 = arith.addi %x14, %other : i32
+    %x16 = arith.addi %x15, %other : i32
+    %x17 = arith.addi %x16, %other : i32
+    %x18 = arith.addi %x17, %other : i32
+    %x19 = arith.addi %x18, %other : i32
+    %x20 = arith.addi %x19, %other : i32
+    %x21 = arith.addi %x20, %other : i32
+    %x22 = arith.addi %x21, %other : i32
+    %x23 = arith.addi %x22, %other : i32
+    %x24 = arith.addi %x23, %other : i32
+    %x25 = arith.addi %x24, %other : i32
+    %x26 = arith.addi %x25, %other : i32
+    %x27 = arith.addi %x26, %other : i32
+    %x28 = arith.addi %x27, %other : i32
+    %x29 = arith.addi %x28, %other : i32
+    %x30 = arith.addi %x29, %other : i32
+    %x31 = arith.addi %x30, %other : i32
+    %x32 = arith.addi %x31, %other : i32
+    %x33 = arith.addi %x32, %other : i32
+    %x34 = arith.addi %x33, %other : i32
+    %x35 = arith.addi %x34, %other : i32
+    %x36 = arith.addi %x35, %other : i32
+    %x37 = arith.addi %x36, %other : i32
+    %x38 = arith.addi %x37, %other : i32
+    %x39 = arith.addi %x38, %other : i32
+    %x40 = arith.addi %x39, %other : i32
+    %x41 = arith.addi %x40, %other : i32
+    %x42 = arith.addi %x41, %other : i32
+    %x43 = arith.addi %x42, %other : i32
+    %x44 = arith.addi %x43, %other : i32
+    %x45 = arith.addi %x44, %other : i32
+    %x46 = arith.addi %x45, %other : i32
+    %x47 = arith.addi %x46, %other : i32
+    %x48 = arith.addi %x47, %other : i32
+    %x49 = arith.addi %x48, %other : i32
+    %x50 = arith.addi %x49, %other : i32
+    %x51 = arith.addi %x50, %other : i32
+    %x52 = arith.addi %x51, %other : i32
+    %x53 = arith.addi %x52, %other : i32
+    %x54 = arith.addi %x53, %other : i32
+    %x55 = arith.addi %x54, %other : i32
+    %x56 = arith.addi %x55, %other : i32
+    %x57 = arith.addi %x56, %other : i32
+    %x58 = arith.addi %x57, %other : i32
+    %x59 = arith.addi %x58, %other : i32
+    %x60 = arith.addi %x59, %other : i32
+    %x61 = arith.addi %x60, %other : i32
+    %x62 = arith.addi %x61, %other : i32
+    %x63 = arith.addi %x62, %other : i32
+    %x64 = arith.addi %x63, %other : i32
+    %x65 = arith.addi %x64, %other : i32
+    %x66 = arith.addi %x65, %other : i32
+    %x67 = arith.addi %x66, %other : i32
+    %x68 = arith.addi %x67, %other : i32
+    %x69 = arith.addi %x68, %other : i32
+    linalg.yield %x69 : i32
+  } -> tensor<64xi32>
+  %small = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]}
+      ins(%shared : tensor<64xi32>) outs(%init : tensor<64xi32>) {
+  ^bb0(%in: i32, %out: i32):
+    %s = arith.subi %in, %out : i32
+    linalg.yield %s : i32
+  } -> tensor<64xi32>
+  return %large, %other_large, %small : tensor<64xi32>, tensor<64xi32>, tensor<64xi32>
+}
