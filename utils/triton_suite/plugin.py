@@ -1,6 +1,7 @@
 """pytest plugin for running Triton's own test files against this backend.
 
-Loaded by scripts/run_triton_tests.sh with `-p plugin`. It adds:
+Loaded by scripts/run_triton_tests.sh with `-p plugin`. It makes this
+backend's driver the active one (also next to CUDA) and adds:
   --spirv-sample N --spirv-seed S   run a fixed, seeded sample of N collected
                                     cases (the same N cases for the same files,
                                     seed and Triton version);
@@ -9,9 +10,12 @@ Loaded by scripts/run_triton_tests.sh with `-p plugin`. It adds:
                                     error line as JSON lines, for summary.py;
   --spirv-timeout S                 fail a case that runs longer than S
                                     seconds (a compile that never ends would
-                                    otherwise stop the whole run).
-With pytest-xdist, collection runs in every worker; sampling and skipping
-sort by node id first, so all workers agree on the same cases.
+                                    otherwise stop the whole run);
+  --spirv-shard K/N                 run every N-th of the (sampled) cases,
+                                    from the K-th: N processes together run
+                                    them all, where pytest-xdist is missing.
+With pytest-xdist, collection runs in every worker; sampling, skipping and
+sharding sort by node id first, so all workers agree on the same cases.
 """
 
 from __future__ import annotations
@@ -36,6 +40,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="JSON-lines file with each case's outcome")
     group.addoption("--spirv-timeout", type=int, default=0,
                     help="seconds a case may run (0: no limit)")
+    group.addoption("--spirv-shard", default="",
+                    help="K/N: only every N-th case, from the K-th (0-based)")
 
 
 def read_skip_list(path: str) -> list[tuple[str, str]]:
@@ -60,6 +66,14 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         chosen = {item.nodeid for item in random.Random(config.getoption("--spirv-seed")).sample(ordered, count)}
         deselected = [item for item in items if item.nodeid not in chosen]
         items[:] = [item for item in items if item.nodeid in chosen]
+        config.hook.pytest_deselected(items=deselected)
+    shard = config.getoption("--spirv-shard")
+    if shard:
+        index, _, total = shard.partition("/")
+        ordered = sorted(items, key=lambda item: item.nodeid)
+        kept = {item.nodeid for item in ordered[int(index)::int(total)]}
+        deselected = [item for item in items if item.nodeid not in kept]
+        items[:] = [item for item in items if item.nodeid in kept]
         config.hook.pytest_deselected(items=deselected)
     skips = config.getoption("--spirv-skips")
     if skips:
@@ -136,6 +150,10 @@ class Recorder:
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    # In every process, pytest-xdist's workers included: this backend's
+    # driver, also where CUDA would be Triton's default.
+    from triton_spirv.run import activate
+    activate()
     path = config.getoption("--spirv-report")
     # Only the controlling process writes (xdist workers send it their reports).
     if path and not hasattr(config, "workerinput"):

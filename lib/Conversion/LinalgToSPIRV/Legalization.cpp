@@ -321,6 +321,21 @@ struct CtPopTo32Bit : OpRewritePattern<math::CtPopOp> {
   }
 };
 
+/// SPIR-V's integer arithmetic takes no booleans; modulo 2, a sum or
+/// difference of i1 values is their xor, a product their and
+/// (`tl.sum(x, dtype=tl.int1)`).
+template <typename SourceOp, typename TargetOp>
+struct BooleanArithmetic : OpRewritePattern<SourceOp> {
+  using OpRewritePattern<SourceOp>::OpRewritePattern;
+  LogicalResult matchAndRewrite(SourceOp op,
+                                PatternRewriter &rewriter) const override {
+    if (!getElementTypeOrSelf(op.getType()).isInteger(1))
+      return failure();
+    rewriter.replaceOpWithNewOp<TargetOp>(op, op.getLhs(), op.getRhs());
+    return success();
+  }
+};
+
 /// An FMA marked `kExactAttrName` becomes GLSL's Fma decorated
 /// NoContraction (preferred over upstream's pattern, which drops the mark).
 struct ExactFma : OpConversionPattern<math::FmaOp> {
@@ -407,7 +422,10 @@ LogicalResult triton_spirv::prepareKernelForSPIRV(func::FuncOp kernel) {
   };
   populateMathF32ExpansionPatterns(patterns, withoutGLInstruction);
   populateMathPolynomialApproximationPatterns(patterns, withoutGLInstruction);
-  patterns.add<CtPopTo32Bit>(kernel.getContext());
+  patterns.add<CtPopTo32Bit, BooleanArithmetic<arith::AddIOp, arith::XOrIOp>,
+               BooleanArithmetic<arith::SubIOp, arith::XOrIOp>,
+               BooleanArithmetic<arith::MulIOp, arith::AndIOp>>(
+      kernel.getContext());
   return applyPatternsGreedily(kernel, std::move(patterns));
 }
 

@@ -141,7 +141,14 @@ struct F32ToFloat8 : OpRewritePattern<arith::TruncFOp> {
   LogicalResult matchAndRewrite(arith::TruncFOp op,
                                 PatternRewriter &rewriter) const override {
     std::optional<Float8Format> format = float8Format(op.getType());
-    if (!format || !op.getIn().getType().isF32())
+    Value in = op.getIn();
+    // From f16 or bf16, through f32 (exactly): truncf(extf(x)) folds back
+    // into a truncation from the narrow type, so conversionsThroughF32 alone
+    // does not do.
+    if (format && (in.getType().isF16() || in.getType().isBF16()))
+      in = arith::ExtFOp::create(rewriter, op.getLoc(), rewriter.getF32Type(),
+                                 in);
+    if (!format || !in.getType().isF32())
       return failure();
     std::optional<arith::RoundingMode> mode = op.getRoundingmode();
     bool towardZero = mode == arith::RoundingMode::toward_zero;
@@ -151,7 +158,7 @@ struct F32ToFloat8 : OpRewritePattern<arith::TruncFOp> {
     Location loc = op.getLoc();
     unsigned m = format->mantissaBits;
     unsigned shift = 23 - m;
-    Value x = bits.bitsOf(op.getIn());
+    Value x = bits.bitsOf(in);
     Value sign = bits.andI(bits.shr(x, 24), 0x80);
     Value magnitude = bits.andI(x, 0x7FFFFFFF);
     Value rounded = magnitude;

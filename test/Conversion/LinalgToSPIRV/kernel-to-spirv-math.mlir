@@ -56,3 +56,42 @@ func.func @popcount_atan2(%d: memref<?xi64> {triton_spirv.abi = "buffer", triton
   memref.store %t, %s[%c0] : memref<?xf32>
   return
 }
+
+// -----
+
+// SPIR-V's integer arithmetic takes no booleans: i1 sums and differences
+// (Triton's `tl.sum(x, dtype=tl.int1)`) are xors, products ands.
+// CHECK-LABEL: spirv.module
+// CHECK: %[[A:.*]] = spirv.INotEqual
+// CHECK: %[[B:.*]] = spirv.INotEqual
+// CHECK: %[[C:.*]] = spirv.INotEqual
+// CHECK: spirv.LogicalNotEqual %[[A]], %[[B]] : i1
+// CHECK: spirv.LogicalNotEqual %[[A]], %[[C]] : i1
+// CHECK: spirv.LogicalAnd %[[B]], %[[C]] : i1
+// CHECK-NOT: spirv.IAdd {{.*}} : i1
+func.func @boolean_arithmetic(%d: memref<?xi32> {triton_spirv.abi = "buffer", triton_spirv.arg_index = 0 : i64},
+               %pid: i32 {triton_spirv.abi = "program_id_x"}, %pidy: i32 {triton_spirv.abi = "program_id_y"},
+               %pidz: i32 {triton_spirv.abi = "program_id_z"}, %nx: i32 {triton_spirv.abi = "num_programs_x"},
+               %ny: i32 {triton_spirv.abi = "num_programs_y"}, %nz: i32 {triton_spirv.abi = "num_programs_z"})
+    attributes {triton_spirv.kernel} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %zero = arith.constant 0 : i32
+  %x = memref.load %d[%c0] : memref<?xi32>
+  %y = memref.load %d[%c1] : memref<?xi32>
+  %z = memref.load %d[%c2] : memref<?xi32>
+  %a = arith.cmpi ne, %x, %zero : i32
+  %b = arith.cmpi ne, %y, %zero : i32
+  %c = arith.cmpi ne, %z, %zero : i32
+  %sum = arith.addi %a, %b : i1
+  %diff = arith.subi %a, %c : i1
+  %product = arith.muli %b, %c : i1
+  %s = arith.extui %sum : i1 to i32
+  %t = arith.extui %diff : i1 to i32
+  %p = arith.extui %product : i1 to i32
+  memref.store %s, %d[%c0] : memref<?xi32>
+  memref.store %t, %d[%c1] : memref<?xi32>
+  memref.store %p, %d[%c2] : memref<?xi32>
+  return
+}

@@ -59,3 +59,24 @@ func.func @convert(%in: memref<?xf8E5M2> {triton_spirv.abi = "buffer", triton_sp
   memref.store %y, %out[%c0] : memref<?xf8E4M3FN>
   return
 }
+
+// -----
+
+// f16 -> fp8 goes through f32 (exactly), also where folding would turn
+// truncf(extf(x)) back into one truncation from f16.
+// CHECK-LABEL: spirv.module
+// CHECK: %[[HALF:.*]] = spirv.Load "StorageBuffer" %{{.*}} : f16
+// CHECK: spirv.FConvert %[[HALF]] : f16 to f32
+// CHECK: spirv.Store "StorageBuffer" %{{.*}}, %{{.*}} : i8
+func.func @half_to_fp8(%in: memref<?xf16> {triton_spirv.abi = "buffer", triton_spirv.arg_index = 0 : i64},
+                       %out: memref<?xf8E4M3FN> {triton_spirv.abi = "buffer", triton_spirv.arg_index = 1 : i64},
+                       %pid: i32 {triton_spirv.abi = "program_id_x"}, %pidy: i32 {triton_spirv.abi = "program_id_y"},
+                       %pidz: i32 {triton_spirv.abi = "program_id_z"}, %nx: i32 {triton_spirv.abi = "num_programs_x"},
+                       %ny: i32 {triton_spirv.abi = "num_programs_y"}, %nz: i32 {triton_spirv.abi = "num_programs_z"})
+    attributes {triton_spirv.kernel} {
+  %c0 = arith.constant 0 : index
+  %x = memref.load %in[%c0] : memref<?xf16>
+  %y = arith.truncf %x : f16 to f8E4M3FN
+  memref.store %y, %out[%c0] : memref<?xf8E4M3FN>
+  return
+}
