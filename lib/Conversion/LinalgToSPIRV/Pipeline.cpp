@@ -72,6 +72,7 @@ LogicalResult mlir::triton_spirv::buildLinalgToSPIRVPipeline(
   spirvModule.addPass(spirv::createSPIRVLowerABIAttributesPass());
   spirvModule.addPass(spirv::createSPIRVUpdateVCEPass());
   spirvModule.addPass(createSetTargetVersion());
+  spirvModule.addPass(createDeclareAtomicCapabilities());
   spirvModule.addPass(createCanonicalizerPass());
   spirvModule.addPass(createCSEPass());
   pm.addPass(createWriteBinary({options.output}));

@@ -228,6 +228,18 @@ def SetTargetVersion : Pass<"triton-spirv-set-target-version",
   }];
 }
 
+def DeclareAtomicCapabilities
+    : Pass<"triton-spirv-declare-atomic-capabilities", "::mlir::spirv::ModuleOp"> {
+  let summary = "Declare Int64Atomics where atomics work on 64-bit integers";
+  let description = [{
+    spirv-update-vce derives capabilities from the ops' declared requirements,
+    which do not say that an atomic on a 64-bit integer needs Int64Atomics.
+    Without it the module is invalid for Vulkan, and NVIDIA's driver runs a
+    64-bit compare-and-swap without effect. Adds the capability to the
+    module's VCE triple where an atomic op works on 64-bit integers.
+  }];
+}
+
 def WriteBinary : Pass<"triton-spirv-write-binary", "ModuleOp"> {
   let summary = "Serialize the spirv.module and write the kernel metadata";
   let description = [{
