@@ -417,6 +417,45 @@ void dropAtomicOrdering(spirv::ModuleOp module) {
   });
 }
 
+/// Upstream's ordered atomics name no storage class, so they order no
+/// memory: a lock taken with an acquiring compare-and-swap would not make
+/// the previous holder's writes visible (NVIDIA: a spin-locked critical
+/// section over 2000 programs lost most of its updates). Ordered atomics
+/// order storage-buffer memory, as Triton's `sem` asks.
+void orderStorageBufferMemory(spirv::ModuleOp module) {
+  bool ordered = false;
+  module.walk([&](Operation *op) {
+    for (StringRef name :
+         {"semantics", "equal_semantics", "unequal_semantics"}) {
+      auto semantics = op->getAttrOfType<spirv::MemorySemanticsAttr>(name);
+      if (!semantics)
+        continue;
+      spirv::MemorySemantics value = semantics.getValue();
+      auto ordering = spirv::MemorySemantics::Acquire |
+                      spirv::MemorySemantics::Release |
+                      spirv::MemorySemantics::AcquireRelease |
+                      spirv::MemorySemantics::SequentiallyConsistent;
+      if (!spirv::bitEnumContainsAny(value, ordering))
+        continue;
+      op->setAttr(name, spirv::MemorySemanticsAttr::get(
+                            module.getContext(),
+                            value | spirv::MemorySemantics::UniformMemory));
+      ordered = true;
+    }
+  });
+  // What the atomics order must bypass incoherent caches too: the storage
+  // buffers of such a kernel are Coherent.
+  if (!ordered)
+    return;
+  UnitAttr unit = UnitAttr::get(module.getContext());
+  module.walk([&](spirv::GlobalVariableOp variable) {
+    auto pointer = dyn_cast<spirv::PointerType>(variable.getType());
+    if (pointer &&
+        pointer.getStorageClass() == spirv::StorageClass::StorageBuffer)
+      variable->setAttr("coherent", unit);
+  });
+}
+
 /// Triton's enable_fp_fusion=False: every float add, subtract and multiply
 /// rounds on its own; drivers may not fuse them into FMAs.
 void forbidContraction(spirv::ModuleOp module) {
@@ -507,6 +546,8 @@ struct KernelToSPIRVPass
         return signalPassFailure();
       if (description->relaxedAtomicsOnly)
         dropAtomicOrdering(spirvModule);
+      else
+        orderStorageBufferMemory(spirvModule);
       if (!fpFusion)
         forbidContraction(spirvModule);
       auto entry = spirvModule.lookupSymbol<spirv::FuncOp>(name);

@@ -4,7 +4,7 @@
 // on the 32-bit word holding the element (an i32 view of the same binding),
 // with the element at bit (index & 1) * 16 and the other half kept. The
 // addition itself is done in f32 (bf16 emulation).
-// CHECK: spirv.GlobalVariable @[[WORDS:.*_words]] bind(0, 0) : !spirv.ptr<!spirv.struct<(!spirv.rtarray<i32, stride=4> [0])>, StorageBuffer>
+// CHECK: spirv.GlobalVariable @[[WORDS:.*_words]] bind(0, 0) {coherent} : !spirv.ptr<!spirv.struct<(!spirv.rtarray<i32, stride=4> [0])>, StorageBuffer>
 // CHECK-LABEL: spirv.func @add_bf16
 // CHECK: %[[ADDRESS:.*]] = spirv.mlir.addressof @[[WORDS]]
 // CHECK: %[[WORD_INDEX:.*]] = spirv.ShiftRightLogical %[[INDEX:.*]], %{{.*}} : i32, i32
