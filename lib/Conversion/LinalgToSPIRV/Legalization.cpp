@@ -336,29 +336,6 @@ struct BooleanArithmetic : OpRewritePattern<SourceOp> {
   }
 };
 
-/// An f16 remainder is computed in f32 and rounded back, which is exact
-/// (the remainder of two f16 values is an f16 value): NVIDIA's OpFRem on
-/// f16 loses precision, as Triton's CUDA backend, which widens too, does
-/// not.
-struct HalfRemainderInF32 : OpRewritePattern<arith::RemFOp> {
-  using OpRewritePattern::OpRewritePattern;
-  LogicalResult matchAndRewrite(arith::RemFOp op,
-                                PatternRewriter &rewriter) const override {
-    Type type = op.getType();
-    if (!getElementTypeOrSelf(type).isF16())
-      return failure();
-    Location loc = op.getLoc();
-    Type f32 = rewriter.getF32Type();
-    if (auto shaped = dyn_cast<ShapedType>(type))
-      f32 = shaped.clone(f32);
-    Value lhs = arith::ExtFOp::create(rewriter, loc, f32, op.getLhs());
-    Value rhs = arith::ExtFOp::create(rewriter, loc, f32, op.getRhs());
-    Value remainder = arith::RemFOp::create(rewriter, loc, lhs, rhs);
-    rewriter.replaceOpWithNewOp<arith::TruncFOp>(op, type, remainder);
-    return success();
-  }
-};
-
 /// An FMA marked `kExactAttrName` becomes GLSL's Fma decorated
 /// NoContraction (preferred over upstream's pattern, which drops the mark).
 struct ExactFma : OpConversionPattern<math::FmaOp> {
@@ -445,8 +422,7 @@ LogicalResult triton_spirv::prepareKernelForSPIRV(func::FuncOp kernel) {
   };
   populateMathF32ExpansionPatterns(patterns, withoutGLInstruction);
   populateMathPolynomialApproximationPatterns(patterns, withoutGLInstruction);
-  patterns.add<CtPopTo32Bit, HalfRemainderInF32,
-               BooleanArithmetic<arith::AddIOp, arith::XOrIOp>,
+  patterns.add<CtPopTo32Bit, BooleanArithmetic<arith::AddIOp, arith::XOrIOp>,
                BooleanArithmetic<arith::SubIOp, arith::XOrIOp>,
                BooleanArithmetic<arith::MulIOp, arith::AndIOp>>(
       kernel.getContext());

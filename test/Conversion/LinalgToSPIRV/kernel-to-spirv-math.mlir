@@ -95,27 +95,3 @@ func.func @boolean_arithmetic(%d: memref<?xi32> {triton_spirv.abi = "buffer", tr
   memref.store %p, %d[%c2] : memref<?xi32>
   return
 }
-
-// -----
-
-// An f16 remainder is computed in f32 (exactly) and rounded back: NVIDIA's
-// f16 OpFRem loses precision.
-// CHECK-LABEL: spirv.module
-// CHECK: %[[X:.*]] = spirv.FConvert %{{.*}} : f16 to f32
-// CHECK: %[[Y:.*]] = spirv.FConvert %{{.*}} : f16 to f32
-// CHECK: %[[R:.*]] = spirv.FRem %[[X]], %[[Y]] : f32
-// CHECK: spirv.FConvert %[[R]] : f32 to f16
-// CHECK-NOT: spirv.FRem {{.*}} : f16
-func.func @half_remainder(%d: memref<?xf16> {triton_spirv.abi = "buffer", triton_spirv.arg_index = 0 : i64},
-               %pid: i32 {triton_spirv.abi = "program_id_x"}, %pidy: i32 {triton_spirv.abi = "program_id_y"},
-               %pidz: i32 {triton_spirv.abi = "program_id_z"}, %nx: i32 {triton_spirv.abi = "num_programs_x"},
-               %ny: i32 {triton_spirv.abi = "num_programs_y"}, %nz: i32 {triton_spirv.abi = "num_programs_z"})
-    attributes {triton_spirv.kernel} {
-  %c0 = arith.constant 0 : index
-  %c1 = arith.constant 1 : index
-  %x = memref.load %d[%c0] : memref<?xf16>
-  %y = memref.load %d[%c1] : memref<?xf16>
-  %r = arith.remf %x, %y : f16
-  memref.store %r, %d[%c0] : memref<?xf16>
-  return
-}
