@@ -37,6 +37,9 @@ while [ $# -gt 0 ]; do
   esac
 done
 [ -n "$report" ] || report=$(mktemp --suffix=.jsonl)
+# pytest runs in the test folder; a stale report must not pass for this run's.
+report=$(realpath -m "$report")
+rm -f "$report"
 paths=()
 for f in $files; do paths+=("$tests/unit/language/$f"); done
 parallel=() shards=1
