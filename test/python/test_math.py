@@ -1,5 +1,5 @@
 """Functions the backend writes itself, because Vulkan's GLSL.std.450 lacks
-them (erfinv, atan2, double-precision exp/expm1/tanh), checked against PyTorch
+them (erfinv, atan2, double-precision exp/expm1/tanh/erf), checked against PyTorch
 over their whole range, edges included."""
 
 from __future__ import annotations
@@ -36,6 +36,26 @@ def test_double_precision_exp_expm1_tanh() -> None:
         # A few ulp, and subnormal results (e^-740) to within their spacing.
         torch.testing.assert_close(got, expected, rtol=4e-15, atol=1e-320, equal_nan=True)
     assert math.copysign(1.0, outputs[2][x.numel() - 12].item()) == -1.0  # tanh(-0) = -0
+
+
+@triton.jit
+def _double_erf(x_ptr, erf_ptr, n, BLOCK: tl.constexpr):
+    offsets = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    inside = offsets < n
+    tl.store(erf_ptr + offsets, tl.math.erf(tl.load(x_ptr + offsets, mask=inside)), mask=inside)
+
+
+def test_double_precision_erf() -> None:
+    x = torch.cat([
+        torch.linspace(-7.0, 7.0, 4001, dtype=torch.float64),
+        torch.linspace(-1e-3, 1e-3, 201, dtype=torch.float64),
+        torch.tensor([0.0, -0.0, 1e-300, 2.4999999, 2.5, 5.9999, 6.0, 30.0, math.inf, -math.inf, math.nan],
+                     dtype=torch.float64),
+    ])
+    got = torch.empty_like(x)
+    _double_erf[(triton.cdiv(x.numel(), 256), )](x, got, x.numel(), BLOCK=256)
+    torch.testing.assert_close(got, torch.erf(x), rtol=4e-15, atol=0, equal_nan=True)
+    assert math.copysign(1.0, got[x.numel() - 10].item()) == -1.0  # erf(-0) = -0
 
 
 @triton.jit

@@ -1,9 +1,9 @@
 //===- DoubleMath.cpp - Double-precision functions for Vulkan -------------===//
 //
 // GLSL.std.450's transcendental functions take 16- and 32-bit floats only.
-// The double-precision ones kernels use most (exp, expm1, tanh) are written
-// here with f64 arithmetic; the others are rejected with a diagnostic rather
-// than computed in f32 behind the user's back.
+// The double-precision ones kernels use most (exp, expm1, tanh, erf) are
+// written here with f64 arithmetic; the others are rejected with a diagnostic
+// rather than computed in f32 behind the user's back.
 //
 //===----------------------------------------------------------------------===//
 
@@ -123,6 +123,45 @@ public:
     return select(isZero, x, signed_);
   }
 
+  /// erf(x). Below |x| = 2.5, the series without cancellation
+  ///   erf(x) = 2/sqrt(pi) x e^(-x^2) sum_n (2x^2)^n / (1 3 5 ... (2n+1)),
+  /// to n = 60 (the remainder is below 2^-60 relative at 2.5). Above, 1 -
+  /// erfc(x) from its continued fraction
+  ///   erfc(x) = e^(-x^2) / sqrt(pi) / (x + (1/2) / (x + 1 / (x + (3/2) /
+  ///   (x + ...)))),
+  /// 40 levels deep (converged to double precision from 2.5 on), its
+  /// divisions corrected to double precision. Beyond 6, erf(x) rounds to 1.
+  Value erf(Value x) {
+    Value magnitude = math::AbsFOp::create(b, loc, x);
+    Value square = mul(magnitude, magnitude);
+    Value gaussian = exp(arith::NegFOp::create(b, loc, square)).first;
+    Value twiceSquare = mul(square, constant(2.0));
+    double coefficient = 1.0;
+    SmallVector<double> coefficients;
+    for (int n = 0; n <= 60; ++n) {
+      coefficients.push_back(coefficient);
+      coefficient /= 2 * n + 3;
+    }
+    Value sum = constant(coefficients.back());
+    for (int n = 59; n >= 0; --n)
+      sum = add(constant(coefficients[n]), mul(twiceSquare, sum));
+    Value series = mul(mul(constant(2.0 / std::sqrt(M_PI)), magnitude),
+                       mul(gaussian, sum));
+    Value fraction = magnitude;
+    for (int k = 40; k >= 1; --k)
+      fraction = add(magnitude, divide(constant(k / 2.0), fraction));
+    Value complement =
+        divide(gaussian, mul(constant(std::sqrt(M_PI)), fraction));
+    Value large = sub(constant(1.0), complement);
+    Value result =
+        select(less(magnitude, constant(2.5)), series,
+               select(less(magnitude, constant(6.0)), large, constant(1.0)));
+    // erf is odd; NaN stays NaN.
+    Value isNaN =
+        arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, x, x);
+    return select(isNaN, x, math::CopySignOp::create(b, loc, result, x));
+  }
+
 private:
   OpBuilder &b;
   Location loc;
@@ -141,6 +180,8 @@ template <typename MathOp> struct DoubleFunction : OpRewritePattern<MathOp> {
       result = d.exp(x).first;
     else if constexpr (std::is_same_v<MathOp, math::ExpM1Op>)
       result = d.exp(x).second;
+    else if constexpr (std::is_same_v<MathOp, math::ErfOp>)
+      result = d.erf(x);
     else
       result = d.tanh(x);
     rewriter.replaceOp(op, result);
@@ -161,7 +202,8 @@ bool hasDoublePrecisionLowering(Operation *op) {
 LogicalResult triton_spirv::expandDoublePrecisionMath(func::FuncOp kernel) {
   RewritePatternSet patterns(kernel.getContext());
   patterns.add<DoubleFunction<math::ExpOp>, DoubleFunction<math::ExpM1Op>,
-               DoubleFunction<math::TanhOp>>(kernel.getContext());
+               DoubleFunction<math::TanhOp>, DoubleFunction<math::ErfOp>>(
+      kernel.getContext());
   if (failed(applyPatternsGreedily(kernel, std::move(patterns))))
     return failure();
   WalkResult walk = kernel.walk([](Operation *op) {
@@ -174,8 +216,8 @@ LogicalResult triton_spirv::expandDoublePrecisionMath(func::FuncOp kernel) {
     op->emitError("double-precision '")
         << op->getName()
         << "' is not supported: Vulkan's GLSL.std.450 functions take 16/32-bit "
-           "floats, and this backend implements only exp, expm1 and tanh in "
-           "f64; compute in float32";
+           "floats, and this backend implements only exp, expm1, tanh and erf "
+           "in f64; compute in float32";
     return WalkResult::interrupt();
   });
   return failure(walk.wasInterrupted());

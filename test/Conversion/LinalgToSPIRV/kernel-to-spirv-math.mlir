@@ -95,3 +95,26 @@ func.func @boolean_arithmetic(%d: memref<?xi32> {triton_spirv.abi = "buffer", tr
   memref.store %p, %d[%c2] : memref<?xi32>
   return
 }
+
+// -----
+
+// f64 erf, which GLSL lacks: a series below |x| = 2.5, 1 - erfc from its
+// continued fraction up to 6, 1 beyond; odd, through copysign.
+// CHECK-LABEL: spirv.module
+// CHECK-DAG: spirv.Constant 2.500000e+00 : f64
+// CHECK-DAG: spirv.Constant 6.000000e+00 : f64
+// CHECK: spirv.GL.FAbs %{{.*}} : f64
+// CHECK: spirv.FOrdLessThan %{{.*}}, %{{.*}} : f64
+// CHECK: spirv.Select
+// CHECK-NOT: spirv.GL.Erf
+func.func @erf(%d: memref<?xf64> {triton_spirv.abi = "buffer", triton_spirv.arg_index = 0 : i64},
+               %pid: i32 {triton_spirv.abi = "program_id_x"}, %pidy: i32 {triton_spirv.abi = "program_id_y"},
+               %pidz: i32 {triton_spirv.abi = "program_id_z"}, %nx: i32 {triton_spirv.abi = "num_programs_x"},
+               %ny: i32 {triton_spirv.abi = "num_programs_y"}, %nz: i32 {triton_spirv.abi = "num_programs_z"})
+    attributes {triton_spirv.kernel} {
+  %c0 = arith.constant 0 : index
+  %x = memref.load %d[%c0] : memref<?xf64>
+  %y = math.erf %x : f64
+  memref.store %y, %d[%c0] : memref<?xf64>
+  return
+}
