@@ -7,9 +7,7 @@
 #                    test_standard.py test_random.py)
 #   --sample N       a seeded sample of N collected cases (default: all)
 #   --seed S         the sample's seed (default 0)
-#   --workers N      parallel workers (default: the number of cores):
-#                    pytest-xdist's, or N pytest processes each running a
-#                    shard of the cases where pytest-xdist is missing
+#   --workers N      pytest-xdist workers (default: the number of cores)
 #   --runner "CMD"   the Python command (default python3); the plugin
 #                    makes this backend's driver active, also next to CUDA
 #   --report FILE    where the JSON-lines report goes (default: a temp file)
@@ -42,12 +40,9 @@ report=$(realpath -m "$report")
 rm -f "$report"
 paths=()
 for f in $files; do paths+=("$tests/unit/language/$f"); done
-parallel=() shards=1
-# pytest-xdist comes with requirements.txt (scripts/setup.sh); a machine
-# without package access (the GPU machine) runs shards instead.
-if [ "$workers" -gt 1 ]; then
-  if python3 -c "import xdist" 2>/dev/null; then parallel=(-n "$workers"); else shards=$workers; fi
-fi
+parallel=()
+# pytest-xdist comes with requirements.txt (scripts/setup.sh).
+if [ "$workers" -gt 1 ]; then parallel=(-n "$workers"); fi
 export TRITON_SPIRV_TIMEOUT_S=${TRITON_SPIRV_TIMEOUT_S:-120}
 export PYTHONPATH=$root/utils/triton_suite${PYTHONPATH:+:$PYTHONPATH}
 pytest_main=$(python3 -c 'import os, pytest; print(os.path.dirname(pytest.__file__))')/__main__.py
@@ -55,30 +50,11 @@ sampled="all cases"
 if [ "$sample" -gt 0 ]; then sampled="a sample of $sample, seed $seed"; fi
 echo "== Triton's tests ($files): $sampled; report $report"
 # Run from the test folder so Triton's conftest.py (its --device option) applies.
-run_pytest() {  # report file, then extra plugin options
-  local out=$1
-  shift
-  (cd "$tests" && $runner "$pytest_main" -q -p no:cacheprovider -p plugin "${parallel[@]}" --rootdir "$tests" \
-    --device cpu --spirv-sample "$sample" --spirv-seed "$seed" \
-    --spirv-skips "$root/utils/triton_suite/skip_list.txt" --spirv-report "$out" \
-    --spirv-timeout "$timeout" "$@" \
-    "${paths[@]}" "${extra[@]}")
-}
 set +e
-if [ "$shards" -eq 1 ]; then
-  run_pytest "$report" | tail -n 3
-else
-  echo "   (pytest-xdist missing: $shards pytest processes, each a shard of the cases)"
-  for ((k = 0; k < shards; k++)); do
-    run_pytest "$report.$k" --spirv-shard "$k/$shards" > "$report.$k.log" 2>&1 &
-  done
-  wait
-  : > "$report"
-  for ((k = 0; k < shards; k++)); do
-    tail -n 1 "$report.$k.log"
-    cat "$report.$k" >> "$report" 2>/dev/null
-    rm -f "$report.$k" "$report.$k.log"
-  done
-fi
+(cd "$tests" && $runner "$pytest_main" -q -p no:cacheprovider -p plugin "${parallel[@]}" --rootdir "$tests" \
+  --device cpu --spirv-sample "$sample" --spirv-seed "$seed" \
+  --spirv-skips "$root/utils/triton_suite/skip_list.txt" --spirv-report "$report" \
+  --spirv-timeout "$timeout" \
+  "${paths[@]}" "${extra[@]}" | tail -n 3)
 set -e
 python3 "$root/utils/triton_suite/summary.py" "$report"

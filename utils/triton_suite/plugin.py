@@ -10,12 +10,9 @@ backend's driver the active one (also next to CUDA) and adds:
                                     error line as JSON lines, for summary.py;
   --spirv-timeout S                 fail a case that runs longer than S
                                     seconds (a compile that never ends would
-                                    otherwise stop the whole run);
-  --spirv-shard K/N                 run every N-th of the (sampled) cases,
-                                    from the K-th: N processes together run
-                                    them all, where pytest-xdist is missing.
-With pytest-xdist, collection runs in every worker; sampling, skipping and
-sharding sort by node id first, so all workers agree on the same cases.
+                                    otherwise stop the whole run).
+With pytest-xdist, collection runs in every worker; sampling and skipping
+sort by node id first, so all workers agree on the same cases.
 """
 
 from __future__ import annotations
@@ -40,8 +37,6 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="JSON-lines file with each case's outcome")
     group.addoption("--spirv-timeout", type=int, default=0,
                     help="seconds a case may run (0: no limit)")
-    group.addoption("--spirv-shard", default="",
-                    help="K/N: only every N-th case, from the K-th (0-based)")
 
 
 def read_skip_list(path: str) -> list[tuple[str, str]]:
@@ -66,14 +61,6 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         chosen = {item.nodeid for item in random.Random(config.getoption("--spirv-seed")).sample(ordered, count)}
         deselected = [item for item in items if item.nodeid not in chosen]
         items[:] = [item for item in items if item.nodeid in chosen]
-        config.hook.pytest_deselected(items=deselected)
-    shard = config.getoption("--spirv-shard")
-    if shard:
-        index, _, total = shard.partition("/")
-        ordered = sorted(items, key=lambda item: item.nodeid)
-        kept = {item.nodeid for item in ordered[int(index)::int(total)]}
-        deselected = [item for item in items if item.nodeid not in kept]
-        items[:] = [item for item in items if item.nodeid in kept]
         config.hook.pytest_deselected(items=deselected)
     skips = config.getoption("--spirv-skips")
     if skips:
