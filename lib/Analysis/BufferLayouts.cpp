@@ -520,9 +520,8 @@ bool LayoutAssignment::isConsistent(Value buffer, Attribute layout) {
     }
     auto [readers, accessed] = accessesThrough(user, buffer);
     // A cyclic buffer's reshapes are read in the same cyclic order.
-    if (isa<memref::ExpandShapeOp, memref::CollapseShapeOp>(user)) {
-      if (grid || slice)
-        return false;
+    if (!grid && !slice &&
+        isa<memref::ExpandShapeOp, memref::CollapseShapeOp>(user)) {
       readers = llvm::to_vector(user->getUsers());
       accessed = user->getResult(0);
     }
