@@ -17,6 +17,13 @@ os.environ.setdefault("TRITON_SPIRV_VALIDATION", "1")
 os.environ.setdefault("XDG_RUNTIME_DIR", "/tmp")
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    # Kernels run through this backend also where CUDA is Triton's default
+    # (the GPU machine), in pytest-xdist's workers too.
+    from triton_spirv.run import activate
+    activate()
+
+
 @pytest.fixture(scope="session")
 def repo_root() -> Path:
     return REPO

@@ -149,6 +149,8 @@ def test_relaunch_from_cache_in_a_fresh_process(tmp_path) -> None:
     script = (
         "import sys, torch, triton, triton.language as tl\n"
         f"sys.path.insert(0, {str(REPO / 'test' / 'python')!r})\n"
+        "from triton_spirv.run import activate\n"
+        "activate()\n"
         "from test_launch import _add\n"
         "x = torch.rand(256); out = torch.empty(256)\n"
         "_add[(2,)](x, x, out, 256, BLOCK=128)\n"
