@@ -1,5 +1,6 @@
 """Functions the backend writes itself, because Vulkan's GLSL.std.450 lacks
-them (erfinv, atan2, double-precision exp/expm1/tanh/erf), checked against PyTorch
+them (erfinv, atan2, double-precision exp/exp2/expm1/log/log2/tanh/erf),
+checked against PyTorch
 over their whole range, edges included."""
 
 from __future__ import annotations
@@ -56,6 +57,30 @@ def test_double_precision_erf() -> None:
     _double_erf[(triton.cdiv(x.numel(), 256), )](x, got, x.numel(), BLOCK=256)
     torch.testing.assert_close(got, torch.erf(x), rtol=4e-15, atol=0, equal_nan=True)
     assert math.copysign(1.0, got[x.numel() - 10].item()) == -1.0  # erf(-0) = -0
+
+
+@triton.jit
+def _double_exp2_log(x_ptr, exp2_ptr, log_ptr, log2_ptr, n, BLOCK: tl.constexpr):
+    offsets = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    inside = offsets < n
+    x = tl.load(x_ptr + offsets, mask=inside)
+    tl.store(exp2_ptr + offsets, tl.exp2(x), mask=inside)
+    tl.store(log_ptr + offsets, tl.log(x), mask=inside)
+    tl.store(log2_ptr + offsets, tl.log2(x), mask=inside)
+
+
+def test_double_precision_exp2_log_log2() -> None:
+    x = torch.cat([
+        torch.linspace(-1080.0, 1030.0, 4001, dtype=torch.float64),
+        torch.linspace(0.5, 2.0, 2001, dtype=torch.float64),
+        torch.logspace(-310, 308, 2001, dtype=torch.float64),
+        torch.tensor([0.0, -0.0, -1.0, 1.0, 2.0, 1024.0, 5e-324, 2.2250738585072014e-308, math.sqrt(2),
+                      1.0 + 2**-52, math.inf, -math.inf, math.nan], dtype=torch.float64),
+    ])
+    outputs = [torch.empty_like(x) for _ in range(3)]
+    _double_exp2_log[(triton.cdiv(x.numel(), 256), )](x, *outputs, x.numel(), BLOCK=256)
+    for got, expected in zip(outputs, (torch.exp2(x), torch.log(x), torch.log2(x))):
+        torch.testing.assert_close(got, expected, rtol=4e-15, atol=1e-320, equal_nan=True)
 
 
 @triton.jit

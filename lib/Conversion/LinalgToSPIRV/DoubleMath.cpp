@@ -1,9 +1,9 @@
 //===- DoubleMath.cpp - Double-precision functions for Vulkan -------------===//
 //
 // GLSL.std.450's transcendental functions take 16- and 32-bit floats only.
-// The double-precision ones kernels use most (exp, expm1, tanh, erf) are
-// written here with f64 arithmetic; the others are rejected with a diagnostic
-// rather than computed in f32 behind the user's back.
+// The double-precision ones kernels use most (exp, exp2, expm1, log, log2,
+// tanh, erf) are written here with f64 arithmetic; the others are rejected
+// with a diagnostic rather than computed in f32 behind the user's back.
 //
 //===----------------------------------------------------------------------===//
 
@@ -79,6 +79,84 @@ public:
     return arith::BitcastOp::create(b, loc, b.getF64Type(), bits);
   }
 
+  /// y 2^k for an integral f64 k, 2^k applied in two halves, each within
+  /// the exponent range, so that results near the overflow and into the
+  /// subnormal range scale correctly.
+  Value scaleByPowerOfTwo(Value y, Value k) {
+    Value half = math::FloorOp::create(b, loc, mul(k, constant(0.5)));
+    return mul(mul(y, exp2Integral(half)), exp2Integral(sub(k, half)));
+  }
+
+  Value isNaN(Value x) {
+    return arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, x, x);
+  }
+
+  /// 2^x = 2^k e^(r ln 2) for k = round(x): r = x - k is exact and
+  /// |r ln 2| <= ln(2)/2, where the series holds.
+  Value exp2(Value x) {
+    Value k = math::RoundEvenOp::create(b, loc, x);
+    Value r = sub(x, k);
+    Value scaled = scaleByPowerOfTwo(
+        add(constant(1.0), expm1Series(mul(r, constant(M_LN2)))), k);
+    // Beyond these 2^x is infinite or zero in double precision.
+    Value overflows = less(constant(1024.0), x);
+    Value underflows = less(x, constant(-1075.0));
+    return select(
+        overflows, constant(INFINITY),
+        select(underflows, constant(0.0), select(isNaN(x), x, scaled)));
+  }
+
+  /// (e, log(m)) with x = m 2^e, m in [sqrt(1/2), sqrt(2)), for finite
+  /// positive x (subnormals scaled up first). log(m) = 2 atanh(s) with
+  /// s = (m - 1) / (m + 1), |s| <= 0.172: the series 2 s sum s^(2n) / (2n+1)
+  /// to n = 12 (remainder below 2^-60 relative).
+  std::pair<Value, Value> logParts(Value x) {
+    Type i64 = b.getI64Type();
+    auto integer = [&](int64_t value) {
+      return arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(value));
+    };
+    Value subnormal = less(x, constant(0x1p-1022));
+    Value normal = select(subnormal, mul(x, constant(0x1p54)), x);
+    Value bits = arith::BitcastOp::create(b, loc, i64, normal);
+    Value field = arith::AndIOp::create(
+        b, loc, arith::ShRUIOp::create(b, loc, bits, integer(52)),
+        integer(0x7FF));
+    Value exponent =
+        sub(arith::SIToFPOp::create(b, loc, b.getF64Type(), field),
+            select(subnormal, constant(1023.0 + 54.0), constant(1023.0)));
+    Value fraction = arith::OrIOp::create(
+        b, loc, arith::AndIOp::create(b, loc, bits, integer(0xFFFFFFFFFFFFF)),
+        integer(0x3FF0000000000000));
+    Value m = arith::BitcastOp::create(b, loc, b.getF64Type(), fraction);
+    Value above = less(constant(M_SQRT2), m);
+    m = select(above, mul(m, constant(0.5)), m);
+    exponent = select(above, add(exponent, constant(1.0)), exponent);
+    Value s = divide(sub(m, constant(1.0)), add(m, constant(1.0)));
+    Value z = mul(s, s);
+    Value sum = constant(1.0 / 25);
+    for (int n = 11; n >= 0; --n)
+      sum = add(constant(1.0 / (2 * n + 1)), mul(z, sum));
+    return {exponent, mul(mul(constant(2.0), s), sum)};
+  }
+
+  /// log(x) or log2(x), with IEEE results at 0, negatives, infinity and NaN.
+  Value log(Value x, bool base2) {
+    auto [exponent, logM] = logParts(x);
+    constexpr double kLn2High = 6.93147180369123816490e-01;
+    constexpr double kLn2Low = 1.90821492927058770002e-10;
+    // e ln 2 in two parts: e * kLn2High is exact for the exponents there are.
+    Value result = base2 ? add(exponent, mul(logM, constant(M_LOG2E)))
+                         : add(mul(exponent, constant(kLn2High)),
+                               add(mul(exponent, constant(kLn2Low)), logM));
+    Value isZero = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, x,
+                                         constant(0.0));
+    Value isInfinite = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ,
+                                             x, constant(INFINITY));
+    return select(isZero, constant(-INFINITY),
+                  select(less(x, constant(0.0)), constant(NAN),
+                         select(isInfinite, x, select(isNaN(x), x, result))));
+  }
+
   /// (e^x, e^x - 1): x = k ln 2 + r with |r| <= ln(2)/2 (ln 2 in two parts,
   /// so r is exact), then e^x = 2^k (1 + expm1(r)). The reduction's FMAs are
   /// exact (NoContraction): drivers otherwise fold k*high + k*low into
@@ -93,17 +171,13 @@ public:
     Value r = exactFma(minusK, constant(kLn2Low),
                        exactFma(minusK, constant(kLn2High), x));
     Value series = expm1Series(r);
-    Value half = math::FloorOp::create(b, loc, mul(k, constant(0.5)));
-    Value scaled = mul(mul(add(constant(1.0), series), exp2Integral(half)),
-                       exp2Integral(sub(k, half)));
+    Value scaled = scaleByPowerOfTwo(add(constant(1.0), series), k);
     // Beyond these e^x is infinite or zero in double precision.
     Value overflows = less(constant(709.782712893384), x);
     Value underflows = less(x, constant(-745.1332191019412));
-    Value isNaN =
-        arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, x, x);
     Value result =
         select(overflows, constant(INFINITY),
-               select(underflows, constant(0.0), select(isNaN, x, scaled)));
+               select(underflows, constant(0.0), select(isNaN(x), x, scaled)));
     // Near 0, e^x - 1 straight from the series keeps its relative accuracy.
     Value small = less(math::AbsFOp::create(b, loc, x), constant(0.3465));
     Value minusOne = select(small, expm1Series(x), sub(result, constant(1.0)));
@@ -157,9 +231,7 @@ public:
         select(less(magnitude, constant(2.5)), series,
                select(less(magnitude, constant(6.0)), large, constant(1.0)));
     // erf is odd; NaN stays NaN.
-    Value isNaN =
-        arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, x, x);
-    return select(isNaN, x, math::CopySignOp::create(b, loc, result, x));
+    return select(isNaN(x), x, math::CopySignOp::create(b, loc, result, x));
   }
 
 private:
@@ -182,6 +254,12 @@ template <typename MathOp> struct DoubleFunction : OpRewritePattern<MathOp> {
       result = d.exp(x).second;
     else if constexpr (std::is_same_v<MathOp, math::ErfOp>)
       result = d.erf(x);
+    else if constexpr (std::is_same_v<MathOp, math::Exp2Op>)
+      result = d.exp2(x);
+    else if constexpr (std::is_same_v<MathOp, math::LogOp>)
+      result = d.log(x, /*base2=*/false);
+    else if constexpr (std::is_same_v<MathOp, math::Log2Op>)
+      result = d.log(x, /*base2=*/true);
     else
       result = d.tanh(x);
     rewriter.replaceOp(op, result);
@@ -202,8 +280,9 @@ bool hasDoublePrecisionLowering(Operation *op) {
 LogicalResult triton_spirv::expandDoublePrecisionMath(func::FuncOp kernel) {
   RewritePatternSet patterns(kernel.getContext());
   patterns.add<DoubleFunction<math::ExpOp>, DoubleFunction<math::ExpM1Op>,
-               DoubleFunction<math::TanhOp>, DoubleFunction<math::ErfOp>>(
-      kernel.getContext());
+               DoubleFunction<math::TanhOp>, DoubleFunction<math::ErfOp>,
+               DoubleFunction<math::Exp2Op>, DoubleFunction<math::LogOp>,
+               DoubleFunction<math::Log2Op>>(kernel.getContext());
   if (failed(applyPatternsGreedily(kernel, std::move(patterns))))
     return failure();
   WalkResult walk = kernel.walk([](Operation *op) {
@@ -216,8 +295,8 @@ LogicalResult triton_spirv::expandDoublePrecisionMath(func::FuncOp kernel) {
     op->emitError("double-precision '")
         << op->getName()
         << "' is not supported: Vulkan's GLSL.std.450 functions take 16/32-bit "
-           "floats, and this backend implements only exp, expm1, tanh and erf "
-           "in f64; compute in float32";
+           "floats, and this backend implements only exp, exp2, expm1, log, "
+           "log2, tanh and erf in f64; compute in float32";
     return WalkResult::interrupt();
   });
   return failure(walk.wasInterrupted());

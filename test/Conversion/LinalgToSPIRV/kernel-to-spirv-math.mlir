@@ -118,3 +118,27 @@ func.func @erf(%d: memref<?xf64> {triton_spirv.abi = "buffer", triton_spirv.arg_
   memref.store %y, %d[%c0] : memref<?xf64>
   return
 }
+
+// -----
+
+// f64 log: x = m 2^e from the exponent field (subnormals scaled by 2^54
+// first), m folded into [sqrt(1/2), sqrt(2)), then log(m) = 2 atanh(s) as a
+// series in s^2; e ln 2 in two parts.
+// CHECK-LABEL: spirv.module
+// CHECK-DAG: spirv.Constant 0x4350000000000000 : f64
+// CHECK-DAG: spirv.Constant 1.4142135623730951 : f64
+// CHECK: spirv.Bitcast %{{.*}} : f64 to i64
+// CHECK: spirv.ShiftRightLogical %{{.*}}, %{{.*}} : i64, i64
+// CHECK: spirv.Bitcast %{{.*}} : i64 to f64
+// CHECK-NOT: spirv.GL.Log {{.*}} : f64
+func.func @log(%d: memref<?xf64> {triton_spirv.abi = "buffer", triton_spirv.arg_index = 0 : i64},
+               %pid: i32 {triton_spirv.abi = "program_id_x"}, %pidy: i32 {triton_spirv.abi = "program_id_y"},
+               %pidz: i32 {triton_spirv.abi = "program_id_z"}, %nx: i32 {triton_spirv.abi = "num_programs_x"},
+               %ny: i32 {triton_spirv.abi = "num_programs_y"}, %nz: i32 {triton_spirv.abi = "num_programs_z"})
+    attributes {triton_spirv.kernel} {
+  %c0 = arith.constant 0 : index
+  %x = memref.load %d[%c0] : memref<?xf64>
+  %y = math.log %x : f64
+  memref.store %y, %d[%c0] : memref<?xf64>
+  return
+}
