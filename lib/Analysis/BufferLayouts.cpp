@@ -128,10 +128,12 @@ private:
 
 /// Whether `user` of `buffer` only touches element q from invocation
 /// q mod W once distributed: element-wise ops reading or writing it whole
-/// (cyclic loops), reductions shared by all invocations of a 1-D buffer of at
-/// least W elements, reductions of outer dimensions with W dividing the
-/// outputs, and single elements at multiples of W read by invocation 0. Views
-/// qualify when they keep positions congruent modulo W.
+/// (cyclic loops, also through reshapes), reductions shared by all
+/// invocations of a buffer of at least W elements whose other dimensions are
+/// units, reductions of outer dimensions with W dividing the outputs, and
+/// single elements at multiples of W read by invocation 0. Views qualify when
+/// they keep positions congruent modulo W, or are contiguous and reduced
+/// whole.
 bool LayoutAssignment::isOwnerAligned(Operation *user, Value buffer) {
   if (auto reduce = dyn_cast<linalg::ReduceOp>(user)) {
     auto type = cast<MemRefType>(buffer.getType());
@@ -185,6 +187,7 @@ bool LayoutAssignment::isOwnerAligned(Operation *user, Value buffer) {
        llvm::zip(viewType.getShape(), placement->strides,
                  computeStrides(viewType.getShape())))
     congruent &= size == 1 || (stride - rowMajor) % workgroupSize == 0;
+  bool contiguous = isContiguous(*placement, viewType.getShape());
   for (Operation *viewUser : view->getUsers()) {
     if (viewType.getRank() == 0) {
       auto linalgOp = dyn_cast<linalg::LinalgOp>(viewUser);
@@ -194,8 +197,7 @@ bool LayoutAssignment::isOwnerAligned(Operation *user, Value buffer) {
     }
     // A contiguous view at any offset: full reductions rotate their
     // members.
-    bool rotatedReduction = isContiguous(*placement, viewType.getShape()) &&
-                            isa<linalg::ReduceOp>(viewUser);
+    bool rotatedReduction = contiguous && isa<linalg::ReduceOp>(viewUser);
     if (!(congruent || rotatedReduction) ||
         !isOwnerAligned(viewUser, view.getResult()))
       return false;

@@ -34,7 +34,9 @@ chooseTiling(int64_t m, int64_t n, int64_t workers, int64_t maxGridN) {
   return best;
 }
 
-bool triton_spirv::hasMatmulIndexing(linalg::LinalgOp op) {
+/// Whether `op` indexes its operands as C[m, n] (+)= A[m, k] * B[k, n],
+/// with m and n parallel and k a reduction.
+static bool hasMatmulIndexing(linalg::LinalgOp op) {
   if (op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1)
     return false;
   using utils::IteratorType;

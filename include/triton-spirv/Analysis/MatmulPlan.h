@@ -46,10 +46,6 @@ struct MatmulPlan {
   std::string cooperativeMatrixMissed;
 };
 
-/// Whether `op` indexes its operands as C[m, n] (+)= A[m, k] * B[k, n],
-/// with m and n parallel and k a reduction.
-bool hasMatmulIndexing(linalg::LinalgOp op);
-
 /// Whether `op` has matmul indexing, no index semantics and static shapes
 /// (buffers or tensors).
 bool isStaticMatmul(linalg::LinalgOp op);

@@ -29,6 +29,7 @@ KernelArgRole numProgramsRole(unsigned dim);
 KernelArgRole programIdBaseRole(unsigned dim);
 /// The grid axis of a program id role, if it is one.
 std::optional<unsigned> programIdAxis(KernelArgRole role);
+
 /// The role of `function`'s argument `index`: none when it has no role
 /// attribute, failure (with an error at the function) when it names no role.
 FailureOr<std::optional<KernelArgRole>> getArgRole(FunctionOpInterface function,

@@ -20,6 +20,11 @@
 using namespace mlir;
 
 namespace {
+/// ln 2 in two parts: kLn2High has trailing zero bits, so that k * kLn2High
+/// is exact for the exponents of doubles.
+constexpr double kLn2High = 6.93147180369123816490e-01;
+constexpr double kLn2Low = 1.90821492927058770002e-10;
+
 class DoubleBuilder {
 public:
   DoubleBuilder(OpBuilder &b, Location loc) : b(b), loc(loc) {}
@@ -31,6 +36,12 @@ public:
   Value sub(Value x, Value y) { return arith::SubFOp::create(b, loc, x, y); }
   Value mul(Value x, Value y) { return arith::MulFOp::create(b, loc, x, y); }
   Value div(Value x, Value y) { return arith::DivFOp::create(b, loc, x, y); }
+  Value integer(int64_t value) {
+    return arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(value));
+  }
+  Value equal(Value x, Value y) {
+    return arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, x, y);
+  }
   Value less(Value x, Value y) {
     return arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, x, y);
   }
@@ -73,9 +84,7 @@ public:
   Value exp2Integral(Value k) {
     Type i64 = b.getI64Type();
     Value biased = arith::FPToSIOp::create(b, loc, i64, add(k, constant(1023)));
-    Value bits = arith::ShLIOp::create(
-        b, loc, biased,
-        arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(52)));
+    Value bits = arith::ShLIOp::create(b, loc, biased, integer(52));
     return arith::BitcastOp::create(b, loc, b.getF64Type(), bits);
   }
 
@@ -85,6 +94,14 @@ public:
   Value scaleByPowerOfTwo(Value y, Value k) {
     Value half = math::FloorOp::create(b, loc, mul(k, constant(0.5)));
     return mul(mul(y, exp2Integral(half)), exp2Integral(sub(k, half)));
+  }
+
+  /// `value`, which is f(x) for an exponential f, or the infinity or zero
+  /// that f(x) is beyond `overflow` and `underflow`, or NaN for NaN.
+  Value saturate(Value x, double overflow, double underflow, Value value) {
+    return select(less(constant(overflow), x), constant(INFINITY),
+                  select(less(x, constant(underflow)), constant(0.0),
+                         select(isNaN(x), x, value)));
   }
 
   Value isNaN(Value x) {
@@ -99,11 +116,7 @@ public:
     Value scaled = scaleByPowerOfTwo(
         add(constant(1.0), expm1Series(mul(r, constant(M_LN2)))), k);
     // Beyond these 2^x is infinite or zero in double precision.
-    Value overflows = less(constant(1024.0), x);
-    Value underflows = less(x, constant(-1075.0));
-    return select(
-        overflows, constant(INFINITY),
-        select(underflows, constant(0.0), select(isNaN(x), x, scaled)));
+    return saturate(x, 1024.0, -1075.0, scaled);
   }
 
   /// (e, log(m)) with x = m 2^e, m in [sqrt(1/2), sqrt(2)), for finite
@@ -112,9 +125,6 @@ public:
   /// to n = 12 (remainder below 2^-60 relative).
   std::pair<Value, Value> logParts(Value x) {
     Type i64 = b.getI64Type();
-    auto integer = [&](int64_t value) {
-      return arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(value));
-    };
     Value subnormal = less(x, constant(0x1p-1022));
     Value normal = select(subnormal, mul(x, constant(0x1p54)), x);
     Value bits = arith::BitcastOp::create(b, loc, i64, normal);
@@ -142,16 +152,12 @@ public:
   /// log(x) or log2(x), with IEEE results at 0, negatives, infinity and NaN.
   Value log(Value x, bool base2) {
     auto [exponent, logM] = logParts(x);
-    constexpr double kLn2High = 6.93147180369123816490e-01;
-    constexpr double kLn2Low = 1.90821492927058770002e-10;
     // e ln 2 in two parts: e * kLn2High is exact for the exponents there are.
     Value result = base2 ? add(exponent, mul(logM, constant(M_LOG2E)))
                          : add(mul(exponent, constant(kLn2High)),
                                add(mul(exponent, constant(kLn2Low)), logM));
-    Value isZero = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, x,
-                                         constant(0.0));
-    Value isInfinite = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ,
-                                             x, constant(INFINITY));
+    Value isZero = equal(x, constant(0.0));
+    Value isInfinite = equal(x, constant(INFINITY));
     return select(isZero, constant(-INFINITY),
                   select(less(x, constant(0.0)), constant(NAN),
                          select(isInfinite, x, select(isNaN(x), x, result))));
@@ -160,12 +166,8 @@ public:
   /// (e^x, e^x - 1): x = k ln 2 + r with |r| <= ln(2)/2 (ln 2 in two parts,
   /// so r is exact), then e^x = 2^k (1 + expm1(r)). The reduction's FMAs are
   /// exact (NoContraction): drivers otherwise fold k*high + k*low into
-  /// k*(high + low) and lose r's low bits. 2^k is
-  /// applied in two halves, each within the exponent range, so that results
-  /// near the overflow and into the subnormal range scale correctly.
+  /// k*(high + low) and lose r's low bits.
   std::pair<Value, Value> exp(Value x) {
-    constexpr double kLn2High = 6.93147180369123816490e-01;
-    constexpr double kLn2Low = 1.90821492927058770002e-10;
     Value k = math::RoundEvenOp::create(b, loc, mul(x, constant(M_LOG2E)));
     Value minusK = arith::NegFOp::create(b, loc, k);
     Value r = exactFma(minusK, constant(kLn2Low),
@@ -173,11 +175,7 @@ public:
     Value series = expm1Series(r);
     Value scaled = scaleByPowerOfTwo(add(constant(1.0), series), k);
     // Beyond these e^x is infinite or zero in double precision.
-    Value overflows = less(constant(709.782712893384), x);
-    Value underflows = less(x, constant(-745.1332191019412));
-    Value result =
-        select(overflows, constant(INFINITY),
-               select(underflows, constant(0.0), select(isNaN(x), x, scaled)));
+    Value result = saturate(x, 709.782712893384, -745.1332191019412, scaled);
     // Near 0, e^x - 1 straight from the series keeps its relative accuracy.
     Value small = less(math::AbsFOp::create(b, loc, x), constant(0.3465));
     Value minusOne = select(small, expm1Series(x), sub(result, constant(1.0)));
@@ -192,8 +190,7 @@ public:
     Value signed_ =
         select(less(x, constant(0.0)), arith::NegFOp::create(b, loc, t), t);
     // tanh(±0) = ±0.
-    Value isZero = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ,
-                                         magnitude, constant(0.0));
+    Value isZero = equal(magnitude, constant(0.0));
     return select(isZero, x, signed_);
   }
 

@@ -399,21 +399,45 @@ LogicalResult KernelLowering::bindStorageBuffer(BlockArgument arg,
   return success();
 }
 
+/// Whether `semantics` orders memory (acquire, release or both).
+bool isOrdered(spirv::MemorySemantics semantics) {
+  return spirv::bitEnumContainsAny(
+      semantics, spirv::MemorySemantics::Acquire |
+                     spirv::MemorySemantics::Release |
+                     spirv::MemorySemantics::AcquireRelease |
+                     spirv::MemorySemantics::SequentiallyConsistent);
+}
+
+/// Rewrites every memory-semantics operand of the module's atomics with
+/// `rewrite`; returns whether any was ordered.
+bool rewriteAtomicSemantics(
+    spirv::ModuleOp module,
+    function_ref<spirv::MemorySemantics(spirv::MemorySemantics)> rewrite) {
+  bool ordered = false;
+  module.walk([&](Operation *op) {
+    for (StringRef name :
+         {"semantics", "equal_semantics", "unequal_semantics"}) {
+      auto semantics = op->getAttrOfType<spirv::MemorySemanticsAttr>(name);
+      if (!semantics)
+        continue;
+      ordered |= isOrdered(semantics.getValue());
+      op->setAttr(
+          name, spirv::MemorySemanticsAttr::get(module.getContext(),
+                                                rewrite(semantics.getValue())));
+    }
+  });
+  return ordered;
+}
+
 /// lavapipe (Mesa 22.3, LLVM 15) drops the effects of atomics that carry
 /// acquire/release ordering inside a loop whose trip count differs between
 /// invocations, as distributed loops over fewer elements than invocations
 /// have: the last such loops of a kernel do nothing, or their results read 0.
-/// Relaxed atomics are unaffected. Upstream's atomics are `AcquireRelease`
-/// with no storage-class bit, which orders no memory anyway; only the
-/// compare-and-swap loops (Legalization.cpp) also name UniformMemory.
+/// Relaxed atomics are unaffected.
 void dropAtomicOrdering(spirv::ModuleOp module) {
   // Storage-class bits without an ordering bit are invalid: clear them too.
-  auto relaxed = spirv::MemorySemanticsAttr::get(module.getContext(),
-                                                 spirv::MemorySemantics::None);
-  module.walk([&](Operation *op) {
-    for (StringRef name : {"semantics", "equal_semantics", "unequal_semantics"})
-      if (op->getAttrOfType<spirv::MemorySemanticsAttr>(name))
-        op->setAttr(name, relaxed);
+  rewriteAtomicSemantics(module, [](spirv::MemorySemantics) {
+    return spirv::MemorySemantics::None;
   });
 }
 
@@ -423,37 +447,24 @@ void dropAtomicOrdering(spirv::ModuleOp module) {
 /// section over 2000 programs lost most of its updates). Ordered atomics
 /// order storage-buffer memory, as Triton's `sem` asks.
 void orderStorageBufferMemory(spirv::ModuleOp module) {
-  bool ordered = false;
-  module.walk([&](Operation *op) {
-    for (StringRef name :
-         {"semantics", "equal_semantics", "unequal_semantics"}) {
-      auto semantics = op->getAttrOfType<spirv::MemorySemanticsAttr>(name);
-      if (!semantics)
-        continue;
-      spirv::MemorySemantics value = semantics.getValue();
-      auto ordering = spirv::MemorySemantics::Acquire |
-                      spirv::MemorySemantics::Release |
-                      spirv::MemorySemantics::AcquireRelease |
-                      spirv::MemorySemantics::SequentiallyConsistent;
-      if (!spirv::bitEnumContainsAny(value, ordering))
-        continue;
-      op->setAttr(name, spirv::MemorySemanticsAttr::get(
-                            module.getContext(),
-                            value | spirv::MemorySemantics::UniformMemory));
-      ordered = true;
-    }
-  });
+  bool ordered =
+      rewriteAtomicSemantics(module, [](spirv::MemorySemantics semantics) {
+        // A storage-class bit without an ordering bit is invalid.
+        return isOrdered(semantics)
+                   ? semantics | spirv::MemorySemantics::UniformMemory
+                   : semantics;
+      });
   // What the atomics order must bypass incoherent caches too: the storage
   // buffers of such a kernel are Coherent.
   if (!ordered)
     return;
   UnitAttr unit = UnitAttr::get(module.getContext());
-  module.walk([&](spirv::GlobalVariableOp variable) {
+  for (auto variable : module.getOps<spirv::GlobalVariableOp>()) {
     auto pointer = dyn_cast<spirv::PointerType>(variable.getType());
     if (pointer &&
         pointer.getStorageClass() == spirv::StorageClass::StorageBuffer)
       variable->setAttr("coherent", unit);
-  });
+  }
 }
 
 /// Triton's enable_fp_fusion=False: every float add, subtract and multiply

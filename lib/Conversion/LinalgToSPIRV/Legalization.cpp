@@ -247,8 +247,8 @@ struct GenericAtomicRMWLowering
       return spirv::BitwiseOrOp::create(b, loc, kept, bits);
     };
     Value initial = spirv::LoadOp::create(rewriter, loc, pointer);
-    auto semantics = spirv::MemorySemantics::AcquireRelease |
-                     spirv::MemorySemantics::UniformMemory;
+    // Which memory it orders is set for the whole module (KernelToSPIRV).
+    auto semantics = spirv::MemorySemantics::AcquireRelease;
     Type wordType = initial.getType();
     auto loop = scf::WhileOp::create(
         rewriter, loc, TypeRange{wordType}, ValueRange{initial},

@@ -27,9 +27,9 @@ LogicalResult prepareKernelForSPIRV(func::FuncOp kernel);
 /// emulated.
 LogicalResult emulateSmallFloats(func::FuncOp kernel);
 
-/// Writes f64 exp, expm1 and tanh with f64 arithmetic (GLSL.std.450 has only
-/// 16/32-bit transcendental functions); fails, with a diagnostic, on other
-/// f64 functions without a lowering.
+/// Writes f64 exp, exp2, expm1, log, log2, tanh and erf with f64 arithmetic
+/// (GLSL.std.450 has only 16/32-bit transcendental functions); fails, with a
+/// diagnostic, on other f64 functions without a lowering.
 LogicalResult expandDoublePrecisionMath(func::FuncOp kernel);
 
 /// On math.fma ops whose rounding must not change: the SPIR-V Fma is

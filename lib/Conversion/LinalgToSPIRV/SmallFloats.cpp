@@ -136,24 +136,26 @@ struct Float8ToF32 : OpRewritePattern<arith::ExtFOp> {
 /// finite value as NVIDIA's conversions (`.satfinite`) do; NaN stays NaN.
 /// Numbers in fp8's normal range round in f32's bits; smaller ones are scaled
 /// so that fp8's subnormal step is 1 and rounded to an integer.
-struct F32ToFloat8 : OpRewritePattern<arith::TruncFOp> {
+struct TruncFToFloat8 : OpRewritePattern<arith::TruncFOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(arith::TruncFOp op,
                                 PatternRewriter &rewriter) const override {
     std::optional<Float8Format> format = float8Format(op.getType());
-    Value in = op.getIn();
-    // From f16 or bf16, through f32 (exactly): truncf(extf(x)) folds back
+    Type source = op.getIn().getType();
+    // From f16 or bf16 too, through f32 (exactly): truncf(extf(x)) folds back
     // into a truncation from the narrow type, so conversionsThroughF32 alone
     // does not do.
-    if (format && (in.getType().isF16() || in.getType().isBF16()))
-      in = arith::ExtFOp::create(rewriter, op.getLoc(), rewriter.getF32Type(),
-                                 in);
-    if (!format || !in.getType().isF32())
+    bool narrow = source.isF16() || source.isBF16();
+    if (!format || !(source.isF32() || narrow))
       return failure();
     std::optional<arith::RoundingMode> mode = op.getRoundingmode();
     bool towardZero = mode == arith::RoundingMode::toward_zero;
     if (mode && !towardZero && *mode != arith::RoundingMode::to_nearest_even)
       return rewriter.notifyMatchFailure(op, "rounding mode not emulated");
+    Value in = op.getIn();
+    if (narrow)
+      in = arith::ExtFOp::create(rewriter, op.getLoc(), rewriter.getF32Type(),
+                                 in);
     BitBuilder bits(rewriter, op.getLoc());
     Location loc = op.getLoc();
     unsigned m = format->mantissaBits;
@@ -299,7 +301,7 @@ LogicalResult triton_spirv::emulateSmallFloats(func::FuncOp kernel) {
   conversionsThroughF32(kernel);
   RewritePatternSet expansion(context);
   arith::populateExpandBFloat16Patterns(expansion);
-  expansion.add<Float8ToF32, F32ToFloat8, F32ToBFloat16TowardZero>(context);
+  expansion.add<Float8ToF32, TruncFToFloat8, F32ToBFloat16TowardZero>(context);
   if (failed(applyPatternsGreedily(kernel, std::move(expansion))))
     return failure();
 
