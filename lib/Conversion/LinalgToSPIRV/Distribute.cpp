@@ -290,39 +290,36 @@ Attribute KernelDistributor::iterationLayout(linalg::LinalgOp op) {
 }
 
 /// Accesses left to private buffers (reductions, single elements) are
-/// rewritten from their element's linear position q to q / W.
+/// rewritten from their element's linear position q to q / W. Accesses
+/// through views (subviews, reshapes) find q from the view's strides and
+/// offset.
 void KernelDistributor::rewritePrivateAccesses() {
   for (auto [buffer, replacement] : privateBuffers) {
-    triton_spirv::ViewPlacement whole{
-        computeStrides(cast<MemRefType>(buffer.getType()).getShape())};
-    SmallVector<std::pair<Operation *, triton_spirv::ViewPlacement>> accesses;
+    SmallVector<std::pair<Operation *, Value>> accesses;
     SmallVector<Operation *> views;
     for (Operation *user : buffer.getUsers()) {
-      if (auto view = dyn_cast<memref::SubViewOp>(user)) {
-        views.push_back(view);
-        for (Operation *viewUser : view->getUsers())
-          accesses.push_back({viewUser, *triton_spirv::placeView(view)});
-      } else if (isa<memref::ExpandShapeOp, memref::CollapseShapeOp>(user)) {
-        // A reshape of the identity-layout buffer: row-major in its shape.
-        views.push_back(user);
-        triton_spirv::ViewPlacement reshaped{computeStrides(
-            cast<MemRefType>(user->getResult(0).getType()).getShape())};
-        for (Operation *reshapedUser : user->getUsers())
-          accesses.push_back({reshapedUser, reshaped});
-      } else {
-        accesses.push_back({user, whole});
+      if (!isa<memref::SubViewOp, memref::ExpandShapeOp,
+               memref::CollapseShapeOp>(user)) {
+        accesses.push_back({user, buffer});
+        continue;
       }
+      views.push_back(user);
+      for (Operation *viewUser : user->getUsers())
+        accesses.push_back({viewUser, user->getResult(0)});
     }
-    for (auto &[access, placement] : accesses) {
+    for (auto &[access, accessed] : accesses) {
       auto load = dyn_cast<memref::LoadOp>(access);
       auto store = dyn_cast<memref::StoreOp>(access);
       if (!load && !store)
         continue;
+      // Static: the layout analysis admits only such views.
+      auto [strides, offset] =
+          cast<MemRefType>(accessed.getType()).getStridesAndOffset();
       Location loc = access->getLoc();
       rewriter.setInsertionPoint(access);
       ValueRange indices = load ? load.getIndices() : store.getIndices();
-      Value position = indexConstant(loc, placement.offset);
-      for (auto [index, stride] : llvm::zip(indices, placement.strides)) {
+      Value position = indexConstant(loc, offset);
+      for (auto [index, stride] : llvm::zip(indices, strides)) {
         Value scaled = arith::MulIOp::create(rewriter, loc, index,
                                              indexConstant(loc, stride));
         position = arith::AddIOp::create(rewriter, loc, position, scaled);
