@@ -86,19 +86,36 @@ struct TensorMath {
   }
 };
 
+/// `value` repeated `times` along a new dimension after `dim`.
+Value repeatAfter(OpBuilder &b, Location loc, Value value, unsigned dim,
+                  int64_t times) {
+  auto type = cast<RankedTensorType>(value.getType());
+  SmallVector<int64_t> shape(type.getShape());
+  shape.insert(shape.begin() + dim + 1, 1);
+  Value expanded = ExpandDimsOp::create(b, loc, type.clone(shape), value,
+                                        b.getI32IntegerAttr(dim + 1));
+  shape[dim + 1] = times;
+  return BroadcastOp::create(b, loc, type.clone(shape), expanded);
+}
+
+/// `value` with dimension `dim` merged with the next one.
+Value mergeWithNext(OpBuilder &b, Location loc, Value value, unsigned dim) {
+  auto type = cast<RankedTensorType>(value.getType());
+  SmallVector<int64_t> shape(type.getShape());
+  shape[dim] *= shape[dim + 1];
+  shape.erase(shape.begin() + dim + 1);
+  return ReshapeOp::create(b, loc, type.clone(shape), value, false, false);
+}
+
 /// Unpacks a tensor of fp4 pairs (low nibble first) packed along `dim` into
 /// f32 values. Each byte is broadcast over a new pair dimension after `dim`,
 /// whose index picks the nibble (shift 0 or 4); merging `dim` with it gives
 /// the unpacked order. Everything before the merge is element-wise, so the
 /// matmul's chunking can compute the operand a chunk at a time.
 Value unpackFp4(OpBuilder &b, Location loc, Value packed, unsigned dim) {
-  auto type = cast<RankedTensorType>(packed.getType());
-  SmallVector<int64_t> pairShape(type.getShape());
-  pairShape.insert(pairShape.begin() + dim + 1, 1);
-  Value bytes = ExpandDimsOp::create(b, loc, type.clone(pairShape), packed,
-                                     b.getI32IntegerAttr(dim + 1));
-  pairShape[dim + 1] = 2;
-  bytes = BroadcastOp::create(b, loc, type.clone(pairShape), bytes);
+  Value bytes = repeatAfter(b, loc, packed, dim, 2);
+  ArrayRef<int64_t> pairShape =
+      cast<RankedTensorType>(bytes.getType()).getShape();
   // The nibble index along the pair dimension, broadcast like the bytes.
   SmallVector<int64_t> indexShape(pairShape.size(), 1);
   indexShape[dim + 1] = 2;
@@ -113,10 +130,7 @@ Value unpackFp4(OpBuilder &b, Location loc, Value packed, unsigned dim) {
   Value shift = arith::MulIOp::create(b, loc, index, math.i32(4));
   Value nibble =
       math.andI(arith::ShRUIOp::create(b, loc, math.widen(bytes), shift), 15);
-  SmallVector<int64_t> unpackedShape(type.getShape());
-  unpackedShape[dim] *= 2;
-  return ReshapeOp::create(b, loc, type.clone(unpackedShape, b.getF32Type()),
-                           math.fp4ToF32(nibble), false, false);
+  return mergeWithNext(b, loc, math.fp4ToF32(nibble), dim);
 }
 
 /// The scale of every element of an operand as an f32 tensor laid out like
@@ -137,24 +151,17 @@ FailureOr<Value> expandScale(OpBuilder &b, DotScaledOp op, Value scale,
   if (element.isInteger(8)) {
     values = TensorMath{b, loc, shape}.e8m0ToF32(scale);
   } else if (isa<Float8E4M3FNType>(element)) {
-    values = FpToFpOp::create(b, loc, type.clone(shape, b.getF32Type()), scale,
+    values = FpToFpOp::create(b, loc, type.clone(b.getF32Type()), scale,
                               RoundingModeAttr());
   } else {
     return op.emitError() << "tl.dot_scaled: scales of type " << element
                           << " are not supported (e8m0 as uint8, or e4m3)";
   }
   unsigned rank = shape.size();
-  SmallVector<int64_t> expanded(shape);
-  expanded.push_back(1);
-  values = ExpandDimsOp::create(b, loc, type.clone(expanded, b.getF32Type()),
-                                values, b.getI32IntegerAttr(rank));
-  expanded.back() = k / groups;
-  values =
-      BroadcastOp::create(b, loc, type.clone(expanded, b.getF32Type()), values);
+  values = mergeWithNext(
+      b, loc, repeatAfter(b, loc, values, rank - 1, k / groups), rank - 1);
   SmallVector<int64_t> perElement(shape);
   perElement.back() = k;
-  values = ReshapeOp::create(b, loc, type.clone(perElement, b.getF32Type()),
-                             values, false, false);
   if (isLhs)
     return values;
   SmallVector<int32_t> order;
