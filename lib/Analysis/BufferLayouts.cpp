@@ -67,14 +67,18 @@ static bool isContiguous(const ViewPlacement &placement,
   return true;
 }
 
-int64_t triton_spirv::rotation(Value input, unsigned workgroupSize) {
+std::optional<int64_t> triton_spirv::contiguousOffset(Value input) {
   auto view = input.getDefiningOp<memref::SubViewOp>();
   if (!view)
     return 0;
   std::optional<ViewPlacement> placement = placeView(view);
   if (!placement || !isContiguous(*placement, view.getType().getShape()))
-    return 0;
-  return placement->offset % workgroupSize;
+    return std::nullopt;
+  return placement->offset;
+}
+
+int64_t triton_spirv::rotation(Value input, unsigned workgroupSize) {
+  return contiguousOffset(input).value_or(0) % workgroupSize;
 }
 
 /// An op that iterates over `buffer` element by element: all its loops

@@ -27,6 +27,11 @@ struct ViewPlacement {
 };
 std::optional<ViewPlacement> placeView(memref::SubViewOp view);
 
+/// The buffer position o of element 0 of `input`, a contiguous view (its
+/// elements in row-major order at consecutive buffer positions) or a buffer
+/// (0); none for other views.
+std::optional<int64_t> contiguousOffset(Value input);
+
 /// For a full reduction of a contiguous view at offset o (its elements in
 /// row-major order at consecutive buffer positions): o mod W, the shift by
 /// which invocation t takes the view's positions that are its own elements

@@ -475,10 +475,15 @@ Value KernelDistributor::partialsBuffer(Location loc, Type type,
   return buffer;
 }
 
+/// At most this many partial results of a reduction are folded in order by
+/// one invocation; more are first halved in parallel.
+static constexpr int64_t kSequentialPartials = 32;
+
 /// A reduction with fewer outputs than invocations: G invocations (a power
 /// of two) share each output. Each folds every G-th element into a partial
-/// result, the partials meet in workgroup memory, and halving steps combine
-/// them; the first of the G folds in the output's initial value. Triton
+/// result, lanes of a subgroup combine theirs with shuffles, the rest meet in
+/// workgroup memory, where the first of the G folds them (after halving
+/// steps when there are many) and the output's initial value. Triton
 /// combiners are associative and commutative (its GPU backends reorder them
 /// the same way). Returns false, changing nothing, when there is nothing to
 /// share, and the op is distributed over its outputs instead.
@@ -572,20 +577,94 @@ bool KernelDistributor::distributeReduction(linalg::ReduceOp op) {
                   llvm::all_of(elementTypes(op), triton_spirv::isShuffleType);
   int64_t laneGroup = shuffles ? std::min<int64_t>(group, subgroupSize) : 1;
 
+  // Where every invocation shares the one output of private (cyclic)
+  // inputs, member m's element p = m + kW (an element q = p + o of a buffer
+  // or a contiguous view of it at offset o, held by invocation q mod W, which
+  // the rotation makes this one) is its register q / W = k + o / W, plus 1
+  // where m + o mod W passes W. Reading registers so keeps their indices
+  // constant once the fold is unrolled; (m + o + kW) / W would not be, and
+  // drivers then put the private array in local memory.
+  struct RegisterInput {
+    Value registers;
+    int64_t first;
+  };
+  SmallVector<RegisterInput> registerInputs;
+  for (Value input : op.getInputs()) {
+    Value buffer = input;
+    if (auto view = input.getDefiningOp<memref::SubViewOp>())
+      buffer = view.getSource();
+    Value registers = privateBuffers.lookup(buffer);
+    std::optional<int64_t> offset = triton_spirv::contiguousOffset(input);
+    if (group != workgroupSize || !registers || !offset ||
+        *offset % workgroupSize != shift)
+      break;
+    registerInputs.push_back({registers, *offset / workgroupSize});
+  }
+  bool fromRegisters = registerInputs.size() == op.getInputs().size();
+  Value carries =
+      shift ? arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ult,
+                                    invocationId, indexConstant(loc, shift))
+                  .getResult()
+            : Value();
+  auto loadRegisters = [&](Value step) {
+    return llvm::map_to_vector(registerInputs, [&](RegisterInput input) {
+      Value slot = arith::AddIOp::create(rewriter, loc, step,
+                                         indexConstant(loc, input.first));
+      Value own = memref::LoadOp::create(rewriter, loc, input.registers, slot);
+      if (!carries)
+        return own;
+      int64_t last =
+          cast<MemRefType>(input.registers.getType()).getNumElements() - 1;
+      Value next = arith::MinUIOp::create(
+          rewriter, loc,
+          arith::AddIOp::create(rewriter, loc, slot, indexConstant(loc, 1)),
+          indexConstant(loc, last));
+      Value carried =
+          memref::LoadOp::create(rewriter, loc, input.registers, next);
+      return arith::SelectOp::create(rewriter, loc, carries, carried, own)
+          .getResult();
+    });
+  };
+
   barrier(loc);
-  // Each invocation's partial result, seeded with its first element.
+  // Each invocation's partial result, seeded with its first element: a loop
+  // of a constant trip count over its elements member + kG.
+  int64_t steps = llvm::divideCeil(reduced, group);
   auto fold = scf::IfOp::create(rewriter, loc, elementTypes(op), active,
                                 /*withElseRegion=*/true);
   rewriter.setInsertionPointToStart(fold.thenBlock());
-  SmallVector<Value> first = loadAll(op.getInputs(), elementIndices(member));
-  auto loop = scf::ForOp::create(
-      rewriter, loc, arith::AddIOp::create(rewriter, loc, member, groupValue),
-      indexConstant(loc, reduced), groupValue, first);
+  SmallVector<Value> first =
+      fromRegisters ? loadRegisters(indexConstant(loc, 0))
+                    : loadAll(op.getInputs(), elementIndices(member));
+  auto loop = scf::ForOp::create(rewriter, loc, indexConstant(loc, 1),
+                                 indexConstant(loc, steps),
+                                 indexConstant(loc, 1), first);
   rewriter.setInsertionPointToStart(loop.getBody());
-  SmallVector<Value> elements =
-      loadAll(op.getInputs(), elementIndices(loop.getInductionVar()));
-  scf::YieldOp::create(rewriter, loc,
-                       combine(op, elements, loop.getRegionIterArgs()));
+  Value position = arith::AddIOp::create(
+      rewriter, loc, member,
+      arith::MulIOp::create(rewriter, loc, loop.getInductionVar(),
+                            groupValue));
+  auto foldStep = [&]() {
+    SmallVector<Value> elements =
+        fromRegisters ? loadRegisters(loop.getInductionVar())
+                      : loadAll(op.getInputs(), elementIndices(position));
+    return combine(op, elements, loop.getRegionIterArgs());
+  };
+  if (reduced % group == 0) {
+    scf::YieldOp::create(rewriter, loc, foldStep());
+  } else {
+    Value inside = arith::CmpIOp::create(rewriter, loc,
+                                         arith::CmpIPredicate::ult, position,
+                                         indexConstant(loc, reduced));
+    auto guard = scf::IfOp::create(rewriter, loc, elementTypes(op), inside,
+                                   /*withElseRegion=*/true);
+    rewriter.setInsertionPointToStart(guard.thenBlock());
+    scf::YieldOp::create(rewriter, loc, foldStep());
+    rewriter.setInsertionPointToStart(guard.elseBlock());
+    scf::YieldOp::create(rewriter, loc, loop.getRegionIterArgs());
+    rewriter.setInsertionPointAfter(guard);
+    scf::YieldOp::create(rewriter, loc, guard.getResults());
+  }
   rewriter.setInsertionPointAfter(loop);
   scf::YieldOp::create(rewriter, loc, loop.getResults());
   // Inactive invocations only take part in shuffles; their values are unused.
@@ -622,34 +701,57 @@ bool KernelDistributor::distributeReduction(linalg::ReduceOp op) {
   storeAll(partial, buffers, invocationId);
   rewriter.setInsertionPointAfter(publish);
   barrier(loc);
-  // Halving steps over workgroup memory: member m < s folds in member m + s.
-  for (int64_t step = group / 2; step >= laneGroup; step /= 2) {
-    Value inHalf =
-        arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ult, member,
-                              indexConstant(loc, step));
-    Value folds = arith::AndIOp::create(rewriter, loc, active, inHalf);
-    auto guard =
-        scf::IfOp::create(rewriter, loc, folds, /*withElseRegion=*/false);
-    rewriter.setInsertionPoint(guard.thenBlock()->getTerminator());
-    Value partner = arith::AddIOp::create(
-        rewriter, loc, invocationId,
-        innermostReduced ? indexConstant(loc, step)
-                         : arith::MulIOp::create(rewriter, loc, outputsValue,
-                                                 indexConstant(loc, step))
-                               .getResult());
+  // The partial of the member `distance` members above this one.
+  auto partnerPartials = [&](Value distance) {
+    Value slots = arith::MulIOp::create(
+        rewriter, loc, distance,
+        indexConstant(loc, innermostReduced ? 1 : outputs));
+    Value partner = arith::AddIOp::create(rewriter, loc, invocationId, slots);
     if (shift)
       partner = arith::RemUIOp::create(rewriter, loc, partner,
                                        indexConstant(loc, workgroupSize));
+    return loadAll(buffers, partner);
+  };
+  auto guardedBy = [&](Value condition) {
+    auto guard = scf::IfOp::create(
+        rewriter, loc, arith::AndIOp::create(rewriter, loc, active, condition),
+        /*withElseRegion=*/false);
+    rewriter.setInsertionPoint(guard.thenBlock()->getTerminator());
+    return guard;
+  };
+  // Halving steps over workgroup memory (member m < s folds in member
+  // m + s), a barrier each, only while many lane groups remain; then the
+  // first member folds the remaining partials in order, behind one barrier.
+  int64_t remaining = group;
+  while (remaining / laneGroup > kSequentialPartials) {
+    int64_t step = remaining / 2;
+    auto guard = guardedBy(arith::CmpIOp::create(
+        rewriter, loc, arith::CmpIPredicate::ult, member,
+        indexConstant(loc, step)));
     SmallVector<Value> mine = loadAll(buffers, invocationId);
-    SmallVector<Value> theirs = loadAll(buffers, partner);
-    SmallVector<Value> folded = combine(op, theirs, mine);
-    if (step > laneGroup)
-      storeAll(folded, buffers, invocationId);
-    else // The last step also folds in the output's initial value.
-      finish(folded);
+    SmallVector<Value> theirs = partnerPartials(indexConstant(loc, step));
+    storeAll(combine(op, theirs, mine), buffers, invocationId);
     rewriter.setInsertionPointAfter(guard);
     barrier(loc);
+    remaining = step;
   }
+  auto last = guardedBy(arith::CmpIOp::create(
+      rewriter, loc, arith::CmpIPredicate::eq, member, indexConstant(loc, 0)));
+  auto sequential = scf::ForOp::create(
+      rewriter, loc, indexConstant(loc, 1),
+      indexConstant(loc, remaining / laneGroup), indexConstant(loc, 1),
+      loadAll(buffers, invocationId));
+  rewriter.setInsertionPointToStart(sequential.getBody());
+  SmallVector<Value> theirs = partnerPartials(arith::MulIOp::create(
+      rewriter, loc, sequential.getInductionVar(),
+      indexConstant(loc, laneGroup)));
+  scf::YieldOp::create(rewriter, loc,
+                       combine(op, theirs, sequential.getRegionIterArgs()));
+  rewriter.setInsertionPointAfter(sequential);
+  // The output's initial value is folded in last.
+  finish(sequential.getResults());
+  rewriter.setInsertionPointAfter(last);
+  barrier(loc);
   rewriter.eraseOp(op);
   return true;
 }

@@ -51,6 +51,7 @@ LogicalResult mlir::triton_spirv::buildLinalgToSPIRVPipeline(
   pm.addPass(createReuseWorkgroupMemory());
   pm.addPass(memref::createFoldMemRefAliasOpsPass());
   pm.addPass(createLowerAffinePass());
+  pm.addPass(createUnrollRegisterLoops());
   // 64-bit integer math where the values provably fit 32 bits (Triton's
   // int64 offsets, most often) is done in 32 bits: GPUs emulate 64-bit
   // integers, and Mesa 22.3's lavapipe miscompiles the range check

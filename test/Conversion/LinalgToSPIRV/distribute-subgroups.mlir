@@ -1,14 +1,18 @@
 // RUN: triton-spirv-opt %s --triton-spirv-assign-layouts="workgroup-size=64 subgroup-size=8" --triton-spirv-distribute="workgroup-size=64 subgroup-size=8" --canonicalize -split-input-file | FileCheck %s
 
 // A full reduction over 100 elements on 64 invocations in subgroups of 8:
-// each folds its partial, a butterfly of 3 xor shuffles (distances 1, 2, 4)
-// leaves every lane with its subgroup's fold, and only the 8 subgroup
-// results meet in workgroup memory: 3 halving steps (32, 16, 8) instead of
-// 6, the last one folding in the initial value.
+// each folds its partial (element t, then t + 64 where it exists), a
+// butterfly of 3 xor shuffles (distances 1, 2, 4) leaves every lane with its
+// subgroup's fold, and only the 8 subgroup results meet in workgroup memory,
+// where invocation 0 folds them in order behind one barrier, then the
+// initial value.
 // CHECK-LABEL: func.func @full_reduction
 // CHECK: %[[PARTIALS:.*]] = memref.alloc() : memref<64xf32, #gpu.address_space<workgroup>>
 // CHECK: %[[ID:.*]] = gpu.thread_id x
-// CHECK: %[[PARTIAL:.*]] = scf.for
+// CHECK: %[[FIRST:.*]] = memref.load %arg0[%[[ID]]]
+// CHECK: %[[SECOND:.*]] = arith.addi %[[ID]], %c64
+// CHECK: %[[INSIDE:.*]] = arith.cmpi ult, %[[SECOND]], %c100
+// CHECK: %[[PARTIAL:.*]] = scf.if %[[INSIDE]]
 // CHECK: %[[S1:.*]], %{{.*}} = gpu.shuffle  xor %[[PARTIAL]], %c1_i32, %c8_i32 : f32
 // CHECK: %[[F1:.*]] = arith.addf %[[PARTIAL]], %[[S1]]
 // CHECK: %[[S2:.*]], %{{.*}} = gpu.shuffle  xor %[[F1]], %c2_i32, %c8_i32 : f32
@@ -17,14 +21,16 @@
 // CHECK: %[[F4:.*]] = arith.addf %[[F2]], %[[S4]]
 // CHECK: memref.store %[[F4]], %[[PARTIALS]][%[[ID]]]
 // CHECK: gpu.barrier
-// CHECK: arith.cmpi ult, %[[ID]], %c32
-// CHECK: gpu.barrier
-// CHECK: arith.cmpi ult, %[[ID]], %c16
-// CHECK: gpu.barrier
-// CHECK: arith.cmpi ult, %[[ID]], %c8
-// CHECK: scf.if
+// CHECK: %[[LEADER:.*]] = arith.cmpi eq, %[[ID]], %c0
+// CHECK: scf.if %[[LEADER]]
+// CHECK:   %[[OWN:.*]] = memref.load %[[PARTIALS]][%[[ID]]]
+// CHECK:   %[[FOLD:.*]] = scf.for %[[J:.*]] = %c1 to %c8 step %c1 iter_args(%[[ACC:.*]] = %[[OWN]])
+// CHECK:     %[[DISTANCE:.*]] = arith.muli %[[J]], %c8
+// CHECK:     %[[PARTNER:.*]] = arith.addi %[[ID]], %[[DISTANCE]]
+// CHECK:     %[[THEIRS:.*]] = memref.load %[[PARTIALS]][%[[PARTNER]]]
+// CHECK:     arith.addf %[[ACC]], %[[THEIRS]]
 // CHECK:   %[[INIT:.*]] = memref.load %{{.*}}[]
-// CHECK:   %[[RESULT:.*]] = arith.addf %[[INIT]], %{{.*}}
+// CHECK:   %[[RESULT:.*]] = arith.addf %[[INIT]], %[[FOLD]]
 // CHECK:   memref.store %[[RESULT]], %{{.*}}[]
 // CHECK: gpu.barrier
 // CHECK-NOT: gpu.barrier

@@ -28,38 +28,40 @@ func.func @elementwise(%a: memref<8x16xf32, #gpu.address_space<workgroup>>,
 
 // -----
 
-// A full reduction over 100 elements on 64 invocations: each folds every
-// 64th element into a partial seeded with its first, the partials meet in
-// workgroup memory and are halved 6 times; the last step also folds in the
-// output's initial value.
+// A full reduction over 100 elements on 64 invocations: each folds its
+// elements t and t + 64 (where it exists) into a partial, the partials meet
+// in workgroup memory, one halving step leaves 32, and invocation 0 folds
+// those in order, then the output's initial value.
 // CHECK-LABEL: func.func @full_reduction
 // CHECK: %[[PARTIALS:.*]] = memref.alloc() : memref<64xf32, #gpu.address_space<workgroup>>
 // CHECK: %[[ID:.*]] = gpu.thread_id x
 // CHECK: gpu.barrier
 // CHECK: %[[FIRST:.*]] = memref.load %{{.*}}[%[[ID]]]
 // CHECK: %[[NEXT:.*]] = arith.addi %[[ID]], %c64
-// CHECK: %[[PARTIAL:.*]] = scf.for %[[I:.*]] = %[[NEXT]] to %c100 step %c64 iter_args(%[[ACC:.*]] = %[[FIRST]])
-// CHECK:   %[[E:.*]] = memref.load %{{.*}}[%[[I]]]
-// CHECK:   %[[SUM:.*]] = arith.addf %[[ACC]], %[[E]]
+// CHECK: %[[INSIDE:.*]] = arith.cmpi ult, %[[NEXT]], %c100
+// CHECK: %[[PARTIAL:.*]] = scf.if %[[INSIDE]]
+// CHECK:   %[[E:.*]] = memref.load %{{.*}}[%[[NEXT]]]
+// CHECK:   %[[SUM:.*]] = arith.addf %[[FIRST]], %[[E]]
 // CHECK:   scf.yield %[[SUM]]
 // CHECK: memref.store %[[PARTIAL]], %[[PARTIALS]][%[[ID]]]
 // CHECK: gpu.barrier
 // CHECK: arith.cmpi ult, %[[ID]], %c32
 // CHECK: scf.if
-// CHECK:   %[[PARTNER:.*]] = arith.addi %[[ID]], %c32
 // CHECK:   %[[MINE:.*]] = memref.load %[[PARTIALS]][%[[ID]]]
+// CHECK:   %[[PARTNER:.*]] = arith.addi %[[ID]], %c32
 // CHECK:   %[[THEIRS:.*]] = memref.load %[[PARTIALS]][%[[PARTNER]]]
 // CHECK:   %[[BOTH:.*]] = arith.addf %[[MINE]], %[[THEIRS]]
 // CHECK:   memref.store %[[BOTH]], %[[PARTIALS]][%[[ID]]]
 // CHECK: gpu.barrier
-// CHECK-COUNT-4: gpu.barrier
-// CHECK: arith.cmpi ult, %[[ID]], %c1
-// CHECK: scf.if
-// CHECK:   %[[LAST:.*]] = arith.addf
+// CHECK: %[[LEADER:.*]] = arith.cmpi eq, %[[ID]], %c0
+// CHECK: scf.if %[[LEADER]]
+// CHECK:   %[[OWN:.*]] = memref.load %[[PARTIALS]][%[[ID]]]
+// CHECK:   %[[LAST:.*]] = scf.for %{{.*}} = %c1 to %c32 step %c1 iter_args(%{{.*}} = %[[OWN]])
 // CHECK:   %[[INIT:.*]] = memref.load %{{.*}}[]
 // CHECK:   %[[RESULT:.*]] = arith.addf %[[INIT]], %[[LAST]]
 // CHECK:   memref.store %[[RESULT]], %{{.*}}[]
 // CHECK: gpu.barrier
+// CHECK-NOT: gpu.barrier
 func.func @full_reduction(%a: memref<100xf32, #gpu.address_space<workgroup>>,
                           %r: memref<f32, #gpu.address_space<workgroup>>) {
   linalg.reduce { arith.addf } ins(%a : memref<100xf32, #gpu.address_space<workgroup>>)
@@ -70,15 +72,23 @@ func.func @full_reduction(%a: memref<100xf32, #gpu.address_space<workgroup>>,
 // -----
 
 // Reducing the outer dimension of 128x8: neighbouring invocations take
-// neighbouring columns (outputs), 8 invocations share each column.
+// neighbouring columns (outputs), 8 invocations share each column, each
+// folding 16 rows (a loop of a constant trip count); the first member of a
+// column folds the 8 partials, 8 slots apart.
 // CHECK-LABEL: func.func @column_reduction
 // CHECK: %[[ID:.*]] = gpu.thread_id x
 // CHECK: %[[COLUMN:.*]] = arith.remui %[[ID]], %c8
 // CHECK: %[[MEMBER:.*]] = arith.divui %[[ID]], %c8
 // CHECK: memref.load %{{.*}}[%[[MEMBER]], %[[COLUMN]]]
-// CHECK: scf.for %[[ROW:.*]] = %{{.*}} to %c128 step %c8
+// CHECK: scf.for %[[K:.*]] = %c1 to %c16 step %c1
+// CHECK:   %[[STRIDE:.*]] = arith.muli %[[K]], %c8
+// CHECK:   %[[ROW:.*]] = arith.addi %[[MEMBER]], %[[STRIDE]]
 // CHECK:   memref.load %{{.*}}[%[[ROW]], %[[COLUMN]]]
 // CHECK:   arith.maxnumf
+// CHECK: gpu.barrier
+// CHECK: %[[LEADER:.*]] = arith.cmpi eq, %[[MEMBER]], %c0
+// CHECK: scf.if %[[LEADER]]
+// CHECK:   scf.for %{{.*}} = %c1 to %c8 step %c1
 func.func @column_reduction(%a: memref<128x8xf32, #gpu.address_space<workgroup>>,
                             %r: memref<8xf32, #gpu.address_space<workgroup>>) {
   linalg.reduce { arith.maxnumf } ins(%a : memref<128x8xf32, #gpu.address_space<workgroup>>)
@@ -126,7 +136,9 @@ func.func @scalar_atomic(%buf: memref<?xi32>, %i: index, %v: i32) -> i32 {
 // memory: each invocation keeps its 2 elements in a private array, indexed
 // by the iteration number. Its first element, read by invocation 0 to seed
 // the reduction, is private element 0 of invocation 0; the reduction of the
-// rest (a view at offset 1) rotates members so each reads its own elements.
+// rest (a view at offset 1) rotates members so each reads its own elements,
+// at constant register indices: invocation 0's first element of the view is
+// its register 1, the others' their register 0.
 // Elements that do not fill the last round (100 of 128) are guarded.
 // CHECK-LABEL: func.func @private_block
 // CHECK-DAG: %[[ROW:.*]] = memref.alloca() : memref<2xf32, #gpu.address_space<private>>
@@ -140,9 +152,10 @@ func.func @scalar_atomic(%buf: memref<?xi32>, %i: index, %v: i32) -> i32 {
 // CHECK:   memref.load %[[ROW]][%c0]
 // CHECK: %[[SHIFTED:.*]] = arith.addi %[[ID]], %c63
 // CHECK: %[[MEMBER:.*]] = arith.remui %[[SHIFTED]], %c64
-// CHECK: memref.load %[[ROW]]
-// CHECK: scf.for
-// CHECK:   memref.load %[[ROW]]
+// CHECK: %[[CARRIES:.*]] = arith.cmpi ult, %[[ID]], %c1
+// CHECK: %[[R0:.*]] = memref.load %[[ROW]][%c0]
+// CHECK: %[[R1:.*]] = memref.load %[[ROW]][%c1]
+// CHECK: arith.select %[[CARRIES]], %[[R1]], %[[R0]]
 // CHECK: return
 #map = affine_map<(d0) -> (d0)>
 func.func @private_block(%src: memref<100xf32>, %r: memref<f32, #gpu.address_space<workgroup>>) {
@@ -174,9 +187,10 @@ func.func @private_block(%src: memref<100xf32>, %r: memref<f32, #gpu.address_spa
 // CHECK-DAG: %[[ID:.*]] = gpu.thread_id x
 // CHECK: %[[SHIFTED:.*]] = arith.addi %[[ID]], %c63
 // CHECK: arith.remui %[[SHIFTED]], %c64
-// CHECK: memref.load %[[ROW]]
-// CHECK: scf.for
-// CHECK:   memref.load %[[ROW]]
+// CHECK: %[[CARRIES:.*]] = arith.cmpi ult, %[[ID]], %c1
+// CHECK: %[[R0:.*]] = memref.load %[[ROW]][%c0]
+// CHECK: %[[R1:.*]] = memref.load %[[ROW]][%c1]
+// CHECK: arith.select %[[CARRIES]], %[[R1]], %[[R0]]
 // CHECK: return
 #line = affine_map<(d0) -> (d0)>
 #id = affine_map<(d0, d1) -> (d0, d1)>

@@ -176,6 +176,27 @@ def ReuseWorkgroupMemory : Pass<"triton-spirv-reuse-workgroup-memory",
   }];
 }
 
+def UnrollRegisterLoops : Pass<"triton-spirv-unroll-register-loops",
+                                "ModuleOp"> {
+  let summary = "Unroll the loops that index private arrays, so they stay in "
+                "registers";
+  let description = [{
+    After `triton-spirv-distribute`, each invocation's share of a block is a
+    private array indexed by loops of a constant trip count. Drivers keep a
+    private array in registers only when every index into it is a constant;
+    one loop they do not unroll puts the whole array in local memory (on
+    NVIDIA, per-thread memory in the L1/L2 path). This pass fully unrolls
+    `scf.for` loops of a constant trip count, innermost first, whose bodies
+    index a private array with values computed inside the loop, as long as
+    the unrolled body stays within `max-unrolled-ops`. A remark names each
+    such loop that is left rolled.
+  }];
+  let options = [
+    Option<"maxUnrolledOps", "max-unrolled-ops", "int64_t", "4096",
+           "The largest number of ops a loop may unroll to">,
+  ];
+}
+
 def KernelToSPIRV : Pass<"triton-spirv-kernel-to-spirv", "ModuleOp"> {
   let summary = "Lower distributed kernels to a SPIR-V compute shader";
   let description = [{

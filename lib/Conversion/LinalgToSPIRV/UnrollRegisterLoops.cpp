@@ -1,0 +1,97 @@
+//===- UnrollRegisterLoops.cpp - Constant indices into private arrays -----===//
+//
+// A private array stays in registers only when the driver sees a constant
+// index at every access. The distribution indexes them by the iteration of
+// loops of a constant trip count; unrolling those loops here makes the
+// indices constants for every driver, instead of leaving it to each one's
+// unrolling heuristics.
+//
+//===----------------------------------------------------------------------===//
+
+#include "triton-spirv/Conversion/LinalgToSPIRV/Passes.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SCF/Utils/Utils.h"
+#include "mlir/Analysis/SliceAnalysis.h"
+
+namespace mlir::triton_spirv {
+#define GEN_PASS_DEF_UNROLLREGISTERLOOPS
+#include "triton-spirv/Conversion/LinalgToSPIRV/Passes.h.inc"
+} // namespace mlir::triton_spirv
+
+using namespace mlir;
+
+namespace {
+bool isPrivate(Value memref) {
+  auto space = dyn_cast_or_null<gpu::AddressSpaceAttr>(
+      cast<MemRefType>(memref.getType()).getMemorySpace());
+  return space && space.getValue() == gpu::AddressSpace::Private;
+}
+
+/// Whether `loop` loads or stores a private array at an index computed from
+/// its induction variable.
+bool indexesPrivateArray(scf::ForOp loop) {
+  SetVector<Operation *> dependent;
+  getForwardSlice(loop.getInductionVar(), &dependent);
+  auto variesInLoop = [&](Value index) {
+    return index == loop.getInductionVar() ||
+           dependent.contains(index.getDefiningOp());
+  };
+  return loop.getBody()
+      ->walk([&](Operation *op) {
+        auto load = dyn_cast<memref::LoadOp>(op);
+        auto store = dyn_cast<memref::StoreOp>(op);
+        if (!load && !store)
+          return WalkResult::advance();
+        Value memref = load ? load.getMemRef() : store.getMemRef();
+        ValueRange indices = load ? load.getIndices() : store.getIndices();
+        return isPrivate(memref) && llvm::any_of(indices, variesInLoop)
+                   ? WalkResult::interrupt()
+                   : WalkResult::advance();
+      })
+      .wasInterrupted();
+}
+
+int64_t countOps(scf::ForOp loop) {
+  int64_t count = 0;
+  loop.getBody()->walk([&](Operation *) { ++count; });
+  return count;
+}
+
+struct UnrollRegisterLoopsPass
+    : triton_spirv::impl::UnrollRegisterLoopsBase<UnrollRegisterLoopsPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    // Innermost first: an outer loop's size is measured with its inner
+    // loops already unrolled.
+    SmallVector<scf::ForOp> loops;
+    getOperation().walk([&](scf::ForOp loop) { loops.push_back(loop); });
+    for (scf::ForOp loop : loops) {
+      if (!indexesPrivateArray(loop))
+        continue;
+      std::optional<APInt> trips = loop.getStaticTripCount();
+      if (!trips) {
+        loop.emitRemark("indexes a private array with a trip count that is "
+                        "not constant: the array may not stay in registers");
+        continue;
+      }
+      if (trips->getZExtValue() * countOps(loop) > maxUnrolledOps) {
+        loop.emitRemark() << "not unrolled: " << trips->getZExtValue()
+                          << " iterations of " << countOps(loop)
+                          << " ops exceed max-unrolled-ops="
+                          << maxUnrolledOps.getValue()
+                          << "; the private arrays it indexes may not stay "
+                             "in registers";
+        continue;
+      }
+      if (failed(loopUnrollFull(loop))) {
+        loop.emitError("cannot unroll this loop");
+        return signalPassFailure();
+      }
+    }
+  }
+};
+} // namespace
