@@ -7,6 +7,8 @@ device. Writes JSON and a Markdown table.
     bash scripts/gpu_machine.sh python3 utils/kernel_benchmark.py --side-by-side benchmarks/h200-kernels.json
     python3 utils/kernel_benchmark.py OUT.json --backend spirv --small   # here, on lavapipe
 
+`--only softmax,layer` runs the kernels whose names contain one of the parts.
+
 Cases: the memory-bound kernels of the layouts issue (vector add, fused
 softmax, layer-norm forward) and matmuls and attention at the block sizes
 that now fit (best of a fixed configuration list on each side; this backend
@@ -152,10 +154,12 @@ def cases(small: bool) -> list[Case]:
     return result
 
 
-def measure(backend: str, small: bool) -> list[dict[str, Any]]:
+def measure(backend: str, small: bool, wanted: list[str]) -> list[dict[str, Any]]:
     side = Backend(backend)
     records = []
     for name, size, unit, make in cases(small):
+        if wanted and not any(part in name for part in wanted):
+            continue
         candidates, check, amount = make(side)
         best: tuple[list[float], str, Callable[[], None]] | None = None
         for config, run in candidates:
@@ -211,10 +215,13 @@ def markdown(results: dict[str, Any]) -> str:
 def main() -> None:
     parser = argument_parser(__doc__)
     parser.add_argument("--small", action="store_true", help="small sizes, for a CPU device")
+    parser.add_argument("--only", default="", help="comma-separated parts of kernel names to run (default: all)")
     args = parser.parse_args()
-    run_command_line(__file__, args, ["--small"] if args.small else [],
+    forwarded = (["--small"] if args.small else []) + (["--only", args.only] if args.only else [])
+    wanted = [part for part in args.only.split(",") if part]
+    run_command_line(__file__, args, forwarded,
                      lambda backend: {"backend": backend, "device": device_name(backend),
-                                      "records": measure(backend, args.small)},
+                                      "records": measure(backend, args.small, wanted)},
                      markdown)
 
 

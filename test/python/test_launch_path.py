@@ -21,33 +21,38 @@ from triton_spirv import memory, vulkan
 
 
 @triton.jit
-def _spin(out_ptr, scale_ptr, outer, inner, BLOCK_SIZE: tl.constexpr):
-    """Takes time in proportion to outer * inner. (Two loops: lavapipe stops
-    any one loop after 65535 iterations.)"""
+def _spin(out_ptr, scale_ptr, iterations, BLOCK_SIZE: tl.constexpr):
+    """Takes time in proportion to the programs launched."""
     acc = tl.load(out_ptr + tl.arange(0, BLOCK_SIZE))
     scale = tl.load(scale_ptr + tl.arange(0, BLOCK_SIZE))
-    for i in range(outer):
-        for j in range(inner):
-            acc = acc * scale + j.to(tl.float32)
+    for j in range(iterations):
+        acc = acc * scale + j.to(tl.float32)
     tl.store(out_ptr + tl.arange(0, BLOCK_SIZE), acc)
 
 
-def _spin_for(seconds: float, out: torch.Tensor, scale: torch.Tensor) -> tuple[int, int]:
-    """(outer, inner) counts with which _spin[(64,)] runs about `seconds` on
-    this device, from a timed run of a fraction of it."""
-    _spin[(64,)](out, scale, 1, 1, BLOCK_SIZE=128)  # compiled before timing
-    outer, inner = 1, 2000
+# lavapipe (Mesa 22.3) ends a loop after 65535 iterations in total per
+# invocation, so longer runs take more programs, not more iterations.
+_SPIN_ITERATIONS = 60000
+
+
+def _spin_grid(programs: int) -> tuple[int, int]:
+    """At least `programs` programs, as a grid Triton accepts."""
+    return min(programs, 65535), triton.cdiv(programs, 65535)
+
+
+def _spin_grid_for(seconds: float, out: torch.Tensor, scale: torch.Tensor) -> tuple[int, int]:
+    """A grid of _spin that runs about `seconds` on this device, from a timed
+    run of a fraction of it."""
+    _spin[(1,)](out, scale, _SPIN_ITERATIONS, BLOCK_SIZE=128)  # compiled before timing
+    programs = 1
     while True:
         start = time.monotonic()
-        _spin[(64,)](out, scale, outer, inner, BLOCK_SIZE=128)
+        _spin[_spin_grid(programs)](out, scale, _SPIN_ITERATIONS, BLOCK_SIZE=128)
         elapsed = time.monotonic() - start
         if elapsed > 0.2:
             break
-        if inner < 60000:
-            inner = min(inner * 4, 60000)
-        else:
-            outer *= 4
-    return min(int(outer * seconds / elapsed) + 1, 65535), inner
+        programs *= 4
+    return _spin_grid(int(programs * seconds / elapsed) + 1)
 
 
 def _device() -> vulkan.Device:
@@ -84,11 +89,11 @@ def test_empty_grids_launch_nothing(grid: tuple[int, ...]) -> None:
 
 def test_launch_past_timeout_raises_and_the_device_recovers(monkeypatch: pytest.MonkeyPatch) -> None:
     out, scale = torch.zeros(128), torch.full((128,), 0.5)
-    outer, inner = _spin_for(5.0, out, scale)
+    grid = _spin_grid_for(5.0, out, scale)
     monkeypatch.setenv("TRITON_SPIRV_TIMEOUT_S", "1")
     start = time.monotonic()
     with pytest.raises(vulkan.LaunchTimeoutError, match="TRITON_SPIRV_TIMEOUT_S"):
-        _spin[(64,)](out, scale, outer, inner, BLOCK_SIZE=128)
+        _spin[grid](out, scale, _SPIN_ITERATIONS, BLOCK_SIZE=128)
     assert time.monotonic() - start < 3
     # The next wait sees it finish; then the device runs the next launch.
     monkeypatch.setenv("TRITON_SPIRV_TIMEOUT_S", "120")
