@@ -180,8 +180,11 @@ struct tsr_device {
   PFN_vkGetMemoryHostPointerPropertiesEXT getHostPointerProperties = nullptr;
   std::mutex mutex;
   // Memory launches bind without importing, by start address: mapped device
-  // allocations and long-lived host imports.
-  std::map<const uint8_t *, tsr_allocation *> allocations;
+  // allocations and long-lived host imports. Several may start at one
+  // address: on a CPU device, device memory comes from the same heap as CPU
+  // tensors, so a small device allocation and the import of the page that
+  // holds a tensor beside it start alike.
+  std::multimap<const uint8_t *, tsr_allocation *> allocations;
   // Launches are numbered from 1; the last submitted, and the last whose
   // every dispatch is done (all earlier ones are done too).
   uint64_t lastSequence = 0;
@@ -735,13 +738,23 @@ void waitAllQuietly(tsr_device *device) {
     device->unreportedError = lastError;
 }
 
-/// The live allocation or import whose range holds `address`, if any.
-tsr_allocation *allocationHolding(tsr_device *device, const uint8_t *address) {
+/// A live allocation or import whose range holds the `size` bytes at
+/// `address`, if any.
+tsr_allocation *allocationHolding(tsr_device *device, const uint8_t *address,
+                                  uint64_t size) {
+  // Among the nearest starts at or below `address` (ranges rarely overlap:
+  // a few candidates at most).
+  constexpr int kCandidates = 8;
   auto next = device->allocations.upper_bound(address);
-  if (next == device->allocations.begin())
-    return nullptr;
-  tsr_allocation *allocation = std::prev(next)->second;
-  return address < allocation->mapped + allocation->size ? allocation : nullptr;
+  for (int seen = 0; next != device->allocations.begin() && seen < kCandidates;
+       ++seen) {
+    tsr_allocation *allocation = (--next)->second;
+    if (size <= allocation->size &&
+        address - allocation->mapped <=
+            static_cast<ptrdiff_t>(allocation->size - size))
+      return allocation;
+  }
+  return nullptr;
 }
 
 int importHostMemory(tsr_device *device, void *hostPointer, uint64_t size,
@@ -963,7 +976,7 @@ int tsr_allocate(tsr_device *device, uint64_t size, void **hostPointer,
   allocation->mapped = static_cast<uint8_t *>(mapped);
   *hostPointer = mapped;
   std::lock_guard<std::mutex> lock(device->mutex);
-  device->allocations[allocation->mapped] = allocation.get();
+  device->allocations.emplace(allocation->mapped, allocation.get());
   *out = allocation.release();
   return 0;
 }
@@ -982,12 +995,7 @@ int tsr_import_host(tsr_device *device, void *hostPointer, uint64_t size,
   allocation->mapped = static_cast<uint8_t *>(hostPointer);
   allocation->size = size;
   std::lock_guard<std::mutex> lock(device->mutex);
-  auto [it, inserted] =
-      device->allocations.emplace(allocation->mapped, allocation);
-  if (!inserted) {
-    destroyAllocation(allocation);
-    return fail("host memory at this address is already imported");
-  }
+  device->allocations.emplace(allocation->mapped, allocation);
   *out = allocation;
   return 0;
 }
@@ -997,7 +1005,12 @@ void tsr_free(tsr_allocation *allocation) {
     return;
   tsr_device *device = allocation->device;
   std::lock_guard<std::mutex> lock(device->mutex);
-  device->allocations.erase(allocation->mapped);
+  auto [first, last] = device->allocations.equal_range(allocation->mapped);
+  for (auto it = first; it != last; ++it)
+    if (it->second == allocation) {
+      device->allocations.erase(it);
+      break;
+    }
   auto usedBy = [&](const Frame &frame) {
     return (frame.submitted || &frame == device->open) &&
            std::find(frame.allocations.begin(), frame.allocations.end(),
@@ -1190,9 +1203,9 @@ int tsr_submit(tsr_kernel *kernel, const uint32_t grid[3],
   for (uint32_t i = 0; i < numBindings; ++i) {
     // Device allocations and long-lived imports are bound as they are.
     auto *start = static_cast<uint8_t *>(bindings[i].host_pointer);
-    tsr_allocation *allocation = allocationHolding(device, start);
-    if (allocation &&
-        bindings[i].size <= allocation->size - (start - allocation->mapped)) {
+    tsr_allocation *allocation =
+        allocationHolding(device, start, bindings[i].size);
+    if (allocation) {
       bound[i] = allocation->buffer;
       usedAllocations.push_back(allocation);
       offsets[i] = start - allocation->mapped;

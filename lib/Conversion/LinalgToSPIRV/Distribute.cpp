@@ -589,23 +589,24 @@ bool KernelDistributor::distributeReduction(linalg::ReduceOp op) {
     int64_t first;
   };
   SmallVector<RegisterInput> registerInputs;
-  for (Value input : op.getInputs()) {
+  for (Value input : allShare ? op.getInputs() : ValueRange()) {
     Value buffer = input;
     if (auto view = input.getDefiningOp<memref::SubViewOp>())
       buffer = view.getSource();
     Value registers = privateBuffers.lookup(buffer);
     std::optional<int64_t> offset = triton_spirv::contiguousOffset(input);
-    if (group != workgroupSize || !registers || !offset ||
-        *offset % workgroupSize != shift)
+    if (!registers || !offset || *offset % workgroupSize != shift)
       break;
     registerInputs.push_back({registers, *offset / workgroupSize});
   }
   bool fromRegisters = registerInputs.size() == op.getInputs().size();
-  Value carries =
-      shift ? arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ult,
-                                    invocationId, indexConstant(loc, shift))
-                  .getResult()
-            : Value();
+  Value carries = fromRegisters && shift
+                      ? arith::CmpIOp::create(rewriter, loc,
+                                              arith::CmpIPredicate::ult,
+                                              invocationId,
+                                              indexConstant(loc, shift))
+                            .getResult()
+                      : Value();
   auto loadRegisters = [&](Value step) {
     return llvm::map_to_vector(registerInputs, [&](RegisterInput input) {
       Value slot = arith::AddIOp::create(rewriter, loc, step,
