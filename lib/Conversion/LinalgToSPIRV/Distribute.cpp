@@ -1133,8 +1133,39 @@ void KernelDistributor::runOnInvocationZero(Operation *op) {
   }
 }
 
-/// A barrier with only side-effect-free ops since the previous one is
-/// redundant.
+/// Whether `memref` lives in the given address space (global buffers have
+/// none).
+static bool inSpace(Value memref, gpu::AddressSpace space) {
+  auto attr = dyn_cast_or_null<gpu::AddressSpaceAttr>(
+      cast<MemRefType>(memref.getType()).getMemorySpace());
+  return attr && attr.getValue() == space;
+}
+
+/// Whether `op`, with what it nests, only computes, touches the invocation's
+/// private memory or reads global buffers: nothing a barrier orders. (Triton
+/// orders global memory between the invocations of a program no more than
+/// its GPU backends do: only its writes here get barriers.)
+static bool isInvocationLocal(Operation *op) {
+  return !op->walk([](Operation *nested) {
+              if (auto load = dyn_cast<memref::LoadOp>(nested))
+                return inSpace(load.getMemRef(), gpu::AddressSpace::Workgroup)
+                           ? WalkResult::interrupt()
+                           : WalkResult::advance();
+              if (auto store = dyn_cast<memref::StoreOp>(nested))
+                return inSpace(store.getMemRef(), gpu::AddressSpace::Private)
+                           ? WalkResult::advance()
+                           : WalkResult::interrupt();
+              if (isa<scf::ForOp, scf::IfOp, scf::YieldOp, gpu::ShuffleOp,
+                      memref::AllocaOp>(nested) ||
+                  isPure(nested))
+                return WalkResult::advance();
+              return WalkResult::interrupt();
+            }).wasInterrupted();
+}
+
+/// A barrier is redundant when every op since the previous one in its block
+/// is invocation-local: the previous barrier already orders everything that
+/// another invocation could see.
 void KernelDistributor::removeRedundantBarriers() {
   SmallVector<gpu::BarrierOp> redundant;
   kernel.walk([&](gpu::BarrierOp barrier) {
@@ -1144,7 +1175,7 @@ void KernelDistributor::removeRedundantBarriers() {
         redundant.push_back(barrier);
         return;
       }
-      if (prev->getNumRegions() != 0 || !isPure(prev))
+      if (!isInvocationLocal(prev))
         return;
     }
   });

@@ -298,7 +298,8 @@ func.func @small_matmul(%a: memref<4x8xf32, #gpu.address_space<workgroup>>,
 // A matmul accumulating across a loop into a buffer nothing else in the loop
 // touches: its accumulators are loaded before the loop, carried through it
 // and stored after it. The buffer has the matmul's grid layout, so they are
-// registers 0..7 of each invocation, and no workgroup memory is left.
+// registers 0..7 of each invocation, and no workgroup memory is left. Stores
+// to registers need no barrier after them.
 // CHECK-LABEL: func.func @matmul_in_loop
 // CHECK-NOT: memref.alloc()
 // CHECK: %[[REGS:.*]] = memref.alloca() : memref<8xf32, #gpu.address_space<private>>
@@ -313,7 +314,7 @@ func.func @small_matmul(%a: memref<4x8xf32, #gpu.address_space<workgroup>>,
 // CHECK: gpu.barrier
 // CHECK: memref.store %[[CARRIED]]#0, %[[REGS]][%c0]
 // CHECK-COUNT-7: memref.store
-// CHECK-NEXT: gpu.barrier
+// CHECK-NEXT: return
 func.func @matmul_in_loop(%a: memref<16x8xf32, #gpu.address_space<workgroup>>,
                           %b: memref<8x32xf32, #gpu.address_space<workgroup>>,
                           %steps: index) {
@@ -369,7 +370,8 @@ func.func @matmul_in_loop_shared_accumulator(
 // A fill, a matmul and an epilogue on an accumulator in the grid layout: the
 // 64 invocations form a 4 x 16 grid; invocation (t0, t1) keeps the outputs
 // (t0 + 4 r0, t1 + 16 r1) as its registers 2 r0 + r1. The fill and the
-// epilogue run over those elements only, in loops over the register tile.
+// epilogue run over those elements only, in loops over the register tile;
+// the fill touches registers only, so no barrier follows it.
 // CHECK-LABEL: func.func @grid_epilogue
 // CHECK-NOT: memref.alloc()
 // CHECK: %[[ID:.*]] = gpu.thread_id x
@@ -379,7 +381,7 @@ func.func @matmul_in_loop_shared_accumulator(
 // CHECK:     %[[SLOT0:.*]] = arith.muli %[[R0]], %c2
 // CHECK:     %[[SLOT:.*]] = arith.addi %[[SLOT0]], %[[R1]]
 // CHECK:     memref.store %cst, %[[REGS]][%[[SLOT]]]
-// CHECK: gpu.barrier
+// CHECK-NOT: gpu.barrier
 // CHECK-COUNT-8: memref.load %[[REGS]][%c{{[0-7]}}]
 // CHECK: scf.for %{{.*}} = %c0 to %c8 step %c1 iter_args(
 // CHECK-COUNT-8: memref.store %{{.*}}, %[[REGS]][%c{{[0-7]}}]
@@ -408,6 +410,45 @@ func.func @grid_epilogue(%a: memref<16x8xf32, #gpu.address_space<workgroup>>,
   ^bb0(%x: f32, %out: f16):
     %t = arith.truncf %x : f32 to f16
     linalg.yield %t : f16
+  }
+  return
+}
+
+// -----
+
+// Barriers order what other invocations can see: none is needed after a loop
+// that reads global memory into registers or one that works on registers
+// only; one follows the loop that writes global memory.
+// CHECK-LABEL: func.func @register_barriers
+// CHECK: %[[ROW:.*]] = memref.alloca() : memref<2xf32, #gpu.address_space<private>>
+// CHECK: gpu.barrier
+// CHECK: memref.load %arg0
+// CHECK: memref.store %{{.*}}, %[[ROW]]
+// CHECK-NOT: gpu.barrier
+// CHECK: arith.mulf
+// CHECK: memref.store %{{.*}}, %[[ROW]]
+// CHECK-NOT: gpu.barrier
+// CHECK: memref.store %{{.*}}, %arg1
+// CHECK: gpu.barrier
+// CHECK-NEXT: return
+#flat = affine_map<(d0) -> (d0)>
+func.func @register_barriers(%src: memref<128xf32>, %dst: memref<128xf32>) {
+  %row = memref.alloc() : memref<128xf32, #gpu.address_space<workgroup>>
+  linalg.generic {indexing_maps = [#flat, #flat], iterator_types = ["parallel"]}
+      ins(%src : memref<128xf32>) outs(%row : memref<128xf32, #gpu.address_space<workgroup>>) {
+  ^bb0(%x: f32, %y: f32):
+    linalg.yield %x : f32
+  }
+  linalg.generic {indexing_maps = [#flat], iterator_types = ["parallel"]}
+      outs(%row : memref<128xf32, #gpu.address_space<workgroup>>) {
+  ^bb0(%x: f32):
+    %sq = arith.mulf %x, %x : f32
+    linalg.yield %sq : f32
+  }
+  linalg.generic {indexing_maps = [#flat, #flat], iterator_types = ["parallel"]}
+      ins(%row : memref<128xf32, #gpu.address_space<workgroup>>) outs(%dst : memref<128xf32>) {
+  ^bb0(%x: f32, %y: f32):
+    linalg.yield %x : f32
   }
   return
 }
