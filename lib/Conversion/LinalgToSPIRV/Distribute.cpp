@@ -24,6 +24,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/Dialect/Utils/IndexingUtils.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
@@ -70,7 +71,11 @@ private:
   Value partialsBuffer(Location loc, Type type, unsigned position);
   LogicalResult findPrivateBuffers();
   void rewritePrivateAccesses();
-  LogicalResult distributeParallelLoop(scf::ParallelOp loop);
+  LogicalResult distributeParallelLoop(scf::ParallelOp loop,
+                                       int64_t vectorWidth);
+  bool touchesWorkgroupMemory(Operation *op);
+  bool allowsVectorWidth(Value privateBuffer);
+  int64_t vectorWidthOf(linalg::LinalgOp op);
   LogicalResult distributeOnLayout(scf::ParallelOp loop, Attribute layout);
   bool distributeGridReduction(linalg::ReduceOp op);
   /// The grid or slice layout an element-wise op iterates in, if any.
@@ -97,7 +102,16 @@ private:
   DenseMap<Value, Value> privateBuffers;
   /// Workgroup buffers in a grid or slice layout, and their registers.
   DenseMap<Value, LayoutBuffer> layoutBuffers;
+  /// Whether the private (cyclic) buffers are held kVectorWidth elements at
+  /// a time: element q by invocation (q / V) mod W, as register
+  /// (q / VW) V + q mod V, so that each invocation's elements come in
+  /// contiguous runs that one vector access can move.
+  bool vectorPrivate = false;
 };
+
+/// Elements an invocation takes at a time in element-wise loops that allow
+/// it (four 32-bit words: a 16-byte access).
+static constexpr int64_t kVectorWidth = 4;
 
 LogicalResult KernelDistributor::run() {
   Block &entry = kernel.getBody().front();
@@ -121,6 +135,11 @@ LogicalResult KernelDistributor::run() {
 
   if (failed(findPrivateBuffers()))
     return failure();
+  vectorPrivate =
+      !privateBuffers.empty() &&
+      llvm::all_of(privateBuffers, [&](auto &entry) {
+        return allowsVectorWidth(entry.first);
+      });
   for (Operation *op : work) {
     if (auto copy = dyn_cast<memref::CopyOp>(op)) {
       rewriter.setInsertionPoint(copy);
@@ -312,6 +331,12 @@ void KernelDistributor::rewritePrivateAccesses() {
       auto store = dyn_cast<memref::StoreOp>(access);
       if (!load && !store)
         continue;
+      // allowsVectorWidth admits no access that would need this.
+      if (vectorPrivate) {
+        access->emitError("internal: a private buffer held in runs is "
+                          "accessed element by element");
+        continue;
+      }
       // Static: the layout analysis admits only such views.
       auto [strides, offset] =
           cast<MemRefType>(accessed.getType()).getStridesAndOffset();
@@ -334,6 +359,87 @@ void KernelDistributor::rewritePrivateAccesses() {
     if (buffer.use_empty())
       rewriter.eraseOp(buffer.getDefiningOp());
   }
+}
+
+/// Whether `op` (with what it nests) reads or writes workgroup memory other
+/// than the buffers that become private arrays.
+bool KernelDistributor::touchesWorkgroupMemory(Operation *op) {
+  auto isShared = [&](Value value) {
+    auto type = dyn_cast<MemRefType>(value.getType());
+    auto space = type ? dyn_cast_or_null<gpu::AddressSpaceAttr>(
+                            type.getMemorySpace())
+                      : nullptr;
+    return space && space.getValue() == gpu::AddressSpace::Workgroup &&
+           !privateBuffers.count(value);
+  };
+  return op
+      ->walk([&](Operation *nested) {
+        return llvm::any_of(nested->getOperands(), isShared)
+                   ? WalkResult::interrupt()
+                   : WalkResult::advance();
+      })
+      .wasInterrupted();
+}
+
+/// The elements an invocation takes at a time in `op`'s loop: kVectorWidth
+/// where the op is element-wise over a static space that W such runs tile,
+/// touches no workgroup memory (whose other users keep one element at a
+/// time) and its private buffers are held in runs; else 1.
+int64_t KernelDistributor::vectorWidthOf(linalg::LinalgOp op) {
+  if (op.getNumLoops() == 0 || op.getNumParallelLoops() != op.getNumLoops() ||
+      iterationLayout(op))
+    return 1;
+  std::optional<SmallVector<int64_t, 4>> ranges = op.getStaticLoopRanges();
+  if (!ranges || llvm::any_of(*ranges, ShapedType::isDynamic) ||
+      computeProduct(*ranges) % (kVectorWidth * workgroupSize) != 0 ||
+      touchesWorkgroupMemory(op))
+    return 1;
+  bool touchesPrivate = llvm::any_of(op->getOperands(), [&](Value operand) {
+    return privateBuffers.count(operand) != 0;
+  });
+  if (touchesPrivate &&
+      (!vectorPrivate || !llvm::all_of(op->getOpOperands(), [&](OpOperand &o) {
+        return !privateBuffers.count(o.get()) ||
+               op.getMatchingIndexingMap(&o).isIdentity();
+      })))
+    return 1;
+  return kVectorWidth;
+}
+
+/// Whether every use of a private (cyclic) buffer keeps to the runs of
+/// kVectorWidth: element-wise ops that take runs, and reductions of the
+/// whole buffer by all invocations (which fold every register, in any
+/// order). Views and single-element accesses assume one element at a time.
+bool KernelDistributor::allowsVectorWidth(Value privateBuffer) {
+  auto type = cast<MemRefType>(privateBuffer.getType());
+  if (type.getNumElements() % (kVectorWidth * workgroupSize) != 0)
+    return false;
+  return llvm::all_of(privateBuffer.getUsers(), [&](Operation *user) {
+    // Such reductions read registers only where all their inputs are
+    // private (distributeReduction).
+    if (auto reduce = dyn_cast<linalg::ReduceOp>(user))
+      return llvm::all_of(reduce.getInputs(),
+                          [&](Value input) {
+                            return privateBuffers.count(input) != 0;
+                          }) &&
+             !llvm::is_contained(reduce.getInits(), privateBuffer) &&
+             static_cast<int64_t>(reduce.getDimensions().size()) ==
+                 type.getRank();
+    auto linalgOp = dyn_cast<linalg::LinalgOp>(user);
+    if (!linalgOp || linalgOp.getNumLoops() == 0 ||
+        linalgOp.getNumParallelLoops() != linalgOp.getNumLoops() ||
+        iterationLayout(linalgOp))
+      return false;
+    std::optional<SmallVector<int64_t, 4>> ranges =
+        linalgOp.getStaticLoopRanges();
+    return ranges && !llvm::any_of(*ranges, ShapedType::isDynamic) &&
+           computeProduct(*ranges) % (kVectorWidth * workgroupSize) == 0 &&
+           !touchesWorkgroupMemory(user) &&
+           llvm::all_of(user->getOpOperands(), [&](OpOperand &operand) {
+             return operand.get() != privateBuffer ||
+                    linalgOp.getMatchingIndexingMap(&operand).isIdentity();
+           });
+  });
 }
 
 LogicalResult KernelDistributor::distributeLinalgOp(linalg::LinalgOp op) {
@@ -360,6 +466,7 @@ LogicalResult KernelDistributor::distributeLinalgOp(linalg::LinalgOp op) {
     return success();
   }
   Attribute layout = iterationLayout(op);
+  int64_t vectorWidth = layout ? 1 : vectorWidthOf(op);
   FailureOr<linalg::GenericOp> asGenericOp =
       triton_spirv::asGeneric(rewriter, op);
   if (failed(asGenericOp))
@@ -405,7 +512,7 @@ LogicalResult KernelDistributor::distributeLinalgOp(linalg::LinalgOp op) {
     return op->emitError("expected the parallel dimensions outermost");
   if (layout)
     return distributeOnLayout(parallel, layout);
-  return distributeParallelLoop(parallel);
+  return distributeParallelLoop(parallel, vectorWidth);
 }
 
 /// The row-major indices of linear position `linear` in `extents` (last
@@ -760,7 +867,8 @@ bool KernelDistributor::distributeReduction(linalg::ReduceOp op) {
 /// `scf.parallel` over an N-d space becomes `for (l = id; l < total; l += W)`
 /// with the N indices recovered from `l` (last dimension fastest), so that
 /// consecutive invocations touch consecutive elements.
-LogicalResult KernelDistributor::distributeParallelLoop(scf::ParallelOp loop) {
+LogicalResult KernelDistributor::distributeParallelLoop(scf::ParallelOp loop,
+                                                       int64_t vectorWidth) {
   if (loop.getNumResults() != 0)
     return loop.emitError("parallel loops with reductions are not expected");
   Location loc = loop.getLoc();
@@ -775,6 +883,62 @@ LogicalResult KernelDistributor::distributeParallelLoop(scf::ParallelOp loop) {
     total = rewriter.createOrFold<arith::MulIOp>(loc, total, trips);
   }
   std::optional<int64_t> staticTotal = getConstantIntValue(total);
+  auto indicesOf = [&](Value linear) {
+    SmallVector<Value> ivs = delinearize(loc, linear, tripCounts);
+    for (auto [iv, lb, step] :
+         llvm::zip(ivs, loop.getLowerBound(), loop.getStep()))
+      iv = arith::AddIOp::create(rewriter, loc, lb,
+                                 arith::MulIOp::create(rewriter, loc, iv, step));
+    return ivs;
+  };
+  if (vectorWidth > 1 && staticTotal &&
+      *staticTotal % (vectorWidth * workgroupSize) == 0) {
+    // Invocation t takes the runs of V elements that start at V (t + kW).
+    // Iteration k computes the V elements of its run k, each op for all V
+    // in turn, so that their memory accesses sit side by side
+    // (triton-spirv-vectorize-memory-accesses merges them). Element j of
+    // run k is private register kV + j.
+    int64_t runs = *staticTotal / (vectorWidth * workgroupSize);
+    scf::ForOp runLoop = scf::ForOp::create(
+        rewriter, loc, indexConstant(loc, 0), indexConstant(loc, runs),
+        indexConstant(loc, 1));
+    rewriter.setInsertionPointToStart(runLoop.getBody());
+    Value run = runLoop.getInductionVar();
+    Value runStart = arith::MulIOp::create(
+        rewriter, loc,
+        arith::AddIOp::create(
+            rewriter, loc,
+            arith::MulIOp::create(rewriter, loc, run,
+                                  indexConstant(loc, workgroupSize)),
+            invocationId),
+        indexConstant(loc, vectorWidth));
+    SmallVector<IRMapping> elements(vectorWidth);
+    SmallVector<SmallVector<Value>> elementIvs;
+    Block *body = loop.getBody();
+    for (int64_t j = 0; j < vectorWidth; ++j) {
+      elementIvs.push_back(indicesOf(arith::AddIOp::create(
+          rewriter, loc, runStart, indexConstant(loc, j))));
+      elements[j].map(body->getArguments(), elementIvs.back());
+    }
+    for (Operation &op : body->without_terminator())
+      for (IRMapping &element : elements)
+        rewriter.clone(op, element);
+    rewriter.eraseOp(loop);
+    for (int64_t j = 0; j < vectorWidth; ++j)
+      usePrivateRegisters(
+          runLoop, elementIvs[j],
+          [&](Value memref) { return privateBuffers.lookup(memref); },
+          [&](Value) -> Value {
+            return arith::AddIOp::create(
+                rewriter, loc,
+                arith::MulIOp::create(rewriter, loc, run,
+                                      indexConstant(loc, vectorWidth)),
+                indexConstant(loc, j));
+          });
+    rewriter.setInsertionPointAfter(runLoop);
+    barrier(loc);
+    return success();
+  }
   // With a static size, invocation t runs a fixed count of iterations k and
   // takes linear index t + k * W (guarded when W does not divide the size),
   // so drivers can unroll the loop and keep private elements in registers.
@@ -808,11 +972,7 @@ LogicalResult KernelDistributor::distributeParallelLoop(scf::ParallelOp loop) {
     linear = forOp.getInductionVar();
     insertBefore = forOp.getBody()->getTerminator();
   }
-  SmallVector<Value> ivs = delinearize(loc, linear, tripCounts);
-  for (auto [iv, lb, step] :
-       llvm::zip(ivs, loop.getLowerBound(), loop.getStep()))
-    iv = arith::AddIOp::create(rewriter, loc, lb,
-                               arith::MulIOp::create(rewriter, loc, iv, step));
+  SmallVector<Value> ivs = indicesOf(linear);
   Block *body = loop.getBody();
   rewriter.eraseOp(body->getTerminator());
   rewriter.inlineBlockBefore(body, insertBefore, ivs);

@@ -452,3 +452,42 @@ func.func @register_barriers(%src: memref<128xf32>, %dst: memref<128xf32>) {
   }
   return
 }
+
+// -----
+
+// Over 256 elements on 64 invocations, element-wise loops that touch no
+// workgroup memory take runs of 4: invocation t computes elements 4t..4t+3,
+// each op for the 4 of them in turn, so that their accesses sit side by
+// side. The private row is held in the same runs (element 4t + j is
+// register j), and the full reduction folds the 4 registers.
+// CHECK-LABEL: func.func @runs_of_four
+// CHECK-DAG: %[[ROW:.*]] = memref.alloca() : memref<4xf32, #gpu.address_space<private>>
+// CHECK-DAG: %[[ID:.*]] = gpu.thread_id x
+// CHECK: %[[RUN:.*]] = arith.muli %[[ID]], %c4
+// CHECK: %[[E1:.*]] = arith.addi %[[RUN]], %c1
+// CHECK: %[[E2:.*]] = arith.addi %[[RUN]], %c2
+// CHECK: %[[E3:.*]] = arith.addi %[[RUN]], %c3
+// CHECK: %[[X0:.*]] = memref.load %arg0[%[[RUN]]]
+// CHECK-NEXT: %[[X1:.*]] = memref.load %arg0[%[[E1]]]
+// CHECK-NEXT: %[[X2:.*]] = memref.load %arg0[%[[E2]]]
+// CHECK-NEXT: %[[X3:.*]] = memref.load %arg0[%[[E3]]]
+// CHECK-NEXT: memref.store %[[X0]], %[[ROW]][%c0]
+// CHECK-NEXT: memref.store %[[X1]], %[[ROW]][%c1]
+// CHECK-NEXT: memref.store %[[X2]], %[[ROW]][%c2]
+// CHECK-NEXT: memref.store %[[X3]], %[[ROW]][%c3]
+// CHECK: %[[R0:.*]] = memref.load %[[ROW]][%c0]
+// CHECK: %[[PARTIAL:.*]] = scf.for %[[K:.*]] = %c1 to %c4 step %c1 iter_args(%{{.*}} = %[[R0]])
+// CHECK:   memref.load %[[ROW]][%[[K]]]
+// CHECK: memref.store %[[PARTIAL]], %{{.*}}[%[[ID]]]
+#vec = affine_map<(d0) -> (d0)>
+func.func @runs_of_four(%src: memref<256xf32>, %r: memref<f32, #gpu.address_space<workgroup>>) {
+  %row = memref.alloc() : memref<256xf32, #gpu.address_space<workgroup>>
+  linalg.generic {indexing_maps = [#vec, #vec], iterator_types = ["parallel"]}
+      ins(%src : memref<256xf32>) outs(%row : memref<256xf32, #gpu.address_space<workgroup>>) {
+  ^bb0(%x: f32, %y: f32):
+    linalg.yield %x : f32
+  }
+  linalg.reduce { arith.addf } ins(%row : memref<256xf32, #gpu.address_space<workgroup>>)
+      outs(%r : memref<f32, #gpu.address_space<workgroup>>) dimensions = [0]
+  return
+}
