@@ -463,11 +463,11 @@ func.func @register_barriers(%src: memref<128xf32>, %dst: memref<128xf32>) {
 // CHECK-LABEL: func.func @runs_of_four
 // CHECK-DAG: %[[ROW:.*]] = memref.alloca() : memref<4xf32, #gpu.address_space<private>>
 // CHECK-DAG: %[[ID:.*]] = gpu.thread_id x
-// CHECK: %[[RUN:.*]] = arith.muli %[[ID]], %c4
-// CHECK: %[[E1:.*]] = arith.addi %[[RUN]], %c1
-// CHECK: %[[E2:.*]] = arith.addi %[[RUN]], %c2
-// CHECK: %[[E3:.*]] = arith.addi %[[RUN]], %c3
-// CHECK: %[[X0:.*]] = memref.load %arg0[%[[RUN]]]
+// CHECK: %[[START:.*]] = arith.muli %[[ID]], %c4
+// CHECK: %[[E1:.*]] = arith.addi %[[START]], %c1
+// CHECK: %[[E2:.*]] = arith.addi %[[START]], %c2
+// CHECK: %[[E3:.*]] = arith.addi %[[START]], %c3
+// CHECK: %[[X0:.*]] = memref.load %arg0[%[[START]]]
 // CHECK-NEXT: %[[X1:.*]] = memref.load %arg0[%[[E1]]]
 // CHECK-NEXT: %[[X2:.*]] = memref.load %arg0[%[[E2]]]
 // CHECK-NEXT: %[[X3:.*]] = memref.load %arg0[%[[E3]]]
