@@ -60,6 +60,7 @@ LogicalResult mlir::triton_spirv::buildLinalgToSPIRVPipeline(
       arith::createArithIntRangeNarrowing({/*bitwidthsSupported=*/{32}}));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
+  pm.addPass(createVectorizeMemoryAccesses());
   KernelToSPIRVOptions lowering;
   lowering.target = options.target;
   lowering.workgroupSize = workgroupSize;

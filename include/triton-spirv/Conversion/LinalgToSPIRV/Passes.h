@@ -38,6 +38,9 @@ class SPIRVDialect;
 namespace tensor {
 class TensorDialect;
 }
+namespace vector {
+class VectorDialect;
+}
 
 namespace triton_spirv {
 class TritonSPIRVDialect;

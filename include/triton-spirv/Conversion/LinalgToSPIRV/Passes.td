@@ -197,6 +197,25 @@ def UnrollRegisterLoops : Pass<"triton-spirv-unroll-register-loops",
   ];
 }
 
+def VectorizeMemoryAccesses : Pass<"triton-spirv-vectorize-memory-accesses",
+                                    "ModuleOp"> {
+  let summary = "Merge runs of four scalar accesses to a buffer into one "
+                "16-byte access";
+  let description = [{
+    After `triton-spirv-distribute` (which gives invocations runs of four
+    consecutive elements and computes each op for the four in turn) and
+    `triton-spirv-unroll-register-loops`, a kernel's loads and stores of a
+    buffer of 32-bit elements come as four adjacent accesses at indices i to
+    i + 3, each alone or under its own mask (`scf.if`). Each such group
+    becomes one access of a `vector<4xT>` through an alias of the buffer (a
+    kernel argument with the same `triton_spirv.arg_index`, bound to the
+    same binding), taken when every mask holds and i is a multiple of 4 (a
+    16-byte boundary of the binding); otherwise the four scalar accesses run
+    as before.
+  }];
+  let dependentDialects = ["::mlir::vector::VectorDialect"];
+}
+
 def KernelToSPIRV : Pass<"triton-spirv-kernel-to-spirv", "ModuleOp"> {
   let summary = "Lower distributed kernels to a SPIR-V compute shader";
   let description = [{

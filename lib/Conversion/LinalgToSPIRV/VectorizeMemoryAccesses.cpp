@@ -1,0 +1,283 @@
+//===- VectorizeMemoryAccesses.cpp - 16-byte loads and stores of runs ----===//
+//
+// The distribution gives each invocation runs of four consecutive elements
+// and computes each op for the four in turn, so an element-wise kernel's
+// global loads and stores come as four side by side: the same buffer, at
+// indices i, i + 1, i + 2, i + 3, each under its own mask. Here such a group
+// becomes one vector access through an alias of the buffer with a vector
+// element type (the same binding), taken when all four masks hold and i is a
+// multiple of four; otherwise the four scalar accesses run as before.
+//
+//===----------------------------------------------------------------------===//
+
+#include "triton-spirv/Conversion/LinalgToSPIRV/Passes.h"
+
+#include "triton-spirv/Conversion/KernelABI.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/IRMapping.h"
+
+namespace mlir::triton_spirv {
+#define GEN_PASS_DEF_VECTORIZEMEMORYACCESSES
+#include "triton-spirv/Conversion/LinalgToSPIRV/Passes.h.inc"
+} // namespace mlir::triton_spirv
+
+using namespace mlir;
+
+namespace {
+constexpr int64_t kWidth = 4;
+
+/// An index as a sum of terms plus a constant, through `arith.addi` and
+/// constants: enough to see that two indices differ by a constant.
+struct IndexSum {
+  SmallVector<Value> terms; // sorted
+  int64_t constant = 0;
+
+  static IndexSum of(Value index) {
+    IndexSum sum;
+    SmallVector<Value> pending = {index};
+    while (!pending.empty()) {
+      Value value = pending.pop_back_val();
+      if (auto constant = getConstantIntValue(value)) {
+        sum.constant += *constant;
+        continue;
+      }
+      if (auto add = value.getDefiningOp<arith::AddIOp>()) {
+        pending.push_back(add.getLhs());
+        pending.push_back(add.getRhs());
+        continue;
+      }
+      sum.terms.push_back(value);
+    }
+    llvm::sort(sum.terms, [](Value a, Value b) {
+      return a.getAsOpaquePointer() < b.getAsOpaquePointer();
+    });
+    return sum;
+  }
+};
+
+/// A scalar load or store of a kernel buffer, alone or as the only work of
+/// an `scf.if` on its mask.
+struct Access {
+  Operation *op = nullptr;           // the load, the store or the scf.if
+  Operation *access = nullptr;       // the memref.load or memref.store
+  Value mask;                        // null when unmasked
+  Value buffer, index, storedValue;  // storedValue: stores only
+
+  static std::optional<Access> match(Operation *op) {
+    Access result;
+    result.op = op;
+    if (auto guard = dyn_cast<scf::IfOp>(op)) {
+      Block *then = guard.thenBlock();
+      if (then->getOperations().size() != 2)
+        return std::nullopt;
+      result.access = &then->front();
+      result.mask = guard.getCondition();
+      auto yield = cast<scf::YieldOp>(then->getTerminator());
+      if (isa<memref::LoadOp>(result.access)) {
+        // if (mask) load else fill: the load's value is the if's result.
+        if (guard.getNumResults() != 1 || yield.getOperand(0) !=
+                                              result.access->getResult(0) ||
+            guard.elseBlock()->getOperations().size() != 1)
+          return std::nullopt;
+      } else if (!isa<memref::StoreOp>(result.access) ||
+                 guard.getNumResults() != 0 || guard.elseBlock()) {
+        return std::nullopt;
+      }
+    } else {
+      result.access = op;
+    }
+    if (auto load = dyn_cast<memref::LoadOp>(result.access)) {
+      result.buffer = load.getMemRef();
+      if (load.getIndices().size() != 1)
+        return std::nullopt;
+      result.index = load.getIndices()[0];
+    } else if (auto store = dyn_cast<memref::StoreOp>(result.access)) {
+      result.buffer = store.getMemRef();
+      if (store.getIndices().size() != 1)
+        return std::nullopt;
+      result.index = store.getIndices()[0];
+      result.storedValue = store.getValueToStore();
+    } else {
+      return std::nullopt;
+    }
+    // Kernel buffers (function arguments) of 32-bit elements.
+    auto type = cast<MemRefType>(result.buffer.getType());
+    if (!isa<BlockArgument>(result.buffer) ||
+        !isa<func::FuncOp>(
+            cast<BlockArgument>(result.buffer).getOwner()->getParentOp()) ||
+        type.getMemorySpace() || type.getElementTypeBitWidth() != 32 ||
+        !type.getElementType().isIntOrFloat())
+      return std::nullopt;
+    return result;
+  }
+
+  bool isLoad() const { return isa<memref::LoadOp>(access); }
+};
+
+struct VectorizeMemoryAccessesPass
+    : triton_spirv::impl::VectorizeMemoryAccessesBase<
+          VectorizeMemoryAccessesPass> {
+  void runOnOperation() override {
+    aliases.clear();
+    getOperation().walk([&](func::FuncOp kernel) {
+      if (!kernel->hasAttr("triton_spirv.kernel"))
+        return;
+      SmallVector<Block *> blocks;
+      kernel.walk([&](Block *block) { blocks.push_back(block); });
+      for (Block *block : blocks)
+        vectorizeBlock(kernel, block);
+    });
+  }
+
+  /// Groups of kWidth adjacent accesses of one kind to one buffer at
+  /// consecutive indices.
+  void vectorizeBlock(func::FuncOp kernel, Block *block) {
+    // Groups by their ops: merging one group replaces values that later
+    // groups use, so their accesses are matched again when merged.
+    SmallVector<SmallVector<Operation *>> groups;
+    SmallVector<Access> run;
+    for (Operation &op : *block) {
+      std::optional<Access> access = Access::match(&op);
+      if (!access) {
+        run.clear();
+        continue;
+      }
+      if (!run.empty() && !continues(run, *access))
+        run.clear();
+      run.push_back(*access);
+      if (static_cast<int64_t>(run.size()) == kWidth) {
+        groups.push_back(llvm::map_to_vector(
+            run, [](const Access &access) { return access.op; }));
+        run.clear();
+      }
+    }
+    for (ArrayRef<Operation *> ops : groups) {
+      SmallVector<Access> group;
+      for (Operation *op : ops)
+        group.push_back(*Access::match(op));
+      vectorize(kernel, group);
+    }
+  }
+
+  /// Whether `next` extends `run` (same kind, buffer and masking, the next
+  /// index).
+  static bool continues(ArrayRef<Access> run, const Access &next) {
+    const Access &first = run.front();
+    if (next.isLoad() != first.isLoad() || next.buffer != first.buffer ||
+        static_cast<bool>(next.mask) != static_cast<bool>(first.mask))
+      return false;
+    IndexSum base = IndexSum::of(first.index), sum = IndexSum::of(next.index);
+    return sum.terms == base.terms &&
+           sum.constant == base.constant + static_cast<int64_t>(run.size());
+  }
+
+  /// The alias of `buffer` (a kernel argument) with elements of `type`:
+  /// another argument bound to the same buffer.
+  Value aliasOf(func::FuncOp kernel, BlockArgument buffer, VectorType type) {
+    auto key = std::make_pair(buffer, type);
+    if (Value found = aliases.lookup(key))
+      return found;
+    unsigned position = kernel.getNumArguments();
+    auto aliasType =
+        MemRefType::get({ShapedType::kDynamic}, type);
+    SmallVector<NamedAttribute> attrs;
+    for (NamedAttribute attr : cast<FunctionOpInterface>(*kernel).getArgAttrs(
+             buffer.getArgNumber()))
+      if (attr.getName() == triton_spirv::kAbiAttrName ||
+          attr.getName() == triton_spirv::kArgIndexAttrName)
+        attrs.push_back(attr);
+    if (failed(kernel.insertArgument(position, aliasType,
+                                     DictionaryAttr::get(kernel.getContext(),
+                                                         attrs),
+                                     buffer.getLoc())))
+      return Value();
+    Value alias = kernel.getArgument(position);
+    aliases[key] = alias;
+    return alias;
+  }
+
+  void vectorize(func::FuncOp kernel, ArrayRef<Access> group) {
+    const Access &first = group.front();
+    // Tensor arguments only (not the debug buffer, whose layout the
+    // runtime reads).
+    FailureOr<std::optional<triton_spirv::KernelArgRole>> role =
+        triton_spirv::getArgRole(
+        kernel, cast<BlockArgument>(first.buffer).getArgNumber());
+    if (failed(role) || *role != triton_spirv::KernelArgRole::Buffer)
+      return;
+    Operation *last = group.back().op;
+    Location loc = first.op->getLoc();
+    OpBuilder builder(last);
+    builder.setInsertionPointAfter(last);
+    Type element = cast<MemRefType>(first.buffer.getType()).getElementType();
+    auto vectorType = VectorType::get({kWidth}, element);
+    Value alias =
+        aliasOf(kernel, cast<BlockArgument>(first.buffer), vectorType);
+    if (!alias)
+      return;
+    Value width = arith::ConstantIndexOp::create(builder, loc, kWidth);
+    Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
+    Value fast = arith::CmpIOp::create(
+        builder, loc, arith::CmpIPredicate::eq,
+        arith::RemUIOp::create(builder, loc, first.index, width), zero);
+    for (const Access &access : group)
+      if (access.mask)
+        fast = arith::AndIOp::create(builder, loc, fast, access.mask);
+    Value slot = arith::DivUIOp::create(builder, loc, first.index, width);
+
+    SmallVector<Type> resultTypes;
+    if (first.isLoad())
+      resultTypes.assign(kWidth, element);
+    auto branch = scf::IfOp::create(builder, loc, resultTypes, fast,
+                                    /*withElseRegion=*/true);
+    // scf.if builds the terminators of result-less branches itself.
+    auto startOf = [&](Block *block) {
+      if (first.isLoad())
+        builder.setInsertionPointToStart(block);
+      else
+        builder.setInsertionPoint(block->getTerminator());
+    };
+    auto yield = [&](ValueRange values) {
+      if (first.isLoad())
+        scf::YieldOp::create(builder, loc, values);
+    };
+    // Fast path: one vector access.
+    startOf(branch.thenBlock());
+    SmallVector<Value> yielded;
+    if (first.isLoad()) {
+      Value vector = memref::LoadOp::create(builder, loc, alias, slot);
+      for (int64_t lane = 0; lane < kWidth; ++lane)
+        yielded.push_back(
+            vector::ExtractOp::create(builder, loc, vector, lane));
+    } else {
+      Value vector = vector::FromElementsOp::create(
+          builder, loc, vectorType,
+          llvm::map_to_vector(group, [](const Access &access) {
+            return access.storedValue;
+          }));
+      memref::StoreOp::create(builder, loc, vector, alias, slot);
+    }
+    yield(yielded);
+    // Otherwise the scalar accesses, as they were.
+    startOf(branch.elseBlock());
+    SmallVector<Value> scalars;
+    for (const Access &access : group) {
+      Operation *moved = builder.clone(*access.op);
+      llvm::append_range(scalars, moved->getResults());
+    }
+    yield(scalars);
+    if (first.isLoad())
+      for (auto [access, result] : llvm::zip(group, branch.getResults()))
+        access.op->getResult(0).replaceAllUsesWith(result);
+    for (const Access &access : llvm::reverse(group))
+      access.op->erase();
+  }
+
+  DenseMap<std::pair<Value, Type>, Value> aliases;
+};
+} // namespace

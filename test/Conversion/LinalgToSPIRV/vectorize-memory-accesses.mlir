@@ -1,0 +1,125 @@
+// RUN: triton-spirv-opt %s --triton-spirv-vectorize-memory-accesses -split-input-file | FileCheck %s
+
+// Four masked loads of one buffer at i .. i + 3 become one 16-byte load
+// through an alias of the buffer (a new argument with its arg_index), taken
+// when all four masks hold and i is a multiple of 4; the four scalar loads
+// stay for the other case. Four stores of their sums likewise.
+// CHECK-LABEL: func.func @runs
+// CHECK-SAME: %[[SRC:[^:]*]]: memref<?xf32> {triton_spirv.abi = "buffer", triton_spirv.arg_index = 0 : i64}
+// CHECK-SAME: %[[DST:[^:]*]]: memref<?xf32> {triton_spirv.abi = "buffer", triton_spirv.arg_index = 1 : i64}
+// CHECK-SAME: %[[SRC4:[^:]*]]: memref<?xvector<4xf32>> {triton_spirv.abi = "buffer", triton_spirv.arg_index = 0 : i64}
+// CHECK-SAME: %[[DST4:[^:]*]]: memref<?xvector<4xf32>> {triton_spirv.abi = "buffer", triton_spirv.arg_index = 1 : i64}
+// CHECK: %[[REM:.*]] = arith.remui %[[I:.*]], %c4
+// CHECK: %[[ALIGNED:.*]] = arith.cmpi eq, %[[REM]], %c0
+// CHECK: %[[OK0:.*]] = arith.andi %[[ALIGNED]], %[[M0:.*]] : i1
+// CHECK: %[[OK1:.*]] = arith.andi %[[OK0]], %[[M1:.*]] : i1
+// CHECK: %[[OK2:.*]] = arith.andi %[[OK1]], %[[M2:.*]] : i1
+// CHECK: %[[OK:.*]] = arith.andi %[[OK2]], %[[M3:.*]] : i1
+// CHECK: %[[SLOT:.*]] = arith.divui %[[I]], %c4
+// CHECK: %[[X:.*]]:4 = scf.if %[[OK]] -> (f32, f32, f32, f32) {
+// CHECK:   %[[V:.*]] = memref.load %[[SRC4]][%[[SLOT]]] : memref<?xvector<4xf32>>
+// CHECK:   %[[E0:.*]] = vector.extract %[[V]][0]
+// CHECK:   %[[E3:.*]] = vector.extract %[[V]][3]
+// CHECK:   scf.yield %[[E0]], %{{.*}}, %{{.*}}, %[[E3]]
+// CHECK: } else {
+// CHECK-COUNT-4: memref.load %[[SRC]]
+// CHECK: arith.addf %[[X]]#0, %[[X]]#0
+// CHECK: scf.if %{{.*}} {
+// CHECK:   %[[W:.*]] = vector.from_elements
+// CHECK:   memref.store %[[W]], %[[DST4]][%{{.*}}] : memref<?xvector<4xf32>>
+// CHECK: } else {
+// CHECK-COUNT-4: memref.store %{{.*}}, %[[DST]]
+func.func @runs(%src: memref<?xf32> {triton_spirv.abi = "buffer", triton_spirv.arg_index = 0 : i64},
+                %dst: memref<?xf32> {triton_spirv.abi = "buffer", triton_spirv.arg_index = 1 : i64},
+                %base: index, %n: index) attributes {triton_spirv.kernel} {
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %fill = arith.constant 0.0 : f32
+  %i1 = arith.addi %base, %c1 : index
+  %i2 = arith.addi %base, %c2 : index
+  %i3 = arith.addi %base, %c3 : index
+  %m0 = arith.cmpi slt, %base, %n : index
+  %m1 = arith.cmpi slt, %i1, %n : index
+  %m2 = arith.cmpi slt, %i2, %n : index
+  %m3 = arith.cmpi slt, %i3, %n : index
+  %x0 = scf.if %m0 -> (f32) {
+    %v = memref.load %src[%base] : memref<?xf32>
+    scf.yield %v : f32
+  } else {
+    scf.yield %fill : f32
+  }
+  %x1 = scf.if %m1 -> (f32) {
+    %v = memref.load %src[%i1] : memref<?xf32>
+    scf.yield %v : f32
+  } else {
+    scf.yield %fill : f32
+  }
+  %x2 = scf.if %m2 -> (f32) {
+    %v = memref.load %src[%i2] : memref<?xf32>
+    scf.yield %v : f32
+  } else {
+    scf.yield %fill : f32
+  }
+  %x3 = scf.if %m3 -> (f32) {
+    %v = memref.load %src[%i3] : memref<?xf32>
+    scf.yield %v : f32
+  } else {
+    scf.yield %fill : f32
+  }
+  %y0 = arith.addf %x0, %x0 : f32
+  %y1 = arith.addf %x1, %x1 : f32
+  %y2 = arith.addf %x2, %x2 : f32
+  %y3 = arith.addf %x3, %x3 : f32
+  scf.if %m0 {
+    memref.store %y0, %dst[%base] : memref<?xf32>
+  }
+  scf.if %m1 {
+    memref.store %y1, %dst[%i1] : memref<?xf32>
+  }
+  scf.if %m2 {
+    memref.store %y2, %dst[%i2] : memref<?xf32>
+  }
+  scf.if %m3 {
+    memref.store %y3, %dst[%i3] : memref<?xf32>
+  }
+  return
+}
+
+// -----
+
+// Left alone: indices that are not consecutive in order, 8-bit elements,
+// accesses with other ops between them, and the debug buffer.
+// CHECK-LABEL: func.func @not_runs
+// CHECK-NOT: vector
+// CHECK: return
+func.func @not_runs(%src: memref<?xf32> {triton_spirv.abi = "buffer", triton_spirv.arg_index = 0 : i64},
+                    %bytes: memref<?xi8> {triton_spirv.abi = "buffer", triton_spirv.arg_index = 1 : i64},
+                    %debug: memref<?xi32> {triton_spirv.abi = "debug"},
+                    %base: index) attributes {triton_spirv.kernel} {
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %i1 = arith.addi %base, %c1 : index
+  %i2 = arith.addi %base, %c2 : index
+  %i3 = arith.addi %base, %c3 : index
+  %a0 = memref.load %src[%base] : memref<?xf32>
+  %a1 = memref.load %src[%i1] : memref<?xf32>
+  %a3 = memref.load %src[%i3] : memref<?xf32>
+  %a2 = memref.load %src[%i2] : memref<?xf32>
+  %b0 = memref.load %bytes[%base] : memref<?xi8>
+  %b1 = memref.load %bytes[%i1] : memref<?xi8>
+  %b2 = memref.load %bytes[%i2] : memref<?xi8>
+  %b3 = memref.load %bytes[%i3] : memref<?xi8>
+  %s0 = memref.load %src[%base] : memref<?xf32>
+  %s1 = memref.load %src[%i1] : memref<?xf32>
+  %sum = arith.addf %s0, %s1 : f32
+  %s2 = memref.load %src[%i2] : memref<?xf32>
+  %s3 = memref.load %src[%i3] : memref<?xf32>
+  %d = arith.constant 7 : i32
+  memref.store %d, %debug[%base] : memref<?xi32>
+  memref.store %d, %debug[%i1] : memref<?xi32>
+  memref.store %d, %debug[%i2] : memref<?xi32>
+  memref.store %d, %debug[%i3] : memref<?xi32>
+  return
+}
