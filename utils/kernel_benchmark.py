@@ -1,7 +1,8 @@
 """Kernels timed side by side: Triton's CUDA backend and this backend, each in
 its own process on the same GPU, with Triton's `do_bench` on both (the L2
-flushed by a GPU-side fill on both sides), the median of three `do_bench`
-calls with their spread, after three more that warm up. Each side checks its result against PyTorch on its
+flushed by a GPU-side fill on both sides), the median of five `do_bench`
+calls with their spread, once two calls in a row agree within 2% (steady
+state: up to ten calls are discarded). Each side checks its result against PyTorch on its
 device. Writes JSON and a Markdown table.
 
     bash scripts/gpu_machine.sh python3 utils/kernel_benchmark.py --side-by-side benchmarks/h200-kernels.json
@@ -17,6 +18,7 @@ skips what its device cannot hold).
 
 from __future__ import annotations
 
+import gc
 import math
 import statistics
 import sys
@@ -34,8 +36,11 @@ from corpus.kernels.softmax import softmax_kernel  # noqa: E402
 from corpus.kernels.vector_add import vector_add_kernel  # noqa: E402
 from side_by_side import Backend, argument_parser, device_name, run_command_line  # noqa: E402
 
-# `do_bench` calls made and discarded before the three that count.
-WARMUP_CALLS = 3
+# `do_bench` calls discarded at most before the ones that count, and how
+# close two in a row must be for the state to count as steady.
+MAX_WARMUP_CALLS = 10
+STEADY = 0.02
+MEASURED_CALLS = 5
 # (BLOCK_M, BLOCK_N, BLOCK_K, num_warps) for matmuls, as an autotuner would try.
 MATMUL_CONFIGS = [(64, 64, 32, 4), (64, 64, 32, 8), (128, 64, 32, 4), (128, 128, 32, 4), (128, 128, 32, 8),
                   (128, 256, 64, 8)]
@@ -154,22 +159,33 @@ def cases(small: bool) -> list[Case]:
     return result
 
 
+def steady_times(run: Callable[[], None]) -> list[float]:
+    """`do_bench` times of `run` in steady state. The first calls on fresh
+    device memory run up to 3x slower on this backend, and kernels that
+    follow a long compile may start before the GPU's clocks are up."""
+    previous = None
+    for _ in range(MAX_WARMUP_CALLS):
+        ms = triton.testing.do_bench(run, warmup=10, rep=100)
+        if previous is not None and abs(ms - previous) <= STEADY * previous:
+            break
+        previous = ms
+    return [triton.testing.do_bench(run, warmup=10, rep=100) for _ in range(MEASURED_CALLS)]
+
+
 def measure(backend: str, small: bool, wanted: list[str]) -> list[dict[str, Any]]:
     side = Backend(backend)
     records = []
     for name, size, unit, make in cases(small):
         if wanted and not any(part in name for part in wanted):
             continue
+        gc.collect()  # the last case's tensors go before this one's are timed
+        side.synchronize()
         candidates, check, amount = make(side)
         best: tuple[list[float], str, Callable[[], None]] | None = None
         for config, run in candidates:
             try:
                 run()
-                # Steady state: the first calls on fresh device memory run
-                # slower on this backend (up to 3x for the largest tensors).
-                for _ in range(WARMUP_CALLS):
-                    triton.testing.do_bench(run, warmup=10, rep=100)
-                times = [triton.testing.do_bench(run, warmup=10, rep=100) for _ in range(3)]
+                times = steady_times(run)
             except Exception as error:  # a configuration the device cannot hold
                 print(f"{name:22s} {config}: skipped ({str(error).splitlines()[0][:100]})", flush=True)
                 continue
