@@ -27,6 +27,7 @@
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 
 namespace mlir::triton_spirv {
 #define GEN_PASS_DEF_DISTRIBUTETOWORKGROUP
@@ -61,6 +62,7 @@ private:
   void barrier(Location loc) { gpu::BarrierOp::create(rewriter, loc); }
   LogicalResult distributeLinalgOp(linalg::LinalgOp op);
   bool distributeReduction(linalg::ReduceOp op);
+  bool forwardResults(linalg::ReduceOp op, ValueRange results);
   SmallVector<Value> combine(linalg::ReduceOp op, ValueRange elements,
                              ValueRange accumulators);
   SmallVector<Value> xorButterfly(linalg::ReduceOp op,
@@ -582,6 +584,55 @@ Value KernelDistributor::partialsBuffer(Location loc, Type type,
   return buffer;
 }
 
+/// After a full reduction that every invocation computed: loads of its
+/// outputs that follow it in its block take the result instead, up to the
+/// next op that the distribution starts with a barrier. True when no other
+/// read of the outputs comes before that barrier, so that the write of the
+/// outputs needs no barrier of its own.
+bool KernelDistributor::forwardResults(linalg::ReduceOp op,
+                                       ValueRange results) {
+  ValueRange outputs = op.getInits();
+  // The buffers under the outputs (views included), which other views may
+  // read too.
+  auto rootOf = [](Value value) {
+    while (auto view = value.getDefiningOp<ViewLikeOpInterface>())
+      value = view.getViewSource();
+    return value;
+  };
+  SmallVector<Value> roots = llvm::map_to_vector(outputs, rootOf);
+  auto isOutput = [&](Value value) {
+    return isa<MemRefType>(value.getType()) &&
+           llvm::is_contained(roots, rootOf(value));
+  };
+  for (Operation *next = op->getNextNode(); next;) {
+    Operation *current = next;
+    next = next->getNextNode();
+    // Work of the distribution, which starts with a barrier.
+    if (isa<gpu::BarrierOp, linalg::LinalgOp, memref::CopyOp, memref::StoreOp,
+            memref::AtomicRMWOp, memref::GenericAtomicRMWOp>(current))
+      return true;
+    if (auto load = dyn_cast<memref::LoadOp>(current);
+        load && llvm::is_contained(outputs, load.getMemRef()) &&
+        llvm::all_of(load.getIndices(), [](Value index) {
+          return isConstantIntValue(index, 0);
+        })) {
+      unsigned position =
+          llvm::find(outputs, load.getMemRef()) - outputs.begin();
+      rewriter.replaceOp(load, results[position]);
+      continue;
+    }
+    if (current
+            ->walk([&](Operation *nested) {
+              return llvm::any_of(nested->getOperands(), isOutput)
+                         ? WalkResult::interrupt()
+                         : WalkResult::advance();
+            })
+            .wasInterrupted())
+      return false;
+  }
+  return false;
+}
+
 /// At most this many partial results of a reduction are folded in order by
 /// one invocation; more are first halved in parallel.
 static constexpr int64_t kSequentialPartials = 32;
@@ -803,6 +854,12 @@ bool KernelDistributor::distributeReduction(linalg::ReduceOp op) {
     rewriter.eraseOp(op);
     return true;
   }
+  // Where every invocation computes the result, each reads the output's
+  // initial value before the barrier that precedes its first member's
+  // write of the result.
+  SmallVector<Value> initial;
+  if (allShare)
+    initial = loadAll(op.getInits(), outputIndices);
   auto publish =
       scf::IfOp::create(rewriter, loc, active, /*withElseRegion=*/false);
   rewriter.setInsertionPoint(publish.thenBlock()->getTerminator());
@@ -842,6 +899,31 @@ bool KernelDistributor::distributeReduction(linalg::ReduceOp op) {
     rewriter.setInsertionPointAfter(guard);
     barrier(loc);
     remaining = step;
+  }
+  if (allShare) {
+    // Every invocation folds the partials in the first member's order, so
+    // that all hold the same result (whatever the combiner); the first
+    // member writes it, and later reads of the output take it from there
+    // only after a barrier.
+    auto slotOf = [&](int64_t partial) {
+      return indexConstant(loc, (shift + partial * laneGroup) % workgroupSize);
+    };
+    SmallVector<Value> folded = loadAll(buffers, slotOf(0));
+    for (int64_t partial = 1; partial < remaining / laneGroup; ++partial)
+      folded = combine(op, loadAll(buffers, slotOf(partial)), folded);
+    SmallVector<Value> result = combine(op, folded, initial);
+    auto leader = scf::IfOp::create(
+        rewriter, loc,
+        arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq, member,
+                              indexConstant(loc, 0)),
+        /*withElseRegion=*/false);
+    rewriter.setInsertionPoint(leader.thenBlock()->getTerminator());
+    storeAll(result, op.getInits(), outputIndices);
+    rewriter.setInsertionPointAfter(leader);
+    if (!forwardResults(op, result))
+      barrier(loc);
+    rewriter.eraseOp(op);
+    return true;
   }
   auto last = guardedBy(arith::CmpIOp::create(
       rewriter, loc, arith::CmpIPredicate::eq, member, indexConstant(loc, 0)));

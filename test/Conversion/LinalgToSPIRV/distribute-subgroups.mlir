@@ -4,8 +4,9 @@
 // each folds its partial (element t, then t + 64 where it exists), a
 // butterfly of 3 xor shuffles (distances 1, 2, 4) leaves every lane with its
 // subgroup's fold, and only the 8 subgroup results meet in workgroup memory,
-// where invocation 0 folds them in order behind one barrier, then the
-// initial value.
+// where every invocation folds them in the same order (slots 0, 8, .., 56)
+// behind one barrier, then the initial value (read before that barrier,
+// which orders it before invocation 0 writes the result).
 // CHECK-LABEL: func.func @full_reduction
 // CHECK: %[[PARTIALS:.*]] = memref.alloc() : memref<64xf32, #gpu.address_space<workgroup>>
 // CHECK: %[[ID:.*]] = gpu.thread_id x
@@ -19,18 +20,17 @@
 // CHECK: %[[F2:.*]] = arith.addf %[[F1]], %[[S2]]
 // CHECK: %[[S4:.*]], %{{.*}} = gpu.shuffle  xor %[[F2]], %c4_i32, %c8_i32 : f32
 // CHECK: %[[F4:.*]] = arith.addf %[[F2]], %[[S4]]
+// CHECK: %[[INIT:.*]] = memref.load %{{.*}}[]
 // CHECK: memref.store %[[F4]], %[[PARTIALS]][%[[ID]]]
 // CHECK: gpu.barrier
+// CHECK: %[[P0:.*]] = memref.load %[[PARTIALS]][%c0]
+// CHECK: %[[P1:.*]] = memref.load %[[PARTIALS]][%c8]
+// CHECK: arith.addf %[[P0]], %[[P1]]
+// CHECK: memref.load %[[PARTIALS]][%c56]
+// CHECK: %[[FOLD:.*]] = arith.addf
+// CHECK: %[[RESULT:.*]] = arith.addf %[[INIT]], %[[FOLD]]
 // CHECK: %[[LEADER:.*]] = arith.cmpi eq, %[[ID]], %c0
 // CHECK: scf.if %[[LEADER]]
-// CHECK:   %[[OWN:.*]] = memref.load %[[PARTIALS]][%[[ID]]]
-// CHECK:   %[[FOLD:.*]] = scf.for %[[J:.*]] = %c1 to %c8 step %c1 iter_args(%[[ACC:.*]] = %[[OWN]])
-// CHECK:     %[[DISTANCE:.*]] = arith.muli %[[J]], %c8
-// CHECK:     %[[PARTNER:.*]] = arith.addi %[[ID]], %[[DISTANCE]]
-// CHECK:     %[[THEIRS:.*]] = memref.load %[[PARTIALS]][%[[PARTNER]]]
-// CHECK:     arith.addf %[[ACC]], %[[THEIRS]]
-// CHECK:   %[[INIT:.*]] = memref.load %{{.*}}[]
-// CHECK:   %[[RESULT:.*]] = arith.addf %[[INIT]], %[[FOLD]]
 // CHECK:   memref.store %[[RESULT]], %{{.*}}[]
 // CHECK: gpu.barrier
 // CHECK-NOT: gpu.barrier
@@ -76,5 +76,35 @@ func.func @any(%a: memref<128xi1, #gpu.address_space<workgroup>>,
                %r: memref<i1, #gpu.address_space<workgroup>>) {
   linalg.reduce { arith.ori } ins(%a : memref<128xi1, #gpu.address_space<workgroup>>)
       outs(%r : memref<i1, #gpu.address_space<workgroup>>) dimensions = [0]
+  return
+}
+
+// -----
+
+// Every invocation holds a full reduction's result, so reads of the output
+// that follow in the scalar code take it directly; the next op starts with
+// a barrier anyway, so the write of the output needs none of its own.
+// CHECK-LABEL: func.func @forwarded_result
+// CHECK: %[[INIT:.*]] = memref.load %arg1[]
+// CHECK: %[[RESULT:.*]] = arith.maxnumf %[[INIT]], %{{.*}} : f32
+// CHECK: scf.if
+// CHECK:   memref.store %[[RESULT]], %arg1[]
+// CHECK: }
+// CHECK-NEXT: gpu.barrier
+// CHECK-NOT: memref.load %arg1
+// CHECK: arith.subf %{{.*}}, %[[RESULT]]
+#line = affine_map<(d0) -> (d0)>
+func.func @forwarded_result(%a: memref<64xf32, #gpu.address_space<workgroup>>,
+                            %r: memref<f32, #gpu.address_space<workgroup>>,
+                            %dst: memref<64xf32>) {
+  linalg.reduce { arith.maxnumf } ins(%a : memref<64xf32, #gpu.address_space<workgroup>>)
+      outs(%r : memref<f32, #gpu.address_space<workgroup>>) dimensions = [0]
+  %m = memref.load %r[] : memref<f32, #gpu.address_space<workgroup>>
+  linalg.generic {indexing_maps = [#line, #line], iterator_types = ["parallel"]}
+      ins(%a : memref<64xf32, #gpu.address_space<workgroup>>) outs(%dst : memref<64xf32>) {
+  ^bb0(%x: f32, %y: f32):
+    %d = arith.subf %x, %m : f32
+    linalg.yield %d : f32
+  }
   return
 }

@@ -30,8 +30,9 @@ func.func @elementwise(%a: memref<8x16xf32, #gpu.address_space<workgroup>>,
 
 // A full reduction over 100 elements on 64 invocations: each folds its
 // elements t and t + 64 (where it exists) into a partial, the partials meet
-// in workgroup memory, one halving step leaves 32, and invocation 0 folds
-// those in order, then the output's initial value.
+// in workgroup memory, one halving step leaves 32, and every invocation
+// folds those in the same order, then the output's initial value;
+// invocation 0 writes the result.
 // CHECK-LABEL: func.func @full_reduction
 // CHECK: %[[PARTIALS:.*]] = memref.alloc() : memref<64xf32, #gpu.address_space<workgroup>>
 // CHECK: %[[ID:.*]] = gpu.thread_id x
@@ -43,6 +44,7 @@ func.func @elementwise(%a: memref<8x16xf32, #gpu.address_space<workgroup>>,
 // CHECK:   %[[E:.*]] = memref.load %{{.*}}[%[[NEXT]]]
 // CHECK:   %[[SUM:.*]] = arith.addf %[[FIRST]], %[[E]]
 // CHECK:   scf.yield %[[SUM]]
+// CHECK: %[[INIT:.*]] = memref.load %{{.*}}[]
 // CHECK: memref.store %[[PARTIAL]], %[[PARTIALS]][%[[ID]]]
 // CHECK: gpu.barrier
 // CHECK: arith.cmpi ult, %[[ID]], %c32
@@ -53,12 +55,14 @@ func.func @elementwise(%a: memref<8x16xf32, #gpu.address_space<workgroup>>,
 // CHECK:   %[[BOTH:.*]] = arith.addf %[[MINE]], %[[THEIRS]]
 // CHECK:   memref.store %[[BOTH]], %[[PARTIALS]][%[[ID]]]
 // CHECK: gpu.barrier
+// CHECK: %[[P0:.*]] = memref.load %[[PARTIALS]][%c0]
+// CHECK: %[[P1:.*]] = memref.load %[[PARTIALS]][%c1]
+// CHECK: arith.addf %[[P0]], %[[P1]]
+// CHECK: memref.load %[[PARTIALS]][%c31]
+// CHECK: %[[LAST:.*]] = arith.addf
+// CHECK: %[[RESULT:.*]] = arith.addf %[[INIT]], %[[LAST]]
 // CHECK: %[[LEADER:.*]] = arith.cmpi eq, %[[ID]], %c0
 // CHECK: scf.if %[[LEADER]]
-// CHECK:   %[[OWN:.*]] = memref.load %[[PARTIALS]][%[[ID]]]
-// CHECK:   %[[LAST:.*]] = scf.for %{{.*}} = %c1 to %c32 step %c1 iter_args(%{{.*}} = %[[OWN]])
-// CHECK:   %[[INIT:.*]] = memref.load %{{.*}}[]
-// CHECK:   %[[RESULT:.*]] = arith.addf %[[INIT]], %[[LAST]]
 // CHECK:   memref.store %[[RESULT]], %{{.*}}[]
 // CHECK: gpu.barrier
 // CHECK-NOT: gpu.barrier
