@@ -1384,15 +1384,17 @@ static bool inSpace(Value memref, gpu::AddressSpace space) {
 }
 
 /// Whether `op`, with what it nests, only computes, touches the invocation's
-/// private memory or reads global buffers: nothing a barrier orders. (Triton
-/// orders global memory between the invocations of a program no more than
-/// its GPU backends do: only its writes here get barriers.)
-static bool isInvocationLocal(Operation *op) {
-  return !op->walk([](Operation *nested) {
+/// private memory or, where `readsGlobal`, reads global buffers.
+static bool isInvocationLocal(Operation *op, bool readsGlobal) {
+  return !op->walk([&](Operation *nested) {
               if (auto load = dyn_cast<memref::LoadOp>(nested))
-                return inSpace(load.getMemRef(), gpu::AddressSpace::Workgroup)
-                           ? WalkResult::interrupt()
-                           : WalkResult::advance();
+                return inSpace(load.getMemRef(),
+                               gpu::AddressSpace::Private) ||
+                               (readsGlobal &&
+                                !inSpace(load.getMemRef(),
+                                         gpu::AddressSpace::Workgroup))
+                           ? WalkResult::advance()
+                           : WalkResult::interrupt();
               if (auto store = dyn_cast<memref::StoreOp>(nested))
                 return inSpace(store.getMemRef(), gpu::AddressSpace::Private)
                            ? WalkResult::advance()
@@ -1405,24 +1407,56 @@ static bool isInvocationLocal(Operation *op) {
             }).wasInterrupted();
 }
 
+/// Whether `op`, with what it nests, may write global memory.
+static bool mayWriteGlobalMemory(Operation *op) {
+  return op
+      ->walk([](Operation *nested) {
+        if (auto store = dyn_cast<memref::StoreOp>(nested))
+          return inSpace(store.getMemRef(), gpu::AddressSpace::Private) ||
+                         inSpace(store.getMemRef(),
+                                 gpu::AddressSpace::Workgroup)
+                     ? WalkResult::advance()
+                     : WalkResult::interrupt();
+        if (isa<memref::LoadOp, gpu::BarrierOp, scf::ForOp, scf::IfOp,
+                scf::YieldOp, gpu::ShuffleOp, memref::AllocaOp>(nested) ||
+            isPure(nested))
+          return WalkResult::advance();
+        return WalkResult::interrupt();
+      })
+      .wasInterrupted();
+}
+
 /// A barrier is redundant when every op since the previous one in its block
 /// is invocation-local: the previous barrier already orders everything that
-/// another invocation could see.
+/// another invocation could see. Global reads count as local only when no
+/// global write follows before the next barrier: the distribution does not
+/// give every op the same elements per invocation, so another invocation
+/// may write what one has yet to read.
 void KernelDistributor::removeRedundantBarriers() {
-  SmallVector<gpu::BarrierOp> redundant;
-  kernel.walk([&](gpu::BarrierOp barrier) {
+  // In program order, each decided on what remains of the earlier ones.
+  SmallVector<gpu::BarrierOp> barriers;
+  kernel.walk([&](gpu::BarrierOp barrier) { barriers.push_back(barrier); });
+  for (gpu::BarrierOp barrier : barriers) {
+    bool writesFollow = true;
+    for (Operation *next = barrier->getNextNode(); next;
+         next = next->getNextNode()) {
+      if (isa<gpu::BarrierOp>(next)) {
+        writesFollow = false;
+        break;
+      }
+      if (mayWriteGlobalMemory(next))
+        break;
+    }
     for (Operation *prev = barrier->getPrevNode(); prev;
          prev = prev->getPrevNode()) {
       if (isa<gpu::BarrierOp>(prev)) {
-        redundant.push_back(barrier);
-        return;
+        rewriter.eraseOp(barrier);
+        break;
       }
-      if (!isInvocationLocal(prev))
-        return;
+      if (!isInvocationLocal(prev, /*readsGlobal=*/!writesFollow))
+        break;
     }
-  });
-  for (gpu::BarrierOp barrier : redundant)
-    rewriter.eraseOp(barrier);
+  }
 }
 
 struct DistributeToWorkgroupPass
