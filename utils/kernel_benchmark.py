@@ -1,8 +1,8 @@
 """Kernels timed side by side: Triton's CUDA backend and this backend, each in
 its own process on the same GPU, with Triton's `do_bench` on both (the L2
 flushed by a GPU-side fill on both sides), the median of five `do_bench`
-calls with their spread, once two calls in a row agree within 2% (steady
-state: up to ten calls are discarded). Each side checks its result against PyTorch on its
+calls with their spread, once three calls in a row agree within 2% (steady
+state: up to twelve calls are discarded). Each side checks its result against PyTorch on its
 device. Writes JSON and a Markdown table.
 
     bash scripts/gpu_machine.sh python3 utils/kernel_benchmark.py --side-by-side benchmarks/h200-kernels.json
@@ -37,8 +37,9 @@ from corpus.kernels.vector_add import vector_add_kernel  # noqa: E402
 from side_by_side import Backend, argument_parser, device_name, run_command_line  # noqa: E402
 
 # `do_bench` calls discarded at most before the ones that count, and how
-# close two in a row must be for the state to count as steady.
-MAX_WARMUP_CALLS = 10
+# close the last STEADY_CALLS must be for the state to count as steady.
+MAX_WARMUP_CALLS = 12
+STEADY_CALLS = 3
 STEADY = 0.02
 MEASURED_CALLS = 5
 # (BLOCK_M, BLOCK_N, BLOCK_K, num_warps) for matmuls, as an autotuner would try.
@@ -163,12 +164,11 @@ def steady_times(run: Callable[[], None]) -> list[float]:
     """`do_bench` times of `run` in steady state. The first calls on fresh
     device memory run up to 3x slower on this backend, and kernels that
     follow a long compile may start before the GPU's clocks are up."""
-    previous = None
+    recent: list[float] = []
     for _ in range(MAX_WARMUP_CALLS):
-        ms = triton.testing.do_bench(run, warmup=10, rep=100)
-        if previous is not None and abs(ms - previous) <= STEADY * previous:
+        recent = (recent + [triton.testing.do_bench(run, warmup=10, rep=100)])[-STEADY_CALLS:]
+        if len(recent) == STEADY_CALLS and max(recent) <= (1 + STEADY) * min(recent):
             break
-        previous = ms
     return [triton.testing.do_bench(run, warmup=10, rep=100) for _ in range(MEASURED_CALLS)]
 
 
