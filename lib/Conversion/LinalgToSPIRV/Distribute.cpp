@@ -1343,6 +1343,14 @@ bool KernelDistributor::distributeGridReduction(linalg::ReduceOp op) {
   return true;
 }
 
+/// Whether `memref` lives in the given address space (global buffers have
+/// none).
+static bool inSpace(Value memref, gpu::AddressSpace space) {
+  auto attr = dyn_cast_or_null<gpu::AddressSpaceAttr>(
+      cast<MemRefType>(memref.getType()).getMemorySpace());
+  return attr && attr.getValue() == space;
+}
+
 /// A write made by the scalar code happens once per program, not once per
 /// invocation: invocation 0 does it and shares its results (atomics return
 /// the old value) through workgroup memory.
@@ -1358,7 +1366,16 @@ void KernelDistributor::runOnInvocationZero(Operation *op) {
 
   rewriter.setInsertionPoint(op);
   Value zero = indexConstant(loc, 0);
-  barrier(loc);
+  // A plain store to a global buffer needs no barrier: its value is the
+  // invocation's own, and Triton orders global memory between a program's
+  // threads no more than that (its GPU backends store scalars from one
+  // thread without a barrier either).
+  auto store = dyn_cast<memref::StoreOp>(op);
+  bool ordered = !store || inSpace(store.getMemRef(),
+                                   gpu::AddressSpace::Workgroup) ||
+                 inSpace(store.getMemRef(), gpu::AddressSpace::Private);
+  if (ordered)
+    barrier(loc);
   auto guard = scf::IfOp::create(rewriter, loc, isInvocationZero,
                                  /*withElseRegion=*/false);
   rewriter.moveOpBefore(op, guard.thenBlock()->getTerminator());
@@ -1366,7 +1383,8 @@ void KernelDistributor::runOnInvocationZero(Operation *op) {
   for (auto [result, slot] : llvm::zip(op->getResults(), slots))
     memref::StoreOp::create(rewriter, loc, result, slot, zero);
   rewriter.setInsertionPointAfter(guard);
-  barrier(loc);
+  if (ordered)
+    barrier(loc);
   for (auto [result, slot] : llvm::zip(op->getResults(), slots)) {
     Value shared = memref::LoadOp::create(rewriter, loc, slot, zero);
     rewriter.replaceUsesWithIf(result, shared, [&](OpOperand &use) {
@@ -1375,13 +1393,6 @@ void KernelDistributor::runOnInvocationZero(Operation *op) {
   }
 }
 
-/// Whether `memref` lives in the given address space (global buffers have
-/// none).
-static bool inSpace(Value memref, gpu::AddressSpace space) {
-  auto attr = dyn_cast_or_null<gpu::AddressSpaceAttr>(
-      cast<MemRefType>(memref.getType()).getMemorySpace());
-  return attr && attr.getValue() == space;
-}
 
 /// Whether `op`, with what it nests, only computes, touches the invocation's
 /// private memory or, where `readsGlobal`, reads global buffers.
@@ -1399,8 +1410,11 @@ static bool isInvocationLocal(Operation *op, bool readsGlobal) {
                 return inSpace(store.getMemRef(), gpu::AddressSpace::Private)
                            ? WalkResult::advance()
                            : WalkResult::interrupt();
+              // Workgroup allocations become module-level variables; a
+              // barrier nested in a loop orders nothing outside it.
               if (isa<scf::ForOp, scf::IfOp, scf::YieldOp, gpu::ShuffleOp,
-                      memref::AllocaOp>(nested) ||
+                      gpu::BarrierOp, memref::AllocaOp, memref::AllocOp>(
+                      nested) ||
                   isPure(nested))
                 return WalkResult::advance();
               return WalkResult::interrupt();

@@ -497,3 +497,19 @@ func.func @runs_of_four(%src: memref<256xf32>, %r: memref<f32, #gpu.address_spac
       outs(%r : memref<f32, #gpu.address_space<workgroup>>) dimensions = [0]
   return
 }
+
+// -----
+
+// A scalar store to a global buffer happens once per program, on invocation
+// 0, with no barrier around it (its value is every invocation's own).
+// CHECK-LABEL: func.func @scalar_store
+// CHECK-NOT: gpu.barrier
+// CHECK: scf.if %{{.*}} {
+// CHECK:   memref.store %arg2, %arg0[%arg1] : memref<?xf32>
+// CHECK: }
+// CHECK-NOT: gpu.barrier
+// CHECK: return
+func.func @scalar_store(%buf: memref<?xf32>, %i: index, %v: f32) {
+  memref.store %v, %buf[%i] : memref<?xf32>
+  return
+}
