@@ -72,7 +72,7 @@ private:
                                  ArrayRef<OpFoldResult> extents);
   Value partialsBuffer(Location loc, Type type, unsigned position);
   LogicalResult findPrivateBuffers();
-  void rewritePrivateAccesses();
+  LogicalResult rewritePrivateAccesses();
   LogicalResult distributeParallelLoop(scf::ParallelOp loop,
                                        int64_t vectorWidth);
   bool touchesWorkgroupMemory(Operation *op);
@@ -112,8 +112,8 @@ private:
 };
 
 /// Elements an invocation takes at a time in element-wise loops that allow
-/// it (four 32-bit words: a 16-byte access).
-static constexpr int64_t kVectorWidth = 4;
+/// it.
+static constexpr int64_t kVectorWidth = triton_spirv::kVectorAccessElements;
 
 LogicalResult KernelDistributor::run() {
   Block &entry = kernel.getBody().front();
@@ -160,7 +160,8 @@ LogicalResult KernelDistributor::run() {
     }
     runOnInvocationZero(op);
   }
-  rewritePrivateAccesses();
+  if (failed(rewritePrivateAccesses()))
+    return failure();
   for (auto &[buffer, layoutBuffer] : layoutBuffers) {
     // Views (and chunks of them) whose accesses were all rewritten to
     // registers.
@@ -314,7 +315,7 @@ Attribute KernelDistributor::iterationLayout(linalg::LinalgOp op) {
 /// rewritten from their element's linear position q to q / W. Accesses
 /// through views (subviews, reshapes) find q from the view's strides and
 /// offset.
-void KernelDistributor::rewritePrivateAccesses() {
+LogicalResult KernelDistributor::rewritePrivateAccesses() {
   for (auto [buffer, replacement] : privateBuffers) {
     SmallVector<std::pair<Operation *, Value>> accesses;
     SmallVector<Operation *> views;
@@ -334,11 +335,9 @@ void KernelDistributor::rewritePrivateAccesses() {
       if (!load && !store)
         continue;
       // allowsVectorWidth admits no access that would need this.
-      if (vectorPrivate) {
-        access->emitError("internal: a private buffer held in runs is "
-                          "accessed element by element");
-        continue;
-      }
+      if (vectorPrivate)
+        return access->emitError("a private buffer held in runs of ")
+               << kVectorWidth << " is accessed element by element";
       // Static: the layout analysis admits only such views.
       auto [strides, offset] =
           cast<MemRefType>(accessed.getType()).getStridesAndOffset();
@@ -361,6 +360,7 @@ void KernelDistributor::rewritePrivateAccesses() {
     if (buffer.use_empty())
       rewriter.eraseOp(buffer.getDefiningOp());
   }
+  return success();
 }
 
 /// Whether `op` (with what it nests) reads or writes workgroup memory other

@@ -29,7 +29,7 @@ namespace mlir::triton_spirv {
 using namespace mlir;
 
 namespace {
-constexpr int64_t kWidth = 4;
+constexpr int64_t kWidth = triton_spirv::kVectorAccessElements;
 
 /// An index as a sum of terms plus a constant, through `arith.addi` and
 /// constants: enough to see that two indices differ by a constant.
@@ -105,13 +105,20 @@ struct Access {
     } else {
       return std::nullopt;
     }
-    // Kernel buffers (function arguments) of 32-bit elements.
+    // Tensor arguments of 32-bit elements (not the debug buffer, whose
+    // layout the runtime reads).
     auto type = cast<MemRefType>(result.buffer.getType());
-    if (!isa<BlockArgument>(result.buffer) ||
-        !isa<func::FuncOp>(
-            cast<BlockArgument>(result.buffer).getOwner()->getParentOp()) ||
-        type.getMemorySpace() || type.getElementTypeBitWidth() != 32 ||
+    auto argument = dyn_cast<BlockArgument>(result.buffer);
+    auto kernel = argument ? dyn_cast<func::FuncOp>(
+                                 argument.getOwner()->getParentOp())
+                           : func::FuncOp();
+    if (!kernel || type.getMemorySpace() ||
+        type.getElementTypeBitWidth() != 32 ||
         !type.getElementType().isIntOrFloat())
+      return std::nullopt;
+    FailureOr<std::optional<triton_spirv::KernelArgRole>> role =
+        triton_spirv::getArgRole(kernel, argument.getArgNumber());
+    if (failed(role) || *role != triton_spirv::KernelArgRole::Buffer)
       return std::nullopt;
     return result;
   }
@@ -125,7 +132,7 @@ struct VectorizeMemoryAccessesPass
   void runOnOperation() override {
     aliases.clear();
     getOperation().walk([&](func::FuncOp kernel) {
-      if (!kernel->hasAttr("triton_spirv.kernel"))
+      if (!kernel->hasAttr(triton_spirv::kKernelAttrName))
         return;
       SmallVector<Block *> blocks;
       kernel.walk([&](Block *block) { blocks.push_back(block); });
@@ -203,13 +210,6 @@ struct VectorizeMemoryAccessesPass
 
   void vectorize(func::FuncOp kernel, ArrayRef<Access> group) {
     const Access &first = group.front();
-    // Tensor arguments only (not the debug buffer, whose layout the
-    // runtime reads).
-    FailureOr<std::optional<triton_spirv::KernelArgRole>> role =
-        triton_spirv::getArgRole(
-        kernel, cast<BlockArgument>(first.buffer).getArgNumber());
-    if (failed(role) || *role != triton_spirv::KernelArgRole::Buffer)
-      return;
     Operation *last = group.back().op;
     Location loc = first.op->getLoc();
     OpBuilder builder(last);

@@ -45,6 +45,11 @@ class VectorDialect;
 namespace triton_spirv {
 class TritonSPIRVDialect;
 
+/// Elements one 16-byte access moves (32-bit ones): the runs that
+/// triton-spirv-distribute gives each invocation in element-wise loops, and
+/// the groups triton-spirv-vectorize-memory-accesses merges.
+inline constexpr int64_t kVectorAccessElements = 4;
+
 #define GEN_PASS_DECL
 #include "triton-spirv/Conversion/LinalgToSPIRV/Passes.h.inc"
 
