@@ -9,7 +9,10 @@
 // A buffer's live range is the span, in program order, of the ops that use
 // it (through views too), where a use inside a loop stands for the whole of
 // the outermost loop around it: the buffer may carry values from one
-// iteration to the next. Distribution separates the ops that touch
+// iteration to the next. A buffer that each iteration of the innermost loop
+// around all its uses stores to before reading (a chunk of matmul operands)
+// carries nothing: it is live only over that loop, so the chunks of the
+// several dots of one loop body share memory. Distribution separates the ops that touch
 // workgroup memory with barriers, so a buffer whose range ends before
 // another's begins has been read for the last time before the other's first
 // write.
@@ -101,6 +104,55 @@ void collectUseSpans(Value value, func::FuncOp kernel,
   }
 }
 
+/// The ops that access `value` or its views.
+void collectAccesses(Value value, SmallVectorImpl<Operation *> &found) {
+  for (Operation *user : value.getUsers()) {
+    auto view = dyn_cast<ViewLikeOpInterface>(user);
+    if (view && view.getViewSource() == value) {
+      for (Value result : user->getResults())
+        collectAccesses(result, found);
+      continue;
+    }
+    found.push_back(user);
+  }
+}
+
+/// The innermost loop around every access to `buffer` in which each
+/// iteration stores to the buffer before it reads it (the staging of a
+/// chunk of matmul operands, written whole, then read): nothing flows from
+/// one iteration to the next through it, so the buffer is live only within
+/// that loop. Null where there is none.
+Operation *iterationLocalLoop(memref::AllocOp buffer, func::FuncOp kernel) {
+  SmallVector<Operation *> accesses;
+  collectAccesses(buffer, accesses);
+  if (accesses.empty())
+    return nullptr;
+  Operation *loop = accesses.front()->getParentOp();
+  auto containsAll = [&](Operation *candidate) {
+    return llvm::all_of(accesses, [&](Operation *access) {
+      return candidate->isProperAncestor(access);
+    });
+  };
+  while (loop != kernel &&
+         !(isa<LoopLikeOpInterface>(loop) && containsAll(loop)))
+    loop = loop->getParentOp();
+  if (loop == kernel)
+    return nullptr;
+  llvm::SmallPtrSet<Operation *, 16> isAccess(accesses.begin(),
+                                             accesses.end());
+  Operation *firstAccess = nullptr;
+  loop->walk<WalkOrder::PreOrder>([&](Operation *op) {
+    // Loads whose value nothing uses (a distributed op's output element,
+    // which canonicalization drops later) read nothing that matters.
+    if (!isAccess.contains(op) ||
+        (isa<memref::LoadOp>(op) && op->use_empty()))
+      return WalkResult::advance();
+    firstAccess = op;
+    return WalkResult::interrupt();
+  });
+  return isa_and_nonnull<memref::StoreOp>(firstAccess) ? loop : nullptr;
+}
+
 void reuseBuffers(func::FuncOp kernel) {
   Block &entry = kernel.getBody().front();
   ProgramOrder order = programOrder(kernel);
@@ -110,7 +162,12 @@ void reuseBuffers(func::FuncOp kernel) {
     if (!triton_spirv::isWorkgroupMemory(type) || !type.hasStaticShape())
       continue;
     SmallVector<unsigned> uses;
-    collectUseSpans(alloc, kernel, order, uses);
+    if (Operation *loop = iterationLocalLoop(alloc, kernel)) {
+      auto [start, end] = order.lookup(loop);
+      uses = {start, end};
+    } else {
+      collectUseSpans(alloc, kernel, order, uses);
+    }
     if (uses.empty())
       continue;
     auto [first, last] = std::minmax_element(uses.begin(), uses.end());

@@ -62,3 +62,51 @@ func.func @kept_apart(%x: f16) {
   %z = memref.load %a[%c0, %c0] : memref<16x16xf16, #gpu.address_space<workgroup>>
   return
 }
+
+// -----
+
+// Two dots in one loop body, each staging its operand chunks in an inner
+// loop whose iterations write the chunk before reading it: nothing flows
+// between iterations through them, so each chunk is live only over its own
+// inner loop and the second dot's chunk takes the first's memory. A buffer
+// whose first access in its loop is a read (a value carried from the last
+// iteration) keeps its own memory for the whole outer loop.
+// CHECK-LABEL: func.func @chunks_of_two_dots
+// CHECK: %[[CHUNK:.*]] = memref.alloc() : memref<32x16xf16, #gpu.address_space<workgroup>>
+// CHECK: %[[CARRIED:.*]] = memref.alloc() : memref<32x16xf16, #gpu.address_space<workgroup>>
+// CHECK-NOT: memref.alloc()
+// CHECK: scf.for
+// CHECK:   scf.for
+// CHECK:     memref.store %{{.*}}, %[[CHUNK]]
+// CHECK:     memref.load %[[CHUNK]]
+// CHECK:   scf.for
+// CHECK:     memref.store %{{.*}}, %[[CHUNK]]
+// CHECK:     memref.load %[[CHUNK]]
+// CHECK:   memref.load %[[CARRIED]]
+func.func @chunks_of_two_dots(%n: index, %k: index, %x: f16) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %first = memref.alloc() : memref<32x16xf16, #gpu.address_space<workgroup>>
+  %carried = memref.alloc() : memref<32x16xf16, #gpu.address_space<workgroup>>
+  %second = memref.alloc() : memref<32x16xf16, #gpu.address_space<workgroup>>
+  scf.for %i = %c0 to %n step %c1 {
+    scf.for %j = %c0 to %k step %c1 {
+      // An unused read of the element about to be written does not count.
+      %old = memref.load %first[%c0, %j] : memref<32x16xf16, #gpu.address_space<workgroup>>
+      memref.store %x, %first[%c0, %j] : memref<32x16xf16, #gpu.address_space<workgroup>>
+      gpu.barrier
+      %y = memref.load %first[%c0, %j] : memref<32x16xf16, #gpu.address_space<workgroup>>
+      gpu.barrier
+    }
+    scf.for %j = %c0 to %k step %c1 {
+      memref.store %x, %second[%c0, %j] : memref<32x16xf16, #gpu.address_space<workgroup>>
+      gpu.barrier
+      %y = memref.load %second[%c0, %j] : memref<32x16xf16, #gpu.address_space<workgroup>>
+      gpu.barrier
+    }
+    %z = memref.load %carried[%c0, %i] : memref<32x16xf16, #gpu.address_space<workgroup>>
+    %sum = arith.addf %z, %x : f16
+    memref.store %sum, %carried[%c0, %i] : memref<32x16xf16, #gpu.address_space<workgroup>>
+  }
+  return
+}
