@@ -121,7 +121,9 @@ void collectAccesses(Value value, SmallVectorImpl<Operation *> &found) {
 /// iteration stores to the buffer before it reads it (the staging of a
 /// chunk of matmul operands, written whole, then read): nothing flows from
 /// one iteration to the next through it, so the buffer is live only within
-/// that loop. Null where there is none.
+/// that loop. Null where there is none. (Block values are never updated in
+/// part here: a value carried by a loop is read by the ops that compute its
+/// next one, so its buffer is read first.)
 Operation *iterationLocalLoop(memref::AllocOp buffer, func::FuncOp kernel) {
   SmallVector<Operation *> accesses;
   collectAccesses(buffer, accesses);
