@@ -76,8 +76,8 @@ private:
   LogicalResult distributeParallelLoop(scf::ParallelOp loop,
                                        int64_t vectorWidth);
   bool touchesWorkgroupMemory(Operation *op);
-  bool allowsVectorWidth(Value privateBuffer);
-  int64_t vectorWidthOf(linalg::LinalgOp op);
+  Operation *needsSingleElements(Value privateBuffer);
+  int64_t vectorWidthOf(linalg::LinalgOp op, bool privateInRuns);
   LogicalResult distributeOnLayout(scf::ParallelOp loop, Attribute layout);
   bool distributeGridReduction(linalg::ReduceOp op);
   /// The grid or slice layout an element-wise op iterates in, if any.
@@ -137,11 +137,21 @@ LogicalResult KernelDistributor::run() {
 
   if (failed(findPrivateBuffers()))
     return failure();
-  vectorPrivate =
-      !privateBuffers.empty() &&
-      llvm::all_of(privateBuffers, [&](auto &entry) {
-        return allowsVectorWidth(entry.first);
-      });
+  vectorPrivate = !privateBuffers.empty();
+  for (auto &[buffer, registers] : privateBuffers) {
+    if (cast<MemRefType>(buffer.getType()).getNumElements() %
+        (kVectorWidth * workgroupSize)) {
+      vectorPrivate = false;
+      continue;
+    }
+    if (Operation *use = needsSingleElements(buffer)) {
+      vectorPrivate = false;
+      use->emitRemark() << "this use of a block held in registers keeps the "
+                           "kernel's blocks one element per invocation at a "
+                           "time (no runs of "
+                        << kVectorWidth << ", no 16-byte accesses)";
+    }
+  }
   for (Operation *op : work) {
     if (auto copy = dyn_cast<memref::CopyOp>(op)) {
       rewriter.setInsertionPoint(copy);
@@ -334,7 +344,7 @@ LogicalResult KernelDistributor::rewritePrivateAccesses() {
       auto store = dyn_cast<memref::StoreOp>(access);
       if (!load && !store)
         continue;
-      // allowsVectorWidth admits no access that would need this.
+      // needsSingleElements admits no access that would need this.
       if (vectorPrivate)
         return access->emitError("a private buffer held in runs of ")
                << kVectorWidth << " is accessed element by element";
@@ -386,8 +396,10 @@ bool KernelDistributor::touchesWorkgroupMemory(Operation *op) {
 /// The elements an invocation takes at a time in `op`'s loop: kVectorWidth
 /// where the op is element-wise over a static space that W such runs tile,
 /// touches no workgroup memory (whose other users keep one element at a
-/// time) and its private buffers are held in runs; else 1.
-int64_t KernelDistributor::vectorWidthOf(linalg::LinalgOp op) {
+/// time) and, if it touches private buffers, reads them element for element
+/// while they are held in runs (`privateInRuns`); else 1.
+int64_t KernelDistributor::vectorWidthOf(linalg::LinalgOp op,
+                                         bool privateInRuns) {
   if (op.getNumLoops() == 0 || op.getNumParallelLoops() != op.getNumLoops() ||
       iterationLayout(op))
     return 1;
@@ -400,48 +412,51 @@ int64_t KernelDistributor::vectorWidthOf(linalg::LinalgOp op) {
     return privateBuffers.count(operand) != 0;
   });
   if (touchesPrivate &&
-      (!vectorPrivate || !llvm::all_of(op->getOpOperands(), [&](OpOperand &o) {
-        return !privateBuffers.count(o.get()) ||
-               op.getMatchingIndexingMap(&o).isIdentity();
-      })))
+      (!privateInRuns ||
+       !llvm::all_of(op->getOpOperands(), [&](OpOperand &operand) {
+         return !privateBuffers.count(operand.get()) ||
+                op.getMatchingIndexingMap(&operand).isIdentity();
+       })))
     return 1;
   return kVectorWidth;
 }
 
-/// Whether every use of a private (cyclic) buffer keeps to the runs of
-/// kVectorWidth: element-wise ops that take runs, and reductions of the
-/// whole buffer by all invocations (which fold every register, in any
-/// order). Views and single-element accesses assume one element at a time.
-bool KernelDistributor::allowsVectorWidth(Value privateBuffer) {
-  auto type = cast<MemRefType>(privateBuffer.getType());
-  if (type.getNumElements() % (kVectorWidth * workgroupSize) != 0)
-    return false;
-  return llvm::all_of(privateBuffer.getUsers(), [&](Operation *user) {
+/// The first use of a private (cyclic) buffer that needs its elements one
+/// per invocation at a time (none: the buffer can be held in runs of
+/// kVectorWidth). Runs suit element-wise ops that take runs, and reductions
+/// of the whole buffer by all invocations (which fold every register, in
+/// any order); views and single-element accesses assume single elements.
+Operation *KernelDistributor::needsSingleElements(Value privateBuffer) {
+  llvm::SmallPtrSet<Operation *, 4> needing;
+  for (Operation *user : privateBuffer.getUsers()) {
     // Such reductions read registers only where all their inputs are
     // private (distributeReduction).
-    if (auto reduce = dyn_cast<linalg::ReduceOp>(user))
-      return llvm::all_of(reduce.getInputs(),
-                          [&](Value input) {
-                            return privateBuffers.count(input) != 0;
-                          }) &&
-             !llvm::is_contained(reduce.getInits(), privateBuffer) &&
-             static_cast<int64_t>(reduce.getDimensions().size()) ==
-                 type.getRank();
+    if (auto reduce = dyn_cast<linalg::ReduceOp>(user)) {
+      if (!llvm::all_of(reduce.getInputs(),
+                        [&](Value input) {
+                          return privateBuffers.count(input) != 0;
+                        }) ||
+          llvm::is_contained(reduce.getInits(), privateBuffer) ||
+          static_cast<int64_t>(reduce.getDimensions().size()) !=
+              cast<MemRefType>(privateBuffer.getType()).getRank())
+        needing.insert(user);
+      continue;
+    }
     auto linalgOp = dyn_cast<linalg::LinalgOp>(user);
-    if (!linalgOp || linalgOp.getNumLoops() == 0 ||
-        linalgOp.getNumParallelLoops() != linalgOp.getNumLoops() ||
-        iterationLayout(linalgOp))
-      return false;
-    std::optional<SmallVector<int64_t, 4>> ranges =
-        linalgOp.getStaticLoopRanges();
-    return ranges && !llvm::any_of(*ranges, ShapedType::isDynamic) &&
-           computeProduct(*ranges) % (kVectorWidth * workgroupSize) == 0 &&
-           !touchesWorkgroupMemory(user) &&
-           llvm::all_of(user->getOpOperands(), [&](OpOperand &operand) {
-             return operand.get() != privateBuffer ||
-                    linalgOp.getMatchingIndexingMap(&operand).isIdentity();
-           });
+    if (!linalgOp || vectorWidthOf(linalgOp, /*privateInRuns=*/true) == 1)
+      needing.insert(user);
+  }
+  if (needing.empty())
+    return nullptr;
+  // The first in program order, so that remarks name it.
+  Operation *first = nullptr;
+  kernel.walk<WalkOrder::PreOrder>([&](Operation *op) {
+    if (!needing.contains(op))
+      return WalkResult::advance();
+    first = op;
+    return WalkResult::interrupt();
   });
+  return first;
 }
 
 LogicalResult KernelDistributor::distributeLinalgOp(linalg::LinalgOp op) {
@@ -468,7 +483,7 @@ LogicalResult KernelDistributor::distributeLinalgOp(linalg::LinalgOp op) {
     return success();
   }
   Attribute layout = iterationLayout(op);
-  int64_t vectorWidth = layout ? 1 : vectorWidthOf(op);
+  int64_t vectorWidth = layout ? 1 : vectorWidthOf(op, vectorPrivate);
   FailureOr<linalg::GenericOp> asGenericOp =
       triton_spirv::asGeneric(rewriter, op);
   if (failed(asGenericOp))
