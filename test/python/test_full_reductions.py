@@ -1,0 +1,43 @@
+"""Full reductions of a block by every invocation of a workgroup: partials of
+types without subgroup shuffles (fp16, int8) are halved in workgroup memory
+down to 32 and then folded by every invocation alike; argmax's ties keep
+the first index whichever invocation folds them. Checked against PyTorch on
+blocks of 4096 with 16 warps (512 invocations)."""
+
+from __future__ import annotations
+
+import pytest
+import torch
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def _max_then_shift(x_ptr, out_ptr, BLOCK: tl.constexpr):
+    offsets = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offsets)
+    # The maximum is read again by every invocation after the reduction.
+    tl.store(out_ptr + offsets, x - tl.max(x, axis=0))
+
+
+@triton.jit
+def _argmax(x_ptr, out_ptr, BLOCK: tl.constexpr):
+    x = tl.load(x_ptr + tl.arange(0, BLOCK))
+    tl.store(out_ptr, tl.argmax(x, axis=0))
+
+
+@pytest.mark.parametrize("dtype", [torch.float16, torch.int8, torch.float32])
+def test_max_of_a_block_then_shift(dtype: torch.dtype) -> None:
+    gen = torch.Generator().manual_seed(3)
+    x = torch.randint(-100, 100, (4096,), generator=gen).to(dtype)
+    out = torch.empty_like(x)
+    _max_then_shift[(1,)](x, out, BLOCK=4096, num_warps=16)
+    torch.testing.assert_close(out, x - x.max())
+
+
+def test_argmax_ties_keep_the_first_index() -> None:
+    x = torch.zeros(4096)
+    x[[7, 900, 2049, 4000]] = 5.0  # the maximum, four times
+    out = torch.empty(1, dtype=torch.int32)
+    _argmax[(1,)](x, out, BLOCK=4096, num_warps=16)
+    assert int(out) == 7
