@@ -984,8 +984,8 @@ LogicalResult KernelDistributor::distributeParallelLoop(scf::ParallelOp loop,
     SmallVector<Value> ivs = delinearize(loc, linear, tripCounts);
     for (auto [iv, lb, step] :
          llvm::zip(ivs, loop.getLowerBound(), loop.getStep()))
-      iv = arith::AddIOp::create(rewriter, loc, lb,
-                                 arith::MulIOp::create(rewriter, loc, iv, step));
+      iv = arith::AddIOp::create(
+          rewriter, loc, lb, arith::MulIOp::create(rewriter, loc, iv, step));
     return ivs;
   };
   if (vectorWidth > 1 && staticTotal &&

@@ -12,10 +12,10 @@
 // iteration to the next. A buffer that each iteration of the innermost loop
 // around all its uses stores to before reading (a chunk of matmul operands)
 // carries nothing: it is live only over that loop, so the chunks of the
-// several dots of one loop body share memory. Distribution separates the ops that touch
-// workgroup memory with barriers, so a buffer whose range ends before
-// another's begins has been read for the last time before the other's first
-// write.
+// several dots of one loop body share memory. Distribution separates the
+// ops that touch workgroup memory with barriers, so a buffer whose range
+// ends before another's begins has been read for the last time before the
+// other's first write.
 //
 //===----------------------------------------------------------------------===//
 

@@ -190,8 +190,7 @@ struct VectorizeMemoryAccessesPass
     if (Value found = aliases.lookup(key))
       return found;
     unsigned position = kernel.getNumArguments();
-    auto aliasType =
-        MemRefType::get({ShapedType::kDynamic}, type);
+    auto aliasType = MemRefType::get({ShapedType::kDynamic}, type);
     SmallVector<NamedAttribute> attrs;
     for (NamedAttribute attr : cast<FunctionOpInterface>(*kernel).getArgAttrs(
              buffer.getArgNumber()))

@@ -184,7 +184,8 @@ class _Packer:
 def _element_bytes(type_name: str) -> int:
     """Bytes of a scalar of a buffer element type named as in the ABI ("f32",
     "i8", ..., "vector<4xf32>": its f32 lanes)."""
-    bits = re.match(r"\D*(\d+)", type_name.rpartition("x")[2] if type_name.startswith("vector<") else type_name)
+    scalar = type_name.rpartition("x")[2] if type_name.startswith("vector<") else type_name
+    bits = re.match(r"\D*(\d+)", scalar)
     return max(int(bits.group(1)) // 8, 1) if bits else 4
 
 
