@@ -18,6 +18,11 @@ bool triton_spirv::isWorkgroupMemory(MemRefType type) {
          storageClass.getValue() == spirv::StorageClass::Workgroup;
 }
 
+bool triton_spirv::isPrivateMemory(MemRefType type) {
+  auto space = dyn_cast_or_null<gpu::AddressSpaceAttr>(type.getMemorySpace());
+  return space && space.getValue() == gpu::AddressSpace::Private;
+}
+
 int64_t triton_spirv::elementBytes(Type type) {
   return isa<IndexType>(type)
              ? 4

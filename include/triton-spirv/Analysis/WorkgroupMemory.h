@@ -17,6 +17,10 @@ namespace triton_spirv {
 /// (after bufferization) or the SPIR-V storage class (once mapped).
 bool isWorkgroupMemory(MemRefType type);
 
+/// Whether `type` is in an invocation's private memory (registers once
+/// indexed by constants), named by the GPU address space.
+bool isPrivateMemory(MemRefType type);
+
 /// Bytes one element of `type` takes in memory (booleans are stored as
 /// bytes, `index` as 32 bits).
 int64_t elementBytes(Type type);

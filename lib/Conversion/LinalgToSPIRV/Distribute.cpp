@@ -10,6 +10,7 @@
 
 #include "DistributeMatmul.h"
 #include "triton-spirv/Analysis/BufferLayouts.h"
+#include "triton-spirv/Analysis/WorkgroupMemory.h"
 #include "triton-spirv/Conversion/InlineBlock.h"
 #include "triton-spirv/Dialect/TritonSPIRV/IR/Dialect.h"
 
@@ -115,6 +116,32 @@ private:
 /// it.
 static constexpr int64_t kVectorWidth = triton_spirv::kVectorAccessElements;
 
+/// Whether `memref` is a global buffer (a kernel argument or a view of
+/// one): neither workgroup nor private memory.
+static bool isGlobalMemory(Value memref) {
+  auto type = cast<MemRefType>(memref.getType());
+  return !triton_spirv::isWorkgroupMemory(type) &&
+         !triton_spirv::isPrivateMemory(type);
+}
+
+/// Block-level work that the distribution spreads over the invocations (or
+/// runs on invocation 0, for the scalar code's writes).
+static bool isDistributedWork(Operation *op) {
+  return isa<linalg::LinalgOp, memref::CopyOp, memref::StoreOp,
+             memref::AtomicRMWOp, memref::GenericAtomicRMWOp>(op);
+}
+
+/// Whether the distribution of `op` starts with a barrier: all work but a
+/// plain store to a global buffer, whose value is the invocation's own
+/// (Triton orders global memory between a program's threads no more than
+/// that: its GPU backends store scalars from one thread without a barrier
+/// either).
+static bool startsWithBarrier(Operation *op) {
+  auto store = dyn_cast<memref::StoreOp>(op);
+  return isDistributedWork(op) &&
+         !(store && isGlobalMemory(store.getMemRef()));
+}
+
 LogicalResult KernelDistributor::run() {
   Block &entry = kernel.getBody().front();
   Location loc = kernel.getLoc();
@@ -128,8 +155,7 @@ LogicalResult KernelDistributor::run() {
   // by the scalar code, in program order.
   SmallVector<Operation *> work;
   kernel.walk<WalkOrder::PreOrder>([&](Operation *op) {
-    if (!isa<linalg::LinalgOp, memref::CopyOp, memref::StoreOp,
-             memref::AtomicRMWOp, memref::GenericAtomicRMWOp>(op))
+    if (!isDistributedWork(op))
       return WalkResult::advance();
     work.push_back(op);
     return WalkResult::skip();
@@ -378,10 +404,7 @@ LogicalResult KernelDistributor::rewritePrivateAccesses() {
 bool KernelDistributor::touchesWorkgroupMemory(Operation *op) {
   auto isShared = [&](Value value) {
     auto type = dyn_cast<MemRefType>(value.getType());
-    auto space = type ? dyn_cast_or_null<gpu::AddressSpaceAttr>(
-                            type.getMemorySpace())
-                      : nullptr;
-    return space && space.getValue() == gpu::AddressSpace::Workgroup &&
+    return type && triton_spirv::isWorkgroupMemory(type) &&
            !privateBuffers.count(value);
   };
   return op
@@ -622,9 +645,7 @@ bool KernelDistributor::forwardResults(linalg::ReduceOp op,
   for (Operation *next = op->getNextNode(); next;) {
     Operation *current = next;
     next = next->getNextNode();
-    // Work of the distribution, which starts with a barrier.
-    if (isa<gpu::BarrierOp, linalg::LinalgOp, memref::CopyOp, memref::StoreOp,
-            memref::AtomicRMWOp, memref::GenericAtomicRMWOp>(current))
+    if (isa<gpu::BarrierOp>(current) || isDistributedWork(current))
       return true;
     if (auto load = dyn_cast<memref::LoadOp>(current);
         load && llvm::is_contained(outputs, load.getMemRef()) &&
@@ -1358,13 +1379,6 @@ bool KernelDistributor::distributeGridReduction(linalg::ReduceOp op) {
   return true;
 }
 
-/// Whether `memref` lives in the given address space (global buffers have
-/// none).
-static bool inSpace(Value memref, gpu::AddressSpace space) {
-  auto attr = dyn_cast_or_null<gpu::AddressSpaceAttr>(
-      cast<MemRefType>(memref.getType()).getMemorySpace());
-  return attr && attr.getValue() == space;
-}
 
 /// A write made by the scalar code happens once per program, not once per
 /// invocation: invocation 0 does it and shares its results (atomics return
@@ -1381,14 +1395,7 @@ void KernelDistributor::runOnInvocationZero(Operation *op) {
 
   rewriter.setInsertionPoint(op);
   Value zero = indexConstant(loc, 0);
-  // A plain store to a global buffer needs no barrier: its value is the
-  // invocation's own, and Triton orders global memory between a program's
-  // threads no more than that (its GPU backends store scalars from one
-  // thread without a barrier either).
-  auto store = dyn_cast<memref::StoreOp>(op);
-  bool ordered = !store || inSpace(store.getMemRef(),
-                                   gpu::AddressSpace::Workgroup) ||
-                 inSpace(store.getMemRef(), gpu::AddressSpace::Private);
+  bool ordered = startsWithBarrier(op);
   if (ordered)
     barrier(loc);
   auto guard = scf::IfOp::create(rewriter, loc, isInvocationZero,
@@ -1409,51 +1416,42 @@ void KernelDistributor::runOnInvocationZero(Operation *op) {
 }
 
 
-/// Whether `op`, with what it nests, only computes, touches the invocation's
-/// private memory or, where `readsGlobal`, reads global buffers.
-static bool isInvocationLocal(Operation *op, bool readsGlobal) {
-  return !op->walk([&](Operation *nested) {
-              if (auto load = dyn_cast<memref::LoadOp>(nested))
-                return inSpace(load.getMemRef(),
-                               gpu::AddressSpace::Private) ||
-                               (readsGlobal &&
-                                !inSpace(load.getMemRef(),
-                                         gpu::AddressSpace::Workgroup))
-                           ? WalkResult::advance()
-                           : WalkResult::interrupt();
-              if (auto store = dyn_cast<memref::StoreOp>(nested))
-                return inSpace(store.getMemRef(), gpu::AddressSpace::Private)
-                           ? WalkResult::advance()
-                           : WalkResult::interrupt();
-              // Workgroup allocations become module-level variables; a
-              // barrier nested in a loop orders nothing outside it.
-              if (isa<scf::ForOp, scf::IfOp, scf::YieldOp, gpu::ShuffleOp,
-                      gpu::BarrierOp, memref::AllocaOp, memref::AllocOp>(
-                      nested) ||
-                  isPure(nested))
-                return WalkResult::advance();
-              return WalkResult::interrupt();
-            }).wasInterrupted();
-}
+/// What `op`, with what it nests, does that another invocation could see.
+struct SharedEffects {
+  bool readsGlobal = false, writesGlobal = false, touchesWorkgroup = false,
+       unknown = false;
 
-/// Whether `op`, with what it nests, may write global memory.
-static bool mayWriteGlobalMemory(Operation *op) {
-  return op
-      ->walk([](Operation *nested) {
-        if (auto store = dyn_cast<memref::StoreOp>(nested))
-          return inSpace(store.getMemRef(), gpu::AddressSpace::Private) ||
-                         inSpace(store.getMemRef(),
-                                 gpu::AddressSpace::Workgroup)
-                     ? WalkResult::advance()
-                     : WalkResult::interrupt();
-        if (isa<memref::LoadOp, gpu::BarrierOp, scf::ForOp, scf::IfOp,
-                scf::YieldOp, gpu::ShuffleOp, memref::AllocaOp>(nested) ||
-            isPure(nested))
-          return WalkResult::advance();
-        return WalkResult::interrupt();
-      })
-      .wasInterrupted();
-}
+  static SharedEffects of(Operation *op) {
+    SharedEffects effects;
+    op->walk([&](Operation *nested) {
+      auto load = dyn_cast<memref::LoadOp>(nested);
+      auto store = dyn_cast<memref::StoreOp>(nested);
+      if (load || store) {
+        auto type = load ? load.getMemRefType() : store.getMemRefType();
+        if (triton_spirv::isWorkgroupMemory(type))
+          effects.touchesWorkgroup = true;
+        else if (!triton_spirv::isPrivateMemory(type))
+          (load ? effects.readsGlobal : effects.writesGlobal) = true;
+        return;
+      }
+      // Workgroup allocations become module-level variables; a barrier
+      // nested in a loop orders nothing outside it.
+      if (!isa<scf::ForOp, scf::IfOp, scf::YieldOp, gpu::ShuffleOp,
+               gpu::BarrierOp, memref::AllocaOp, memref::AllocOp>(nested) &&
+          !isPure(nested))
+        effects.unknown = true;
+    });
+    return effects;
+  }
+
+  /// Only computes, touches private memory or, where `readsAllowed`, reads
+  /// global buffers.
+  bool isInvocationLocal(bool readsAllowed) const {
+    return !touchesWorkgroup && !writesGlobal && !unknown &&
+           (readsAllowed || !readsGlobal);
+  }
+  bool mayWriteGlobal() const { return writesGlobal || unknown; }
+};
 
 /// A barrier is redundant when every op since the previous one in its block
 /// is invocation-local: the previous barrier already orders everything that
@@ -1473,7 +1471,7 @@ void KernelDistributor::removeRedundantBarriers() {
         writesFollow = false;
         break;
       }
-      if (mayWriteGlobalMemory(next))
+      if (SharedEffects::of(next).mayWriteGlobal())
         break;
     }
     for (Operation *prev = barrier->getPrevNode(); prev;
@@ -1482,7 +1480,8 @@ void KernelDistributor::removeRedundantBarriers() {
         rewriter.eraseOp(barrier);
         break;
       }
-      if (!isInvocationLocal(prev, /*readsGlobal=*/!writesFollow))
+      if (!SharedEffects::of(prev).isInvocationLocal(
+              /*readsAllowed=*/!writesFollow))
         break;
     }
   }

@@ -83,12 +83,25 @@ ProgramOrder programOrder(func::FuncOp kernel) {
   return span;
 }
 
+/// Calls `visit` on each user of `value` and of its views (recursively), the
+/// views included, saying whether the user is such a view.
+void forEachUser(Value value, function_ref<void(Operation *, bool)> visit) {
+  for (Operation *user : value.getUsers()) {
+    auto view = dyn_cast<ViewLikeOpInterface>(user);
+    bool isView = view && view.getViewSource() == value;
+    visit(user, isView);
+    if (isView)
+      for (Value result : user->getResults())
+        forEachUser(result, visit);
+  }
+}
+
 /// The program-order positions of the uses of `value` and of its views, each
 /// widened to the outermost loop around it.
 void collectUseSpans(Value value, func::FuncOp kernel,
                      const ProgramOrder &order,
                      SmallVectorImpl<unsigned> &found) {
-  for (Operation *user : value.getUsers()) {
+  forEachUser(value, [&](Operation *user, bool) {
     Operation *outermostLoop = nullptr;
     for (Operation *parent = user->getParentOp(); parent != kernel;
          parent = parent->getParentOp())
@@ -97,24 +110,7 @@ void collectUseSpans(Value value, func::FuncOp kernel,
     auto [start, end] = order.lookup(outermostLoop ? outermostLoop : user);
     found.push_back(start);
     found.push_back(end);
-    if (auto view = dyn_cast<ViewLikeOpInterface>(user))
-      if (view.getViewSource() == value)
-        for (Value result : user->getResults())
-          collectUseSpans(result, kernel, order, found);
-  }
-}
-
-/// The ops that access `value` or its views.
-void collectAccesses(Value value, SmallVectorImpl<Operation *> &found) {
-  for (Operation *user : value.getUsers()) {
-    auto view = dyn_cast<ViewLikeOpInterface>(user);
-    if (view && view.getViewSource() == value) {
-      for (Value result : user->getResults())
-        collectAccesses(result, found);
-      continue;
-    }
-    found.push_back(user);
-  }
+  });
 }
 
 /// The innermost loop around every access to `buffer` in which each
@@ -126,7 +122,10 @@ void collectAccesses(Value value, SmallVectorImpl<Operation *> &found) {
 /// next one, so its buffer is read first.)
 Operation *iterationLocalLoop(memref::AllocOp buffer, func::FuncOp kernel) {
   SmallVector<Operation *> accesses;
-  collectAccesses(buffer, accesses);
+  forEachUser(buffer, [&](Operation *user, bool isView) {
+    if (!isView)
+      accesses.push_back(user);
+  });
   if (accesses.empty())
     return nullptr;
   Operation *loop = accesses.front()->getParentOp();

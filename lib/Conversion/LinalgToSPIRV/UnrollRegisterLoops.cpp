@@ -10,7 +10,8 @@
 
 #include "triton-spirv/Conversion/LinalgToSPIRV/Passes.h"
 
-#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "triton-spirv/Analysis/WorkgroupMemory.h"
+
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Utils/Utils.h"
@@ -24,12 +25,6 @@ namespace mlir::triton_spirv {
 using namespace mlir;
 
 namespace {
-bool isPrivate(Value memref) {
-  auto space = dyn_cast_or_null<gpu::AddressSpaceAttr>(
-      cast<MemRefType>(memref.getType()).getMemorySpace());
-  return space && space.getValue() == gpu::AddressSpace::Private;
-}
-
 /// Whether `loop` loads or stores a private array at an index computed from
 /// its induction variable.
 bool indexesPrivateArray(scf::ForOp loop) {
@@ -47,7 +42,9 @@ bool indexesPrivateArray(scf::ForOp loop) {
           return WalkResult::advance();
         Value memref = load ? load.getMemRef() : store.getMemRef();
         ValueRange indices = load ? load.getIndices() : store.getIndices();
-        return isPrivate(memref) && llvm::any_of(indices, variesInLoop)
+        return triton_spirv::isPrivateMemory(
+                   cast<MemRefType>(memref.getType())) &&
+                       llvm::any_of(indices, variesInLoop)
                    ? WalkResult::interrupt()
                    : WalkResult::advance();
       })
