@@ -625,8 +625,9 @@ Value KernelDistributor::partialsBuffer(Location loc, Type type,
 /// After a full reduction that every invocation computed: loads of its
 /// outputs that follow it in its block take the result instead, up to the
 /// next op that the distribution starts with a barrier. True when no other
-/// read of the outputs comes before that barrier, so that the write of the
-/// outputs needs no barrier of its own.
+/// read of the outputs comes before that barrier (or the end of the kernel,
+/// for outputs it allocated), so that the write of the outputs needs no
+/// barrier of its own.
 bool KernelDistributor::forwardResults(linalg::ReduceOp op,
                                        ValueRange results) {
   ValueRange outputs = op.getInits();
@@ -645,7 +646,7 @@ bool KernelDistributor::forwardResults(linalg::ReduceOp op,
   for (Operation *next = op->getNextNode(); next;) {
     Operation *current = next;
     next = next->getNextNode();
-    if (isa<gpu::BarrierOp>(current) || isDistributedWork(current))
+    if (isa<gpu::BarrierOp>(current) || startsWithBarrier(current))
       return true;
     if (auto load = dyn_cast<memref::LoadOp>(current);
         load && llvm::is_contained(outputs, load.getMemRef()) &&
@@ -666,7 +667,11 @@ bool KernelDistributor::forwardResults(linalg::ReduceOp op,
             .wasInterrupted())
       return false;
   }
-  return false;
+  // At the kernel's end nothing reads outputs that it allocated itself.
+  return op->getBlock() == &kernel.getBody().front() &&
+         llvm::all_of(roots, [](Value root) {
+           return root.getDefiningOp<memref::AllocOp>() != nullptr;
+         });
 }
 
 /// At most this many partial results of a reduction are folded in order by

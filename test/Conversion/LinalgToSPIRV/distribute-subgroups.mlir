@@ -108,3 +108,34 @@ func.func @forwarded_result(%a: memref<64xf32, #gpu.address_space<workgroup>>,
   }
   return
 }
+
+// -----
+
+// A scalar store to a global buffer takes no barrier, so it does not end the
+// reads that take the reduction's result: the load after it is forwarded
+// too (from memory it could see the output before invocation 0 wrote it).
+// CHECK-LABEL: func.func @forwarded_past_a_scalar_store
+// CHECK: %[[INIT:.*]] = memref.load %arg1[]
+// CHECK: %[[RESULT:.*]] = arith.maxnumf %[[INIT]], %{{.*}} : f32
+// CHECK: memref.store %[[RESULT]], %arg1[]
+// CHECK: memref.store %arg3, %arg2[%c0] : memref<?xf32>
+// CHECK-NOT: memref.load %arg1
+// CHECK: arith.subf %{{.*}}, %[[RESULT]]
+#row = affine_map<(d0) -> (d0)>
+func.func @forwarded_past_a_scalar_store(%a: memref<64xf32, #gpu.address_space<workgroup>>,
+                                         %r: memref<f32, #gpu.address_space<workgroup>>,
+                                         %flags: memref<?xf32>, %v: f32,
+                                         %dst: memref<64xf32>) {
+  %c0 = arith.constant 0 : index
+  linalg.reduce { arith.maxnumf } ins(%a : memref<64xf32, #gpu.address_space<workgroup>>)
+      outs(%r : memref<f32, #gpu.address_space<workgroup>>) dimensions = [0]
+  memref.store %v, %flags[%c0] : memref<?xf32>
+  %m = memref.load %r[] : memref<f32, #gpu.address_space<workgroup>>
+  linalg.generic {indexing_maps = [#row, #row], iterator_types = ["parallel"]}
+      ins(%a : memref<64xf32, #gpu.address_space<workgroup>>) outs(%dst : memref<64xf32>) {
+  ^bb0(%x: f32, %y: f32):
+    %d = arith.subf %x, %m : f32
+    linalg.yield %d : f32
+  }
+  return
+}
