@@ -62,7 +62,8 @@ private:
   }
   void barrier(Location loc) { gpu::BarrierOp::create(rewriter, loc); }
   LogicalResult distributeLinalgOp(linalg::LinalgOp op);
-  bool distributeReduction(linalg::ReduceOp op);
+  bool distributeReduction(linalg::ReduceOp op,
+                           MutableArrayRef<linalg::FillOp> seeds);
   bool forwardResults(linalg::ReduceOp op, ValueRange results);
   SmallVector<Value> combine(linalg::ReduceOp op, ValueRange elements,
                              ValueRange accumulators);
@@ -87,7 +88,6 @@ private:
                            function_ref<Value(Value memref)> registersOf,
                            function_ref<Value(Value memref)> slotOf);
   void runOnInvocationZero(Operation *op);
-  void removeRedundantBarriers();
 
   func::FuncOp kernel;
   triton_spirv::WorkgroupShape shape;
@@ -142,6 +142,39 @@ static bool startsWithBarrier(Operation *op) {
          !(store && isGlobalMemory(store.getMemRef()));
 }
 
+/// The fills of a reduction's outputs right before it (where
+/// triton-spirv-seed-reductions puts them), one per output (null where
+/// none): the reduction can start from their scalars.
+static SmallVector<linalg::FillOp> seedFills(linalg::ReduceOp op) {
+  SmallVector<linalg::FillOp> fills(op.getNumDpsInits());
+  for (Operation *prev = op->getPrevNode(); prev; prev = prev->getPrevNode()) {
+    auto fill = dyn_cast<linalg::FillOp>(prev);
+    if (!fill)
+      break;
+    Value output = fill.getOutputs()[0];
+    auto found = llvm::find(op.getInits(), output);
+    if (found == op.getInits().end() ||
+        fill.getInputs()[0].getType() != getElementTypeOrSelf(output))
+      break;
+    linalg::FillOp &slot = fills[found - op.getInits().begin()];
+    if (!slot)
+      slot = fill;
+  }
+  return fills;
+}
+
+/// Whether `op` is a fill that seeds the reduction after it.
+static bool seedsReduction(Operation *op) {
+  auto fill = dyn_cast<linalg::FillOp>(op);
+  if (!fill)
+    return false;
+  Operation *next = fill->getNextNode();
+  while (isa_and_nonnull<linalg::FillOp>(next))
+    next = next->getNextNode();
+  auto reduce = dyn_cast_or_null<linalg::ReduceOp>(next);
+  return reduce && llvm::is_contained(seedFills(reduce), fill);
+}
+
 LogicalResult KernelDistributor::run() {
   Block &entry = kernel.getBody().front();
   Location loc = kernel.getLoc();
@@ -185,8 +218,17 @@ LogicalResult KernelDistributor::run() {
                                   copy.getTarget());
       rewriter.eraseOp(copy);
     }
+    if (seedsReduction(op))
+      continue; // with its reduction
     if (auto reduce = dyn_cast<linalg::ReduceOp>(op)) {
-      if (distributeGridReduction(reduce) || distributeReduction(reduce))
+      SmallVector<linalg::FillOp> seeds = seedFills(reduce);
+      bool distributed = distributeGridReduction(reduce) ||
+                         distributeReduction(reduce, seeds);
+      // The fills that the reduction did not take as its initial values.
+      for (linalg::FillOp fill : seeds)
+        if (fill && failed(distributeLinalgOp(fill)))
+          return failure();
+      if (distributed)
         continue;
     }
     if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op)) {
@@ -217,7 +259,6 @@ LogicalResult KernelDistributor::run() {
              << " at elements that other invocations hold";
     rewriter.eraseOp(buffer.getDefiningOp());
   }
-  removeRedundantBarriers();
   return success();
 }
 
@@ -622,6 +663,31 @@ Value KernelDistributor::partialsBuffer(Location loc, Type type,
   return buffer;
 }
 
+/// The buffer under `value`'s views.
+static Value rootOf(Value value) {
+  while (auto view = value.getDefiningOp<ViewLikeOpInterface>())
+    value = view.getViewSource();
+  return value;
+}
+
+/// Whether anything but `op` uses the buffers under its outputs (through
+/// views), or they are not the kernel's own.
+static bool outputsUsedElsewhere(linalg::ReduceOp op) {
+  std::function<bool(Value)> usedElsewhere = [&](Value value) {
+    return llvm::any_of(value.getUsers(), [&](Operation *user) {
+      if (user == op.getOperation())
+        return false;
+      auto view = dyn_cast<ViewLikeOpInterface>(user);
+      return !view || view.getViewSource() != value ||
+             usedElsewhere(view->getResult(0));
+    });
+  };
+  return llvm::any_of(op.getInits(), [&](Value init) {
+    Value root = rootOf(init);
+    return !root.getDefiningOp<memref::AllocOp>() || usedElsewhere(root);
+  });
+}
+
 /// After a full reduction that every invocation computed: loads of its
 /// outputs that follow it in its block take the result instead, up to the
 /// next op that the distribution starts with a barrier. True when no other
@@ -633,11 +699,6 @@ bool KernelDistributor::forwardResults(linalg::ReduceOp op,
   ValueRange outputs = op.getInits();
   // The buffers under the outputs (views included), which other views may
   // read too.
-  auto rootOf = [](Value value) {
-    while (auto view = value.getDefiningOp<ViewLikeOpInterface>())
-      value = view.getViewSource();
-    return value;
-  };
   SmallVector<Value> roots = llvm::map_to_vector(outputs, rootOf);
   auto isOutput = [&](Value value) {
     return isa<MemRefType>(value.getType()) &&
@@ -686,7 +747,8 @@ static constexpr int64_t kSequentialPartials = 32;
 /// combiners are associative and commutative (its GPU backends reorder them
 /// the same way). Returns false, changing nothing, when there is nothing to
 /// share, and the op is distributed over its outputs instead.
-bool KernelDistributor::distributeReduction(linalg::ReduceOp op) {
+bool KernelDistributor::distributeReduction(
+    linalg::ReduceOp op, MutableArrayRef<linalg::FillOp> seeds) {
   auto inputType = dyn_cast<MemRefType>(op.getInputs()[0].getType());
   if (!inputType || !inputType.hasStaticShape() || !op.hasPureBufferSemantics())
     return false;
@@ -705,6 +767,14 @@ bool KernelDistributor::distributeReduction(linalg::ReduceOp op) {
     return false;
 
   Location loc = op.getLoc();
+  // Seeded outputs start from their fill's scalar, the others from what
+  // they hold.
+  SmallVector<Value> seedScalars;
+  for (linalg::FillOp &fill : seeds) {
+    seedScalars.push_back(fill ? fill.getInputs()[0] : Value());
+    if (fill)
+      rewriter.eraseOp(std::exchange(fill, nullptr));
+  }
   rewriter.setInsertionPoint(op);
   SmallVector<Value> buffers;
   for (auto [position, init] : llvm::enumerate(op.getInits()))
@@ -877,9 +947,17 @@ bool KernelDistributor::distributeReduction(linalg::ReduceOp op) {
   rewriter.setInsertionPointAfter(fold);
   SmallVector<Value> partial =
       xorButterfly(op, fold.getResults(), /*first=*/1, /*end=*/laneGroup);
+  auto initialValues = [&]() {
+    SmallVector<Value> values;
+    for (auto [init, seed] : llvm::zip(op.getInits(), seedScalars))
+      values.push_back(
+          seed ? seed
+               : memref::LoadOp::create(rewriter, loc, init, outputIndices));
+    return values;
+  };
   auto finish = [&](ValueRange result) {
-    SmallVector<Value> initial = loadAll(op.getInits(), outputIndices);
-    storeAll(combine(op, result, initial), op.getInits(), outputIndices);
+    storeAll(combine(op, result, initialValues()), op.getInits(),
+             outputIndices);
   };
   if (laneGroup == group) {
     // One lane per output writes it.
@@ -900,7 +978,7 @@ bool KernelDistributor::distributeReduction(linalg::ReduceOp op) {
   // write of the result.
   SmallVector<Value> initial;
   if (allShare)
-    initial = loadAll(op.getInits(), outputIndices);
+    initial = initialValues();
   auto publish =
       scf::IfOp::create(rewriter, loc, active, /*withElseRegion=*/false);
   rewriter.setInsertionPoint(publish.thenBlock()->getTerminator());
@@ -953,15 +1031,19 @@ bool KernelDistributor::distributeReduction(linalg::ReduceOp op) {
     for (int64_t partial = 1; partial < remaining / laneGroup; ++partial)
       folded = combine(op, loadAll(buffers, slotOf(partial)), folded);
     SmallVector<Value> result = combine(op, folded, initial);
-    auto leader = scf::IfOp::create(
-        rewriter, loc,
-        arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq, member,
-                              indexConstant(loc, 0)),
-        /*withElseRegion=*/false);
-    rewriter.setInsertionPoint(leader.thenBlock()->getTerminator());
-    storeAll(result, op.getInits(), outputIndices);
-    rewriter.setInsertionPointAfter(leader);
-    if (!forwardResults(op, result))
+    bool forwarded = forwardResults(op, result);
+    // Outputs that nothing reads any more need no write.
+    if (!forwarded || outputsUsedElsewhere(op)) {
+      auto leader = scf::IfOp::create(
+          rewriter, loc,
+          arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
+                                member, indexConstant(loc, 0)),
+          /*withElseRegion=*/false);
+      rewriter.setInsertionPoint(leader.thenBlock()->getTerminator());
+      storeAll(result, op.getInits(), outputIndices);
+      rewriter.setInsertionPointAfter(leader);
+    }
+    if (!forwarded)
       barrier(loc);
     rewriter.eraseOp(op);
     return true;
@@ -1420,77 +1502,6 @@ void KernelDistributor::runOnInvocationZero(Operation *op) {
   }
 }
 
-
-/// What `op`, with what it nests, does that another invocation could see.
-struct SharedEffects {
-  bool readsGlobal = false, writesGlobal = false, touchesWorkgroup = false,
-       unknown = false;
-
-  static SharedEffects of(Operation *op) {
-    SharedEffects effects;
-    op->walk([&](Operation *nested) {
-      auto load = dyn_cast<memref::LoadOp>(nested);
-      auto store = dyn_cast<memref::StoreOp>(nested);
-      if (load || store) {
-        auto type = load ? load.getMemRefType() : store.getMemRefType();
-        if (triton_spirv::isWorkgroupMemory(type))
-          effects.touchesWorkgroup = true;
-        else if (!triton_spirv::isPrivateMemory(type))
-          (load ? effects.readsGlobal : effects.writesGlobal) = true;
-        return;
-      }
-      // Workgroup allocations become module-level variables; a barrier
-      // nested in a loop orders nothing outside it.
-      if (!isa<scf::ForOp, scf::IfOp, scf::YieldOp, gpu::ShuffleOp,
-               gpu::BarrierOp, memref::AllocaOp, memref::AllocOp>(nested) &&
-          !isPure(nested))
-        effects.unknown = true;
-    });
-    return effects;
-  }
-
-  /// Only computes, touches private memory or, where `readsAllowed`, reads
-  /// global buffers.
-  bool isInvocationLocal(bool readsAllowed) const {
-    return !touchesWorkgroup && !writesGlobal && !unknown &&
-           (readsAllowed || !readsGlobal);
-  }
-  bool mayWriteGlobal() const { return writesGlobal || unknown; }
-};
-
-/// A barrier is redundant when every op since the previous one in its block
-/// is invocation-local: the previous barrier already orders everything that
-/// another invocation could see. Global reads count as local only when no
-/// global write follows before the next barrier: the distribution does not
-/// give every op the same elements per invocation, so another invocation
-/// may write what one has yet to read.
-void KernelDistributor::removeRedundantBarriers() {
-  // In program order, each decided on what remains of the earlier ones.
-  SmallVector<gpu::BarrierOp> barriers;
-  kernel.walk([&](gpu::BarrierOp barrier) { barriers.push_back(barrier); });
-  for (gpu::BarrierOp barrier : barriers) {
-    bool writesFollow = true;
-    for (Operation *next = barrier->getNextNode(); next;
-         next = next->getNextNode()) {
-      if (isa<gpu::BarrierOp>(next)) {
-        writesFollow = false;
-        break;
-      }
-      if (SharedEffects::of(next).mayWriteGlobal())
-        break;
-    }
-    for (Operation *prev = barrier->getPrevNode(); prev;
-         prev = prev->getPrevNode()) {
-      if (isa<gpu::BarrierOp>(prev)) {
-        rewriter.eraseOp(barrier);
-        break;
-      }
-      if (!SharedEffects::of(prev).isInvocationLocal(
-              /*readsAllowed=*/!writesFollow))
-        break;
-    }
-  }
-}
 
 struct DistributeToWorkgroupPass
     : triton_spirv::impl::DistributeToWorkgroupBase<DistributeToWorkgroupPass> {

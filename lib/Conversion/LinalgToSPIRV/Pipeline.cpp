@@ -44,10 +44,12 @@ LogicalResult mlir::triton_spirv::buildLinalgToSPIRVPipeline(
   bool cooperativeMatrix = options.cooperativeMatrix &&
                            target->features.cooperativeMatrix &&
                            subgroupSize == 32;
+  pm.addPass(createSeedReductions());
   pm.addPass(createAssignLayouts(
       {workgroupSize, subgroupSize, cooperativeMatrix, maxWorkgroupMemory}));
   pm.addPass(createDistributeToWorkgroup(
       {workgroupSize, subgroupSize, cooperativeMatrix, maxWorkgroupMemory}));
+  pm.addPass(createRemoveRedundantBarriers());
   pm.addPass(createReuseWorkgroupMemory());
   pm.addPass(memref::createFoldMemRefAliasOpsPass());
   pm.addPass(createLowerAffinePass());

@@ -1,4 +1,4 @@
-// RUN: triton-spirv-opt %s --triton-spirv-assign-layouts="workgroup-size=128 cooperative-matrix=1" --triton-spirv-distribute="workgroup-size=128 cooperative-matrix=1" --canonicalize -split-input-file | FileCheck %s
+// RUN: triton-spirv-opt %s --triton-spirv-assign-layouts="workgroup-size=128 cooperative-matrix=1" --triton-spirv-distribute="workgroup-size=128 cooperative-matrix=1" --triton-spirv-remove-redundant-barriers --canonicalize -split-input-file | FileCheck %s
 
 // A 32x64 fp16 matmul with an fp32 accumulator on 4 subgroups of 32: a 1x4
 // grid of subgroups, each computing a column of two 16x16 tiles with
@@ -22,7 +22,7 @@
 // CHECK:   scf.yield %[[P0]], %[[P1]]
 // CHECK: gpu.subgroup_mma_store_matrix %[[SUMS]]#0, %[[ACC]][%[[ROW0]], %[[COL]]] {leadDimension = 64 : index}
 // CHECK: gpu.subgroup_mma_store_matrix %[[SUMS]]#1, %[[ACC]][%[[ROW1]], %[[COL]]]
-// CHECK: gpu.barrier
+// CHECK-NEXT: return
 func.func @matmul_f16(%a: memref<32x32xf16, #gpu.address_space<workgroup>>,
                       %b: memref<32x64xf16, #gpu.address_space<workgroup>>,
                       %c: memref<32x64xf32, #gpu.address_space<workgroup>>) {

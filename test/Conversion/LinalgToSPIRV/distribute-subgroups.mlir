@@ -1,4 +1,4 @@
-// RUN: triton-spirv-opt %s --triton-spirv-assign-layouts="workgroup-size=64 subgroup-size=8" --triton-spirv-distribute="workgroup-size=64 subgroup-size=8" --canonicalize -split-input-file | FileCheck %s
+// RUN: triton-spirv-opt %s --triton-spirv-assign-layouts="workgroup-size=64 subgroup-size=8" --triton-spirv-distribute="workgroup-size=64 subgroup-size=8" --triton-spirv-remove-redundant-barriers --canonicalize -split-input-file | FileCheck %s
 
 // A full reduction over 100 elements on 64 invocations in subgroups of 8:
 // each folds its partial (element t, then t + 64 where it exists), a
@@ -32,8 +32,8 @@
 // CHECK: %[[LEADER:.*]] = arith.cmpi eq, %[[ID]], %c0
 // CHECK: scf.if %[[LEADER]]
 // CHECK:   memref.store %[[RESULT]], %{{.*}}[]
-// CHECK: gpu.barrier
 // CHECK-NOT: gpu.barrier
+// CHECK: return
 func.func @full_reduction(%a: memref<100xf32, #gpu.address_space<workgroup>>,
                           %r: memref<f32, #gpu.address_space<workgroup>>) {
   linalg.reduce { arith.addf } ins(%a : memref<100xf32, #gpu.address_space<workgroup>>)

@@ -1,10 +1,11 @@
-// RUN: triton-spirv-opt %s --triton-spirv-assign-layouts="workgroup-size=64 subgroup-size=1" --triton-spirv-distribute="workgroup-size=64 subgroup-size=1" --canonicalize -split-input-file | FileCheck %s
+// RUN: triton-spirv-opt %s --triton-spirv-assign-layouts="workgroup-size=64 subgroup-size=1" --triton-spirv-distribute="workgroup-size=64 subgroup-size=1" --triton-spirv-remove-redundant-barriers --canonicalize -split-input-file | FileCheck %s
 
 // An element-wise op over a 2-D block: in iteration k, invocation t takes
-// linear index t + 64 k and recovers (row, column) from it; barriers follow.
+// linear index t + 64 k and recovers (row, column) from it. Nothing before
+// or after it needs ordering, so no barrier is left.
 // CHECK-LABEL: func.func @elementwise
 // CHECK: %[[ID:.*]] = gpu.thread_id x
-// CHECK: gpu.barrier
+// CHECK-NOT: gpu.barrier
 // CHECK: scf.for %[[K:.*]] = %c0 to %c2 step %c1 {
 // CHECK:   %[[OFF:.*]] = arith.muli %[[K]], %c64
 // CHECK:   %[[L:.*]] = arith.addi %[[ID]], %[[OFF]]
@@ -12,7 +13,8 @@
 // CHECK:   %[[ROW:.*]] = arith.divui %[[L]], %c16
 // CHECK:   memref.load %{{.*}}[%[[ROW]], %[[COL]]]
 // CHECK:   memref.store %{{.*}}[%[[ROW]], %[[COL]]]
-// CHECK: gpu.barrier
+// CHECK-NOT: gpu.barrier
+// CHECK: return
 #map = affine_map<(d0, d1) -> (d0, d1)>
 func.func @elementwise(%a: memref<8x16xf32, #gpu.address_space<workgroup>>,
                        %b: memref<8x16xf32, #gpu.address_space<workgroup>>) {
@@ -36,7 +38,7 @@ func.func @elementwise(%a: memref<8x16xf32, #gpu.address_space<workgroup>>,
 // CHECK-LABEL: func.func @full_reduction
 // CHECK: %[[PARTIALS:.*]] = memref.alloc() : memref<64xf32, #gpu.address_space<workgroup>>
 // CHECK: %[[ID:.*]] = gpu.thread_id x
-// CHECK: gpu.barrier
+// CHECK-NOT: gpu.barrier
 // CHECK: %[[FIRST:.*]] = memref.load %{{.*}}[%[[ID]]]
 // CHECK: %[[NEXT:.*]] = arith.addi %[[ID]], %c64
 // CHECK: %[[INSIDE:.*]] = arith.cmpi ult, %[[NEXT]], %c100
@@ -64,8 +66,8 @@ func.func @elementwise(%a: memref<8x16xf32, #gpu.address_space<workgroup>>,
 // CHECK: %[[LEADER:.*]] = arith.cmpi eq, %[[ID]], %c0
 // CHECK: scf.if %[[LEADER]]
 // CHECK:   memref.store %[[RESULT]], %{{.*}}[]
-// CHECK: gpu.barrier
 // CHECK-NOT: gpu.barrier
+// CHECK: return
 func.func @full_reduction(%a: memref<100xf32, #gpu.address_space<workgroup>>,
                           %r: memref<f32, #gpu.address_space<workgroup>>) {
   linalg.reduce { arith.addf } ins(%a : memref<100xf32, #gpu.address_space<workgroup>>)
@@ -256,7 +258,7 @@ func.func @private_columns(%src: memref<4x64xf32>, %r: memref<64xf32, #gpu.addre
 // Per step of the reduction it loads 4 elements of A and 2 of B.
 // CHECK-LABEL: func.func @matmul
 // CHECK: %[[ID:.*]] = gpu.thread_id x
-// CHECK: gpu.barrier
+// CHECK-NOT: gpu.barrier
 // CHECK-DAG: %[[ROW0:.*]] = arith.divui %[[ID]], %c16
 // CHECK-DAG: %[[COL0:.*]] = arith.remui %[[ID]], %c16
 // CHECK-DAG: %[[COL1:.*]] = arith.addi %[[COL0]], %c16
@@ -270,7 +272,7 @@ func.func @private_columns(%src: memref<4x64xf32>, %r: memref<64xf32, #gpu.addre
 // CHECK: scf.yield
 // CHECK: memref.store %[[SUMS]]#0, %{{.*}}[%[[ROW0]], %[[COL0]]]
 // CHECK: memref.store %[[SUMS]]#7, %{{.*}}[%[[ROW3]], %[[COL1]]]
-// CHECK-NEXT: gpu.barrier
+// CHECK-NEXT: return
 func.func @matmul(%a: memref<16x8xf16, #gpu.address_space<workgroup>>,
                   %b: memref<8x32xf16, #gpu.address_space<workgroup>>,
                   %c: memref<16x32xf32, #gpu.address_space<workgroup>>) {
@@ -308,14 +310,14 @@ func.func @small_matmul(%a: memref<4x8xf32, #gpu.address_space<workgroup>>,
 // CHECK-NOT: memref.alloc()
 // CHECK: %[[REGS:.*]] = memref.alloca() : memref<8xf32, #gpu.address_space<private>>
 // CHECK-NOT: memref.alloc()
-// CHECK: gpu.barrier
+// CHECK-NOT: gpu.barrier
 // CHECK-COUNT-8: memref.load %[[REGS]][%c{{[0-7]}}]
 // CHECK: %[[CARRIED:.*]]:8 = scf.for %{{.*}} = %c0 to %{{.*}} step %c1 iter_args(%[[FIRST:.*]] = %{{.*}}, %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}})
 // CHECK-NOT: memref.load %[[REGS]]
 // CHECK:   scf.for %{{.*}} = %c0 to %c8 step %c1 iter_args(%{{.*}} = %[[FIRST]],
 // CHECK-NOT: memref.store %{{.*}}, %[[REGS]]
 // CHECK:   scf.yield
-// CHECK: gpu.barrier
+// CHECK-NOT: gpu.barrier
 // CHECK: memref.store %[[CARRIED]]#0, %[[REGS]][%c0]
 // CHECK-COUNT-7: memref.store
 // CHECK-NEXT: return
@@ -338,7 +340,7 @@ func.func @matmul_in_loop(%a: memref<16x8xf32, #gpu.address_space<workgroup>>,
 // layout and stays in workgroup memory, loaded and stored at its positions.
 // CHECK-LABEL: func.func @matmul_in_loop_shared_accumulator
 // CHECK: %[[ACC:.*]] = memref.alloc() : memref<16x32xf32
-// CHECK: gpu.barrier
+// CHECK-NOT: gpu.barrier
 // CHECK-COUNT-8: memref.load %[[ACC]][%{{.*}}, %{{.*}}] : memref<16x32xf32
 // CHECK: %[[CARRIED:.*]]:8 = scf.for
 // CHECK-NOT: memref.load %[[ACC]]
@@ -346,7 +348,7 @@ func.func @matmul_in_loop(%a: memref<16x8xf32, #gpu.address_space<workgroup>>,
 // CHECK: gpu.barrier
 // CHECK: memref.store %[[CARRIED]]#0, %[[ACC]]
 // CHECK-COUNT-7: memref.store
-// CHECK-NEXT: gpu.barrier
+// CHECK: gpu.barrier
 func.func @matmul_in_loop_shared_accumulator(
     %a: memref<16x8xf32, #gpu.address_space<workgroup>>,
     %b: memref<8x32xf32, #gpu.address_space<workgroup>>,
@@ -389,7 +391,7 @@ func.func @matmul_in_loop_shared_accumulator(
 // CHECK-COUNT-8: memref.load %[[REGS]][%c{{[0-7]}}]
 // CHECK: scf.for %{{.*}} = %c0 to %c8 step %c1 iter_args(
 // CHECK-COUNT-8: memref.store %{{.*}}, %[[REGS]][%c{{[0-7]}}]
-// CHECK: gpu.barrier
+// CHECK-NOT: gpu.barrier
 // CHECK: %[[T1:.*]] = arith.remui %[[ID]], %c16
 // CHECK: %[[T0:.*]] = arith.divui %[[ID]], %c16
 // CHECK: scf.for %[[E0:.*]] = %c0 to %c4 step %c1 {
@@ -427,7 +429,7 @@ func.func @grid_epilogue(%a: memref<16x8xf32, #gpu.address_space<workgroup>>,
 // invocation may write what one has yet to read).
 // CHECK-LABEL: func.func @register_barriers
 // CHECK: %[[ROW:.*]] = memref.alloca() : memref<2xf32, #gpu.address_space<private>>
-// CHECK: gpu.barrier
+// CHECK-NOT: gpu.barrier
 // CHECK: memref.load %arg0
 // CHECK: memref.store %{{.*}}, %[[ROW]]
 // CHECK-NOT: gpu.barrier
@@ -435,8 +437,8 @@ func.func @grid_epilogue(%a: memref<16x8xf32, #gpu.address_space<workgroup>>,
 // CHECK: memref.store %{{.*}}, %[[ROW]]
 // CHECK: gpu.barrier
 // CHECK: memref.store %{{.*}}, %arg1
-// CHECK: gpu.barrier
-// CHECK-NEXT: return
+// CHECK-NOT: gpu.barrier
+// CHECK: return
 #flat = affine_map<(d0) -> (d0)>
 func.func @register_barriers(%src: memref<128xf32>, %dst: memref<128xf32>) {
   %row = memref.alloc() : memref<128xf32, #gpu.address_space<workgroup>>

@@ -86,6 +86,21 @@ def BufferizeToWorkgroup : Pass<"triton-spirv-bufferize", "ModuleOp"> {
                            "::mlir::memref::MemRefDialect"];
 }
 
+def SeedReductions : Pass<"triton-spirv-seed-reductions", "ModuleOp"> {
+  let summary = "Start reductions from the scalar their output buffer holds";
+  let description = [{
+    Where a `linalg.reduce`'s output buffer (one the kernel allocated) holds
+    one scalar everywhere, because the last write of it in the reduction's
+    block is a fill, or a copy of a buffer so filled, the pass fills the
+    output with that scalar right before the reduction.
+    `triton-spirv-distribute` then takes the fill as the reduction's initial
+    value instead of reading it from workgroup memory. Whole-buffer writes
+    (fills, copies) of kernel buffers that the next use overwrites, or that
+    nothing later uses, are removed.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+}
+
 def AssignLayouts : Pass<"triton-spirv-assign-layouts", "ModuleOp"> {
   let summary = "Give block buffers that can live in registers a layout";
   let description = [{
@@ -162,6 +177,22 @@ def DistributeToWorkgroup : Pass<"triton-spirv-distribute", "ModuleOp"> {
                            "::mlir::memref::MemRefDialect",
                            "::mlir::scf::SCFDialect",
                            "::mlir::ub::UBDialect"];
+}
+
+def RemoveRedundantBarriers : Pass<"triton-spirv-remove-redundant-barriers",
+                                    "ModuleOp"> {
+  let summary = "Drop the workgroup barriers that order nothing";
+  let description = [{
+    `triton-spirv-distribute` puts a barrier before and after each step
+    that other invocations may see. This pass removes a barrier when no op
+    on one side of it (up to the barriers next to it) writes memory of a
+    kind, workgroup or global, that an op on the other side reads or
+    writes: computation, private memory and reads on both sides need no
+    ordering. Paths follow `scf.for` back edges and leave `scf.if`
+    branches; the kernel's entry and exit end them, and ops with unknown
+    effects count as accessing everything. Barriers are judged in program
+    order, each on what the earlier removals left.
+  }];
 }
 
 def ReuseWorkgroupMemory : Pass<"triton-spirv-reuse-workgroup-memory",

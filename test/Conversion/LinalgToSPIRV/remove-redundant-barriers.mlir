@@ -1,0 +1,132 @@
+// RUN: triton-spirv-opt %s --triton-spirv-remove-redundant-barriers -split-input-file | FileCheck %s
+
+// Nothing runs before the kernel's first barrier, and nothing after its
+// last: neither orders anything. The one between a write of workgroup
+// memory and a read of it stays.
+// CHECK-LABEL: func.func @entry_and_exit
+// CHECK-NEXT: gpu.thread_id
+// CHECK-NEXT: memref.store
+// CHECK-NEXT: gpu.barrier
+// CHECK-NEXT: memref.load
+// CHECK-NEXT: memref.store
+// CHECK-NEXT: return
+func.func @entry_and_exit(%shared: memref<64xf32, #gpu.address_space<workgroup>>,
+                          %out: memref<64xf32>, %x: f32) {
+  gpu.barrier
+  %t = gpu.thread_id x
+  memref.store %x, %shared[%t] : memref<64xf32, #gpu.address_space<workgroup>>
+  gpu.barrier
+  %y = memref.load %shared[%t] : memref<64xf32, #gpu.address_space<workgroup>>
+  memref.store %y, %out[%t] : memref<64xf32>
+  gpu.barrier
+  return
+}
+
+// -----
+
+// Reads on both sides need no ordering, of workgroup and of global memory.
+// CHECK-LABEL: func.func @reads_on_both_sides
+// CHECK-NOT: gpu.barrier
+// CHECK: return
+func.func @reads_on_both_sides(%shared: memref<64xf32, #gpu.address_space<workgroup>>,
+                               %in: memref<64xf32>, %regs: memref<2xf32, #gpu.address_space<private>>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %t = gpu.thread_id x
+  %a = memref.load %shared[%t] : memref<64xf32, #gpu.address_space<workgroup>>
+  %b = memref.load %in[%t] : memref<64xf32>
+  gpu.barrier
+  %c = memref.load %shared[%c0] : memref<64xf32, #gpu.address_space<workgroup>>
+  %d = memref.load %in[%c0] : memref<64xf32>
+  %e = arith.addf %a, %c : f32
+  %f = arith.addf %b, %d : f32
+  memref.store %e, %regs[%c0] : memref<2xf32, #gpu.address_space<private>>
+  memref.store %f, %regs[%c1] : memref<2xf32, #gpu.address_space<private>>
+  return
+}
+
+// -----
+
+// Global memory is ordered as workgroup memory is: a read before and a
+// write after (another invocation may write what one has yet to read) keep
+// their barrier.
+// CHECK-LABEL: func.func @global_read_then_write
+// CHECK: memref.load %arg0
+// CHECK-NEXT: gpu.barrier
+// CHECK-NEXT: memref.store
+func.func @global_read_then_write(%in: memref<64xf32>, %out: memref<64xf32>) {
+  %c0 = arith.constant 0 : index
+  %t = gpu.thread_id x
+  %a = memref.load %in[%c0] : memref<64xf32>
+  gpu.barrier
+  memref.store %a, %out[%t] : memref<64xf32>
+  return
+}
+
+// -----
+
+// A barrier at the top of a loop body is reached from before the loop and
+// from the body's end. Where both only read global memory and use
+// registers, it goes; so does the one after the loop.
+// CHECK-LABEL: func.func @loop_of_reads
+// CHECK-NOT: gpu.barrier
+// CHECK: return
+func.func @loop_of_reads(%in: memref<?xf32>, %regs: memref<4xf32, #gpu.address_space<private>>,
+                         %n: index, %shared: memref<64xf32, #gpu.address_space<workgroup>>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %t = gpu.thread_id x
+  scf.for %i = %c0 to %n step %c1 {
+    gpu.barrier
+    %x = memref.load %in[%i] : memref<?xf32>
+    %acc = memref.load %regs[%c0] : memref<4xf32, #gpu.address_space<private>>
+    %sum = arith.addf %x, %acc : f32
+    memref.store %sum, %regs[%c0] : memref<4xf32, #gpu.address_space<private>>
+  }
+  gpu.barrier
+  %r = memref.load %regs[%c0] : memref<4xf32, #gpu.address_space<private>>
+  memref.store %r, %shared[%t] : memref<64xf32, #gpu.address_space<workgroup>>
+  return
+}
+
+// -----
+
+// The back edge counts: the body writes workgroup memory after its barrier
+// and reads it before, so the next iteration's read must wait for this
+// iteration's writes. Before the loop there is nothing to order.
+// CHECK-LABEL: func.func @loop_back_edge
+// CHECK: scf.for
+// CHECK-NEXT: memref.load
+// CHECK-NEXT: gpu.barrier
+// CHECK-NEXT: memref.store
+func.func @loop_back_edge(%shared: memref<64xf32, #gpu.address_space<workgroup>>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %t = gpu.thread_id x
+  scf.for %i = %c0 to %n step %c1 {
+    %x = memref.load %shared[%c0] : memref<64xf32, #gpu.address_space<workgroup>>
+    gpu.barrier
+    memref.store %x, %shared[%t] : memref<64xf32, #gpu.address_space<workgroup>>
+  }
+  return
+}
+
+// -----
+
+// A barrier in a branch is judged on what precedes and follows the branch;
+// ops whose effects are unknown (a call) count as accessing everything.
+// CHECK-LABEL: func.func @branch_and_unknown
+// CHECK: scf.if
+// CHECK-NEXT: gpu.barrier
+// CHECK-NEXT: }
+// CHECK-NEXT: call @opaque
+func.func private @opaque()
+func.func @branch_and_unknown(%shared: memref<64xf32, #gpu.address_space<workgroup>>, %flag: i1, %x: f32) {
+  %t = gpu.thread_id x
+  memref.store %x, %shared[%t] : memref<64xf32, #gpu.address_space<workgroup>>
+  scf.if %flag {
+    gpu.barrier
+  }
+  func.call @opaque() : () -> ()
+  return
+}
