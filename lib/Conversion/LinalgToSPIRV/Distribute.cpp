@@ -97,8 +97,12 @@ private:
   Value invocationId;
   Value isInvocationZero;
   /// Workgroup buffers of one slot per invocation for reduction partials,
-  /// shared by all reductions: keyed by element type and operand position.
-  DenseMap<std::pair<Type, unsigned>, Value> partials;
+  /// keyed by element type, operand position and parity: consecutive
+  /// reductions alternate between two, so that one's publishing need not
+  /// wait for the previous one's reads (triton-spirv-remove-redundant-
+  /// barriers then drops the barrier between them).
+  DenseMap<std::tuple<Type, unsigned, unsigned>, Value> partials;
+  unsigned oddReduction = 0;
   /// Workgroup buffers whose element q is only ever touched by invocation
   /// q mod W, mapped to the private buffer of ceil(N / W) elements that
   /// replaces them (element q is private element q / W of its owner).
@@ -650,7 +654,7 @@ SmallVector<Value> KernelDistributor::combine(linalg::ReduceOp op,
 
 Value KernelDistributor::partialsBuffer(Location loc, Type type,
                                         unsigned position) {
-  Value &buffer = partials[{type, position}];
+  Value &buffer = partials[{type, position, oddReduction}];
   if (!buffer) {
     OpBuilder::InsertionGuard guard(rewriter);
     rewriter.setInsertionPointToStart(&kernel.getBody().front());
@@ -780,6 +784,7 @@ bool KernelDistributor::distributeReduction(
   for (auto [position, init] : llvm::enumerate(op.getInits()))
     buffers.push_back(partialsBuffer(
         loc, cast<MemRefType>(init.getType()).getElementType(), position));
+  oddReduction ^= 1;
   // With the innermost dimension reduced, the G invocations of an output
   // are neighbours and read neighbouring elements; otherwise neighbouring
   // invocations take neighbouring outputs.

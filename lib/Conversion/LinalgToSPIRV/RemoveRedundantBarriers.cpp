@@ -17,6 +17,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 
 namespace mlir::triton_spirv {
 #define GEN_PASS_DEF_REMOVEREDUNDANTBARRIERS
@@ -26,10 +27,19 @@ namespace mlir::triton_spirv {
 using namespace mlir;
 
 namespace {
-/// What ops do that another invocation could see.
+/// The buffer under `value`'s views.
+Value rootOf(Value value) {
+  while (auto view = value.getDefiningOp<ViewLikeOpInterface>())
+    value = view.getViewSource();
+  return value;
+}
+
+/// What ops do that another invocation could see: which workgroup buffers
+/// they read and write, whether they read or write global memory (any
+/// buffer: arguments may alias), and whether they do anything else.
 struct SharedEffects {
-  bool readsGlobal = false, writesGlobal = false, readsWorkgroup = false,
-       writesWorkgroup = false, unknown = false;
+  bool readsGlobal = false, writesGlobal = false, unknown = false;
+  llvm::SmallDenseSet<Value, 4> readsWorkgroup, writesWorkgroup;
 
   /// Adds what `op` does, with what it nests.
   void add(Operation *op) {
@@ -37,9 +47,10 @@ struct SharedEffects {
       auto load = dyn_cast<memref::LoadOp>(nested);
       auto store = dyn_cast<memref::StoreOp>(nested);
       if (load || store) {
-        auto type = load ? load.getMemRefType() : store.getMemRefType();
+        Value memref = load ? load.getMemRef() : store.getMemRef();
+        auto type = cast<MemRefType>(memref.getType());
         if (triton_spirv::isWorkgroupMemory(type))
-          (load ? readsWorkgroup : writesWorkgroup) = true;
+          (load ? readsWorkgroup : writesWorkgroup).insert(rootOf(memref));
         else if (!triton_spirv::isPrivateMemory(type))
           (load ? readsGlobal : writesGlobal) = true;
         return;
@@ -54,18 +65,28 @@ struct SharedEffects {
   }
 
   bool touchesGlobal() const { return readsGlobal || writesGlobal || unknown; }
+  bool touches(Value workgroupBuffer) const {
+    return unknown || readsWorkgroup.contains(workgroupBuffer) ||
+           writesWorkgroup.contains(workgroupBuffer);
+  }
   bool touchesWorkgroup() const {
-    return readsWorkgroup || writesWorkgroup || unknown;
+    return unknown || !readsWorkgroup.empty() || !writesWorkgroup.empty();
+  }
+
+  /// Whether writes among these effects meet accesses to the same memory
+  /// among `other`'s.
+  bool writesWhatIsAccessedBy(const SharedEffects &other) const {
+    if (unknown)
+      return other.touchesGlobal() || other.touchesWorkgroup();
+    return (writesGlobal && other.touchesGlobal()) ||
+           llvm::any_of(writesWorkgroup,
+                        [&](Value buffer) { return other.touches(buffer); });
   }
 
   /// Whether these effects, on one side of a barrier, conflict with
-  /// `other`, on the other side: a write and an access to the same kind of
-  /// memory.
+  /// `other`, on the other side: a write and an access to the same memory.
   bool conflictsWith(const SharedEffects &other) const {
-    return ((writesGlobal || unknown) && other.touchesGlobal()) ||
-           ((writesWorkgroup || unknown) && other.touchesWorkgroup()) ||
-           ((other.writesGlobal || other.unknown) && touchesGlobal()) ||
-           ((other.writesWorkgroup || other.unknown) && touchesWorkgroup());
+    return writesWhatIsAccessedBy(other) || other.writesWhatIsAccessedBy(*this);
   }
 };
 
@@ -132,9 +153,9 @@ private:
 };
 
 /// A barrier is redundant when nothing on one side of it (up to the
-/// barriers next to it) writes memory of a kind that the other side
-/// accesses: private memory and computation need no ordering, nor do reads
-/// on both sides.
+/// barriers next to it) writes memory that the other side accesses: a
+/// workgroup buffer, or global memory at all. Private memory and
+/// computation need no ordering, nor do reads on both sides.
 bool isRedundant(gpu::BarrierOp barrier) {
   return !PathEffects(barrier, /*forward=*/false)
               .effects.conflictsWith(

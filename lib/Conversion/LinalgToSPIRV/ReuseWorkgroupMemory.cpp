@@ -12,10 +12,9 @@
 // iteration to the next. A buffer that each iteration of the innermost loop
 // around all its uses stores to before reading (a chunk of matmul operands)
 // carries nothing: it is live only over that loop, so the chunks of the
-// several dots of one loop body share memory. Distribution separates the
-// ops that touch workgroup memory with barriers, so a buffer whose range
-// ends before another's begins has been read for the last time before the
-// other's first write.
+// several dots of one loop body share memory. A buffer takes over another
+// only where a barrier separates the other's accesses from its own, so
+// that every invocation is done with the other before any writes it anew.
 //
 //===----------------------------------------------------------------------===//
 
@@ -24,6 +23,7 @@
 #include "triton-spirv/Analysis/WorkgroupMemory.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
@@ -42,6 +42,11 @@ struct LiveRange {
   /// Whether every access (through views too) is a load or a store, so that
   /// the buffer can be a reshaped view of another of as many elements.
   bool reshapable;
+  /// The op whose program-order span ends the range, and the accesses
+  /// (through views too) of the buffer that last took it over, in program
+  /// order: a barrier orders the earlier buffers' before them.
+  Operation *lastOp;
+  SmallVector<Operation *> accesses;
 };
 
 /// Whether `value` and its views are only loaded from and stored to.
@@ -96,21 +101,48 @@ void forEachUser(Value value, function_ref<void(Operation *, bool)> visit) {
   }
 }
 
-/// The program-order positions of the uses of `value` and of its views, each
-/// widened to the outermost loop around it.
-void collectUseSpans(Value value, func::FuncOp kernel,
-                     const ProgramOrder &order,
-                     SmallVectorImpl<unsigned> &found) {
+/// The uses of `value` and of its views, each widened to the outermost loop
+/// around it.
+void collectUses(Value value, func::FuncOp kernel,
+                 SmallVectorImpl<Operation *> &found) {
   forEachUser(value, [&](Operation *user, bool) {
     Operation *outermostLoop = nullptr;
     for (Operation *parent = user->getParentOp(); parent != kernel;
          parent = parent->getParentOp())
       if (isa<LoopLikeOpInterface>(parent))
         outermostLoop = parent;
-    auto [start, end] = order.lookup(outermostLoop ? outermostLoop : user);
-    found.push_back(start);
-    found.push_back(end);
+    found.push_back(outermostLoop ? outermostLoop : user);
   });
+}
+
+/// Whether a barrier separates every access in `accesses` (one buffer's,
+/// in program order) from `other`, an op that comes after them all
+/// (`after`) or before them all: a barrier after the last access (before
+/// the first), in a block that holds all the accesses, so that each runs
+/// before (after) it in the same run of the block, and before (after) the
+/// op holding `other` where that block holds it too.
+bool barrierSeparates(ArrayRef<Operation *> accesses, Operation *other,
+                      bool after) {
+  Operation *holder = after ? accesses.back() : accesses.front();
+  auto step = [&](Operation *op) {
+    return after ? op->getNextNode() : op->getPrevNode();
+  };
+  while (true) {
+    Block *block = holder->getBlock();
+    Operation *stop = block->findAncestorOpInBlock(*other);
+    if (stop == holder)
+      return false;
+    bool holdsAll = llvm::all_of(accesses, [&](Operation *access) {
+      return block->findAncestorOpInBlock(*access) != nullptr;
+    });
+    if (holdsAll)
+      for (Operation *op = step(holder); op && op != stop; op = step(op))
+        if (isa<gpu::BarrierOp>(op))
+          return true;
+    holder = block->getParentOp();
+    if (stop || isa<func::FuncOp>(holder))
+      return false;
+  }
 }
 
 /// The innermost loop around every access to `buffer` in which each
@@ -162,28 +194,48 @@ void reuseBuffers(func::FuncOp kernel) {
     MemRefType type = alloc.getType();
     if (!triton_spirv::isWorkgroupMemory(type) || !type.hasStaticShape())
       continue;
-    SmallVector<unsigned> uses;
-    if (Operation *loop = iterationLocalLoop(alloc, kernel)) {
-      auto [start, end] = order.lookup(loop);
-      uses = {start, end};
-    } else {
-      collectUseSpans(alloc, kernel, order, uses);
-    }
+    SmallVector<Operation *> uses;
+    if (Operation *loop = iterationLocalLoop(alloc, kernel))
+      uses = {loop};
+    else
+      collectUses(alloc, kernel, uses);
     if (uses.empty())
       continue;
-    auto [first, last] = std::minmax_element(uses.begin(), uses.end());
-    ranges.push_back({alloc, *first, *last, onlyLoadedAndStored(alloc)});
+    Operation *firstOp = *llvm::min_element(uses, [&](Operation *a,
+                                                      Operation *b) {
+      return order.lookup(a).first < order.lookup(b).first;
+    });
+    Operation *lastOp = *llvm::max_element(uses, [&](Operation *a,
+                                                     Operation *b) {
+      return order.lookup(a).second < order.lookup(b).second;
+    });
+    SmallVector<Operation *> accesses;
+    forEachUser(alloc, [&](Operation *user, bool isView) {
+      if (!isView)
+        accesses.push_back(user);
+    });
+    llvm::sort(accesses, [&](Operation *a, Operation *b) {
+      return order.lookup(a).first < order.lookup(b).first;
+    });
+    ranges.push_back({alloc, order.lookup(firstOp).first,
+                      order.lookup(lastOp).second, onlyLoadedAndStored(alloc),
+                      lastOp, std::move(accesses)});
   }
   llvm::stable_sort(ranges, [](const LiveRange &a, const LiveRange &b) {
     return a.first < b.first;
   });
   // Greedy interval colouring: a buffer takes over the first buffer that can
-  // stand for it whose range has ended.
+  // stand for it whose range a barrier has ended.
   SmallVector<LiveRange> kept;
   IRRewriter rewriter(kernel.getContext());
   for (LiveRange &range : ranges) {
     auto reusable = llvm::find_if(kept, [&](LiveRange &other) {
-      return canStandFor(other, range) && other.last < range.first;
+      return canStandFor(other, range) && other.last < range.first &&
+             !range.accesses.empty() && !other.accesses.empty() &&
+             (barrierSeparates(other.accesses, range.accesses.front(),
+                               /*after=*/true) ||
+              barrierSeparates(range.accesses, other.lastOp,
+                               /*after=*/false));
     });
     if (reusable == kept.end()) {
       kept.push_back(range);
@@ -213,6 +265,8 @@ void reuseBuffers(func::FuncOp kernel) {
     }
     rewriter.replaceOp(range.alloc, replacement);
     reusable->last = range.last;
+    reusable->lastOp = range.lastOp;
+    reusable->accesses = range.accesses;
     reusable->reshapable &= range.reshapable;
   }
 }

@@ -110,3 +110,24 @@ func.func @chunks_of_two_dots(%n: index, %k: index, %x: f16) {
   }
   return
 }
+
+// -----
+
+// Disjoint ranges that no barrier separates keep their own memory: another
+// invocation may still be reading the first buffer when this one writes
+// the second.
+// CHECK-LABEL: func.func @no_barrier_between
+// CHECK-COUNT-2: memref.alloc()
+func.func @no_barrier_between(%x: f32) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %a = memref.alloc() : memref<64xf32, #gpu.address_space<workgroup>>
+  %b = memref.alloc() : memref<64xf32, #gpu.address_space<workgroup>>
+  memref.store %x, %a[%c0] : memref<64xf32, #gpu.address_space<workgroup>>
+  gpu.barrier
+  %y = memref.load %a[%c1] : memref<64xf32, #gpu.address_space<workgroup>>
+  memref.store %y, %b[%c0] : memref<64xf32, #gpu.address_space<workgroup>>
+  gpu.barrier
+  %z = memref.load %b[%c1] : memref<64xf32, #gpu.address_space<workgroup>>
+  return
+}

@@ -19,7 +19,10 @@
 
 // Distributed, both reductions start from the constant: neither reads an
 // initial value nor writes its output, whose one load takes the result.
+// Their partials go to two buffers, so that the second need not wait for
+// the first's reads before publishing its own.
 // DIST-LABEL: func.func @two_sums
+// DIST-COUNT-2: memref.alloc() : memref<64xf32, #gpu.address_space<workgroup>>
 // DIST-NOT: memref.load %{{.*}}[] :
 // DIST-NOT: memref.store %{{.*}}, %{{.*}}[] :
 // DIST: memref.store %{{.*}}, %arg2[%c0]

@@ -185,10 +185,10 @@ def RemoveRedundantBarriers : Pass<"triton-spirv-remove-redundant-barriers",
   let description = [{
     `triton-spirv-distribute` puts a barrier before and after each step
     that other invocations may see. This pass removes a barrier when no op
-    on one side of it (up to the barriers next to it) writes memory of a
-    kind, workgroup or global, that an op on the other side reads or
-    writes: computation, private memory and reads on both sides need no
-    ordering. Paths follow `scf.for` back edges and leave `scf.if`
+    on one side of it (up to the barriers next to it) writes memory that an
+    op on the other side reads or writes: the same workgroup buffer (views
+    included), or any global memory (arguments may alias). Computation,
+    private memory and reads on both sides need no ordering. Paths follow `scf.for` back edges and leave `scf.if`
     branches; the kernel's entry and exit end them, and ops with unknown
     effects count as accessing everything. Barriers are judged in program
     order, each on what the earlier removals left.
