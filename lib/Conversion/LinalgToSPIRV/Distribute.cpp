@@ -1074,6 +1074,18 @@ bool KernelDistributor::distributeReduction(
   return true;
 }
 
+/// Marks `loop` with how it spreads an iteration space of static
+/// `tripCounts` (none where one is dynamic) over the invocations.
+static void markSpread(Operation *loop, ArrayRef<OpFoldResult> tripCounts,
+                       int64_t run, Attribute layout = {}) {
+  std::optional<SmallVector<int64_t>> shape =
+      getConstantIntValues(tripCounts);
+  if (shape)
+    loop->setAttr(triton_spirv::kSpreadAttrName,
+                  triton_spirv::SpreadAttr::get(loop->getContext(), *shape,
+                                                run, layout));
+}
+
 /// `scf.parallel` over an N-d space becomes `for (l = id; l < total; l += W)`
 /// with the N indices recovered from `l` (last dimension fastest), so that
 /// consecutive invocations touch consecutive elements.
@@ -1145,6 +1157,7 @@ LogicalResult KernelDistributor::distributeParallelLoop(scf::ParallelOp loop,
                                       indexConstant(loc, vectorWidth)),
                 indexConstant(loc, j));
           });
+    markSpread(runLoop, tripCounts, vectorWidth);
     rewriter.setInsertionPointAfter(runLoop);
     barrier(loc);
     return success();
@@ -1188,10 +1201,12 @@ LogicalResult KernelDistributor::distributeParallelLoop(scf::ParallelOp loop,
   rewriter.inlineBlockBefore(body, insertBefore, ivs);
   rewriter.eraseOp(loop);
   // Whole-buffer accesses to private buffers use the iteration number.
-  if (iteration)
+  if (iteration) {
     usePrivateRegisters(
         forOp, ivs, [&](Value memref) { return privateBuffers.lookup(memref); },
         [&](Value) { return iteration; });
+    markSpread(forOp, tripCounts, 1);
+  }
   rewriter.setInsertionPointAfter(forOp);
   barrier(loc);
   return success();
@@ -1373,6 +1388,11 @@ LogicalResult KernelDistributor::distributeOnLayout(scf::ParallelOp loop,
                                                   keptSlot);
     }
   }
+  SmallVector<int64_t> shape;
+  for (auto [extent, count] : llvm::zip(tile, counts))
+    shape.push_back(extent * count);
+  markSpread(outermost, getAsIndexOpFoldResult(rewriter.getContext(), shape),
+             1, layout);
   if (leader) {
     // The other holders skip writes to memory.
     SmallVector<memref::StoreOp> writes;

@@ -11,6 +11,7 @@
 #include "triton-spirv/Conversion/LinalgToSPIRV/Passes.h"
 
 #include "triton-spirv/Analysis/WorkgroupMemory.h"
+#include "triton-spirv/Dialect/TritonSPIRV/IR/Dialect.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -34,12 +35,25 @@ Value rootOf(Value value) {
   return value;
 }
 
+/// The spread of the distributed loop around `access` (null outside one).
+Attribute spreadAround(Operation *access) {
+  for (Operation *parent = access->getParentOp();
+       parent && !isa<func::FuncOp>(parent); parent = parent->getParentOp())
+    if (Attribute spread = parent->getAttr(triton_spirv::kSpreadAttrName))
+      return spread;
+  return {};
+}
+
 /// What ops do that another invocation could see: which workgroup buffers
 /// they read and write, whether they read or write global memory (any
-/// buffer: arguments may alias), and whether they do anything else.
+/// buffer: arguments may alias) and in which distributed loops, and
+/// whether they do anything else.
 struct SharedEffects {
-  bool readsGlobal = false, writesGlobal = false, unknown = false;
+  bool unknown = false;
   llvm::SmallDenseSet<Value, 4> readsWorkgroup, writesWorkgroup;
+  /// The spreads of the distributed loops around the global reads and
+  /// writes (null for scalar code, outside such loops).
+  llvm::SmallDenseSet<Attribute, 2> readsGlobal, writesGlobal;
 
   /// Adds what `op` does, with what it nests.
   void add(Operation *op) {
@@ -52,7 +66,7 @@ struct SharedEffects {
         if (triton_spirv::isWorkgroupMemory(type))
           (load ? readsWorkgroup : writesWorkgroup).insert(rootOf(memref));
         else if (!triton_spirv::isPrivateMemory(type))
-          (load ? readsGlobal : writesGlobal) = true;
+          (load ? readsGlobal : writesGlobal).insert(spreadAround(nested));
         return;
       }
       // Workgroup allocations become module-level variables; nested
@@ -64,7 +78,6 @@ struct SharedEffects {
     });
   }
 
-  bool touchesGlobal() const { return readsGlobal || writesGlobal || unknown; }
   bool touches(Value workgroupBuffer) const {
     return unknown || readsWorkgroup.contains(workgroupBuffer) ||
            writesWorkgroup.contains(workgroupBuffer);
@@ -73,12 +86,46 @@ struct SharedEffects {
     return unknown || !readsWorkgroup.empty() || !writesWorkgroup.empty();
   }
 
+  bool touchesGlobal() const {
+    return unknown || !readsGlobal.empty() || !writesGlobal.empty();
+  }
+
+  /// Whether a global write in loops of spread `write` (null: scalar code,
+  /// whose writes invocation 0 makes) needs ordering with a read or write
+  /// in `access`. Triton orders a program's global accesses only within
+  /// each thread: its GPU backends put no barrier between them. Here, loops
+  /// of one spread give each invocation the same iterations on both sides
+  /// (unless a slice runs each on several), and scalar stores are ordered
+  /// no more than on Triton's backends; what scalar code reads (on every
+  /// invocation) is ordered after all writes, and loops of different
+  /// spreads after each other.
+  static bool globalOrderNeeded(Attribute write, Attribute access,
+                                bool accessWrites) {
+    if (!access)
+      return !accessWrites;
+    if (!write)
+      return false;
+    auto spread = cast<triton_spirv::SpreadAttr>(write);
+    return write != access ||
+           isa_and_nonnull<triton_spirv::SliceLayoutAttr>(spread.getLayout());
+  }
+
   /// Whether writes among these effects meet accesses to the same memory
   /// among `other`'s.
   bool writesWhatIsAccessedBy(const SharedEffects &other) const {
     if (unknown)
       return other.touchesGlobal() || other.touchesWorkgroup();
-    return (writesGlobal && other.touchesGlobal()) ||
+    auto globalConflict = [&](const llvm::SmallDenseSet<Attribute, 2> &in,
+                              bool accessWrites) {
+      return llvm::any_of(writesGlobal, [&](Attribute write) {
+        return llvm::any_of(in, [&](Attribute access) {
+          return globalOrderNeeded(write, access, accessWrites);
+        });
+      });
+    };
+    return (!writesGlobal.empty() && other.unknown) ||
+           globalConflict(other.readsGlobal, /*accessWrites=*/false) ||
+           globalConflict(other.writesGlobal, /*accessWrites=*/true) ||
            llvm::any_of(writesWorkgroup,
                         [&](Value buffer) { return other.touches(buffer); });
   }
@@ -153,9 +200,10 @@ private:
 };
 
 /// A barrier is redundant when nothing on one side of it (up to the
-/// barriers next to it) writes memory that the other side accesses: a
-/// workgroup buffer, or global memory at all. Private memory and
-/// computation need no ordering, nor do reads on both sides.
+/// barriers next to it) writes memory that the other side accesses in a way
+/// that needs ordering: the same workgroup buffer, or global memory (see
+/// globalOrderNeeded). Private memory and computation need no ordering,
+/// nor do reads on both sides.
 bool isRedundant(gpu::BarrierOp barrier) {
   return !PathEffects(barrier, /*forward=*/false)
               .effects.conflictsWith(

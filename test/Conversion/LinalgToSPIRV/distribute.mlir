@@ -423,10 +423,9 @@ func.func @grid_epilogue(%a: memref<16x8xf32, #gpu.address_space<workgroup>>,
 // -----
 
 // Barriers order what other invocations can see: none is needed after a loop
-// that works on registers only, nor after one that reads global memory
-// while no global write comes before the next barrier; one stays between
-// the reads of global memory and the loop that writes it (another
-// invocation may write what one has yet to read).
+// that works on registers only, nor between the reads of global memory and
+// a loop that writes it with the same spread (each invocation writes at the
+// iterations where it read, each loop marked with its spread).
 // CHECK-LABEL: func.func @register_barriers
 // CHECK: %[[ROW:.*]] = memref.alloca() : memref<2xf32, #gpu.address_space<private>>
 // CHECK-NOT: gpu.barrier
@@ -435,8 +434,10 @@ func.func @grid_epilogue(%a: memref<16x8xf32, #gpu.address_space<workgroup>>,
 // CHECK-NOT: gpu.barrier
 // CHECK: arith.mulf
 // CHECK: memref.store %{{.*}}, %[[ROW]]
-// CHECK: gpu.barrier
+// CHECK: } {triton_spirv.spread = #triton_spirv.spread<[128], run = 1>}
+// CHECK-NOT: gpu.barrier
 // CHECK: memref.store %{{.*}}, %arg1
+// CHECK: } {triton_spirv.spread = #triton_spirv.spread<[128], run = 1>}
 // CHECK-NOT: gpu.barrier
 // CHECK: return
 #flat = affine_map<(d0) -> (d0)>
@@ -461,6 +462,35 @@ func.func @register_barriers(%src: memref<128xf32>, %dst: memref<128xf32>) {
   return
 }
 
+
+// -----
+
+// A write of global memory spread differently from the reads before it (a
+// 2-D space here) keeps its barrier: another invocation may write what one
+// has yet to read.
+// CHECK-LABEL: func.func @global_barrier_between_spreads
+// CHECK: memref.load %arg0
+// CHECK: } {triton_spirv.spread = #triton_spirv.spread<[128], run = 1>}
+// CHECK-NEXT: gpu.barrier
+// CHECK: memref.store %{{.*}}, %arg1
+// CHECK: } {triton_spirv.spread = #triton_spirv.spread<[2, 64], run = 1>}
+#flat = affine_map<(d0) -> (d0)>
+#rows = affine_map<(d0, d1) -> (d0, d1)>
+func.func @global_barrier_between_spreads(%src: memref<128xf32>, %dst: memref<2x64xf32>) {
+  %row = memref.alloc() : memref<128xf32, #gpu.address_space<workgroup>>
+  linalg.generic {indexing_maps = [#flat, #flat], iterator_types = ["parallel"]}
+      ins(%src : memref<128xf32>) outs(%row : memref<128xf32, #gpu.address_space<workgroup>>) {
+  ^bb0(%x: f32, %y: f32):
+    linalg.yield %x : f32
+  }
+  %grid = memref.expand_shape %row [[0, 1]] output_shape [2, 64] : memref<128xf32, #gpu.address_space<workgroup>> into memref<2x64xf32, #gpu.address_space<workgroup>>
+  linalg.generic {indexing_maps = [#rows, #rows], iterator_types = ["parallel", "parallel"]}
+      ins(%grid : memref<2x64xf32, #gpu.address_space<workgroup>>) outs(%dst : memref<2x64xf32>) {
+  ^bb0(%x: f32, %y: f32):
+    linalg.yield %x : f32
+  }
+  return
+}
 // -----
 
 // Over 256 elements on 64 invocations, element-wise loops that touch no

@@ -130,3 +130,35 @@ func.func @branch_and_unknown(%shared: memref<64xf32, #gpu.address_space<workgro
   func.call @opaque() : () -> ()
   return
 }
+
+// -----
+
+// Global reads and writes made by distributed loops of one spread need no
+// barrier between them: each invocation writes at the iterations where it
+// read. Loops of another spread (or none) keep it.
+// CHECK-LABEL: func.func @spreads
+// CHECK: memref.load %arg0
+// CHECK-NOT: gpu.barrier
+// CHECK: memref.store %{{.*}}, %arg1
+// CHECK: gpu.barrier
+// CHECK: memref.store %{{.*}}, %arg1
+func.func @spreads(%in: memref<64xf32>, %out: memref<64xf32>, %regs: memref<1xf32, #gpu.address_space<private>>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %t = gpu.thread_id x
+  scf.for %i = %c0 to %c1 step %c1 {
+    %x = memref.load %in[%t] : memref<64xf32>
+    memref.store %x, %regs[%c0] : memref<1xf32, #gpu.address_space<private>>
+  } {triton_spirv.spread = #triton_spirv.spread<[64], run = 1>}
+  gpu.barrier
+  scf.for %i = %c0 to %c1 step %c1 {
+    %x = memref.load %regs[%c0] : memref<1xf32, #gpu.address_space<private>>
+    memref.store %x, %out[%t] : memref<64xf32>
+  } {triton_spirv.spread = #triton_spirv.spread<[64], run = 1>}
+  gpu.barrier
+  scf.for %i = %c0 to %c1 step %c1 {
+    %x = memref.load %regs[%c0] : memref<1xf32, #gpu.address_space<private>>
+    memref.store %x, %out[%t] : memref<64xf32>
+  } {triton_spirv.spread = #triton_spirv.spread<[16], run = 4>}
+  return
+}

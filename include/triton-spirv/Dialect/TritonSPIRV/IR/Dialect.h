@@ -1,6 +1,6 @@
 //===- Dialect.h - The triton_spirv dialect ---------------------*- C++ -*-===//
 //
-// The attributes triton-spirv's passes exchange in the IR (layouts).
+// The attributes triton-spirv's passes exchange in the IR (layouts, spreads).
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,6 +18,9 @@
 namespace mlir::triton_spirv {
 /// The discardable attribute naming a buffer's layout (on its allocation).
 inline constexpr StringLiteral kLayoutAttrName = "triton_spirv.layout";
+/// The discardable attribute on a distributed loop saying which iterations
+/// each invocation runs (a SpreadAttr).
+inline constexpr StringLiteral kSpreadAttrName = "triton_spirv.spread";
 } // namespace mlir::triton_spirv
 
 #endif // TRITON_SPIRV_DIALECT_TRITONSPIRV_IR_DIALECT_H

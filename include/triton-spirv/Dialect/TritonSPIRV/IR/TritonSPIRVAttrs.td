@@ -109,4 +109,30 @@ def TritonSPIRV_SliceLayoutAttr : TritonSPIRV_Attr<"SliceLayout", "slice"> {
   }];
 }
 
+def TritonSPIRV_SpreadAttr : TritonSPIRV_Attr<"Spread", "spread"> {
+  let summary = "Which iterations of a distributed loop each invocation runs";
+  let description = [{
+    `triton-spirv-distribute` marks each loop it spreads over the
+    invocations with how it did so (as the loop's `triton_spirv.spread`
+    attribute): over a static iteration space of `shape`, runs of `run`
+    consecutive row-major iterations dealt out to the invocations in turn
+    (run 1: the cyclic spread), or, where `layout` is given, the iterations
+    that the grid or slice layout gives each invocation. Two loops of the
+    same kernel with equal spreads give every invocation the same
+    iterations, which later passes use to tell what needs no ordering
+    between invocations.
+
+    ```mlir
+    scf.for %run = %c0 to %c4 step %c1 {
+      ...
+    } {triton_spirv.spread = #triton_spirv.spread<[4096], run = 4>}
+    ```
+  }];
+  let parameters = (ins ArrayRefParameter<"int64_t">:$shape,
+                        "int64_t":$run,
+                        OptionalParameter<"Attribute">:$layout);
+  let assemblyFormat =
+      "`<` `[` $shape `]` `,` `run` `=` $run (`,` $layout^)? `>`";
+}
+
 #endif // TRITON_SPIRV_DIALECT_TRITONSPIRV_IR_TRITONSPIRVATTRS_TD
