@@ -77,6 +77,7 @@ LogicalResult mlir::triton_spirv::buildLinalgToSPIRVPipeline(
   spirvModule.addPass(spirv::createSPIRVUpdateVCEPass());
   spirvModule.addPass(createSetTargetVersion());
   spirvModule.addPass(createDeclareAtomicCapabilities());
+  spirvModule.addPass(createDeclareReadOnlyBuffers());
   spirvModule.addPass(createCanonicalizerPass());
   spirvModule.addPass(createCSEPass());
   pm.addPass(createWriteBinary({options.output}));

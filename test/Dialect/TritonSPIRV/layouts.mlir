@@ -1,4 +1,4 @@
-// Layout attributes parse, verify and print back.
+// Layout and spread attributes parse, verify and print back.
 // RUN: triton-spirv-opt %s | FileCheck %s
 // RUN: triton-spirv-opt %s | triton-spirv-opt | FileCheck %s
 
@@ -17,5 +17,19 @@ func.func @layouts() {
 // CHECK: memref.alloc() {triton_spirv.layout = #triton_spirv.slice<dim = 1, parent = #triton_spirv.grid<[16, 8]>>} : memref<128xf32
 func.func @slices() {
   %row_max = memref.alloc() {triton_spirv.layout = #triton_spirv.slice<dim = 1, parent = #triton_spirv.grid<[16, 8]>>} : memref<128xf32, #gpu.address_space<workgroup>>
+  return
+}
+
+// Spreads of distributed loops: runs over a static space, or a layout's.
+// CHECK-LABEL: func.func @spreads
+// CHECK: } {triton_spirv.spread = #triton_spirv.spread<[4096], run = 4>}
+// CHECK: } {triton_spirv.spread = #triton_spirv.spread<[16, 32], run = 1, #triton_spirv.grid<[4, 16]>>}
+func.func @spreads() {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.for %i = %c0 to %c1 step %c1 {
+  } {triton_spirv.spread = #triton_spirv.spread<[4096], run = 4>}
+  scf.for %i = %c0 to %c1 step %c1 {
+  } {triton_spirv.spread = #triton_spirv.spread<[16, 32], run = 1, #triton_spirv.grid<[4, 16]>>}
   return
 }

@@ -303,6 +303,18 @@ def SetTargetVersion : Pass<"triton-spirv-set-target-version",
   }];
 }
 
+def DeclareReadOnlyBuffers
+    : Pass<"triton-spirv-declare-read-only-buffers", "::mlir::spirv::ModuleOp"> {
+  let summary = "Decorate the storage buffers the shader never writes "
+                "NonWritable";
+  let description = [{
+    A storage buffer variable whose every use (through access chains) is a
+    load, and no other variable of whose binding is written (a buffer and
+    its vector view share one), gets the NonWritable decoration: drivers
+    may then read it through their read-only data paths.
+  }];
+}
+
 def DeclareAtomicCapabilities
     : Pass<"triton-spirv-declare-atomic-capabilities", "::mlir::spirv::ModuleOp"> {
   let summary = "Declare Int64Atomics where atomics work on 64-bit integers";
