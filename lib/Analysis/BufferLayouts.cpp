@@ -94,6 +94,32 @@ static bool isElementwiseUse(Operation *user, Value buffer) {
   });
 }
 
+/// Whether `user` reads or writes `buffer`'s element x in its iteration x of
+/// its parallel loops, which the distribution spreads cyclically (in
+/// order, outermost), running any reduction loops inside: element-wise ops,
+/// and ops such as batched matmuls over an output or input indexed by
+/// exactly their parallel dimensions. Matmuls are tiled instead.
+static bool isCyclicAlignedUse(Operation *user, Value buffer) {
+  if (isElementwiseUse(user, buffer))
+    return true;
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(user);
+  if (!linalgOp || linalgOp.getNumParallelLoops() == 0 ||
+      isStaticMatmul(linalgOp))
+    return false;
+  SmallVector<unsigned> parallelDims;
+  linalgOp.getParallelDims(parallelDims);
+  return llvm::all_of(user->getOpOperands(), [&](OpOperand &operand) {
+    if (operand.get() != buffer)
+      return true;
+    AffineMap map = linalgOp.getMatchingIndexingMap(&operand);
+    return map.getNumResults() == parallelDims.size() &&
+           llvm::all_of(llvm::enumerate(map.getResults()), [&](auto result) {
+             auto dim = dyn_cast<AffineDimExpr>(result.value());
+             return dim && dim.getPosition() == parallelDims[result.index()];
+           });
+  });
+}
+
 namespace {
 class LayoutAssignment {
 public:
@@ -167,7 +193,7 @@ bool LayoutAssignment::isOwnerAligned(Operation *user, Value buffer) {
            outputs % workgroupSize == 0;
   }
   if (isa<linalg::LinalgOp>(user))
-    return isElementwiseUse(user, buffer);
+    return isCyclicAlignedUse(user, buffer);
   // Reshapes keep every element's linear position (the buffer has the
   // identity layout), so element-wise ops and reductions over the reshaped
   // buffer stay aligned.

@@ -117,3 +117,33 @@ func.func @reduced_accumulator(%a: memref<16x8xf32, #gpu.address_space<workgroup
     }
   return
 }
+
+// -----
+
+#ident3 = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+
+// A batched matmul is not tiled: the distribution spreads its parallel
+// (batch, row, column) space cyclically and runs the reduction inside, so
+// its accumulator, filled and stored element by element, is cyclic. Its
+// operands, read at other invocations' positions, stay in workgroup memory.
+// CHECK-LABEL: func.func @batched_matmul
+// CHECK: memref.alloc() : memref<2x8x16xf16
+// CHECK: memref.alloc() : memref<2x16x8xf16
+// CHECK: memref.alloc() {triton_spirv.layout = #triton_spirv.cyclic} : memref<2x8x8xf32
+func.func @batched_matmul(%q: memref<2x8x16xf16>, %k: memref<2x16x8xf16>, %out: memref<2x8x8xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %a = memref.alloc() : memref<2x8x16xf16, #gpu.address_space<workgroup>>
+  %b = memref.alloc() : memref<2x16x8xf16, #gpu.address_space<workgroup>>
+  %acc = memref.alloc() : memref<2x8x8xf32, #gpu.address_space<workgroup>>
+  linalg.copy ins(%q : memref<2x8x16xf16>) outs(%a : memref<2x8x16xf16, #gpu.address_space<workgroup>>)
+  linalg.copy ins(%k : memref<2x16x8xf16>) outs(%b : memref<2x16x8xf16, #gpu.address_space<workgroup>>)
+  linalg.fill ins(%zero : f32) outs(%acc : memref<2x8x8xf32, #gpu.address_space<workgroup>>)
+  linalg.batch_matmul ins(%a, %b : memref<2x8x16xf16, #gpu.address_space<workgroup>>, memref<2x16x8xf16, #gpu.address_space<workgroup>>)
+                      outs(%acc : memref<2x8x8xf32, #gpu.address_space<workgroup>>)
+  linalg.generic {indexing_maps = [#ident3, #ident3], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%acc : memref<2x8x8xf32, #gpu.address_space<workgroup>>) outs(%out : memref<2x8x8xf32>) {
+  ^bb0(%x: f32, %y: f32):
+    linalg.yield %x : f32
+  }
+  return
+}

@@ -545,3 +545,46 @@ func.func @scalar_store(%buf: memref<?xf32>, %i: index, %v: f32) {
   memref.store %v, %buf[%i] : memref<?xf32>
   return
 }
+
+// -----
+
+#ident3 = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+
+// A batched matmul with a cyclic accumulator: invocation t computes the
+// outputs t and t + 64 of the (batch, row, column) space, each in its
+// registers across the whole reduction; only the operands take workgroup
+// memory, and one barrier separates their staging from the reduction.
+// CHECK-LABEL: func.func @batched_matmul
+// CHECK: %[[A:.*]] = memref.alloc() : memref<2x8x16xf16
+// CHECK: %[[B:.*]] = memref.alloc() : memref<2x16x8xf16
+// CHECK: %[[ACC:.*]] = memref.alloca() : memref<2xf32, #gpu.address_space<private>>
+// CHECK-NOT: memref.alloc()
+// CHECK: memref.store %cst, %[[ACC]]
+// CHECK: gpu.barrier
+// CHECK: scf.for %[[R:.*]] = %c0 to %c2 step %c1 {
+// CHECK:   scf.for %[[K:.*]] = %c0 to %c16 step %c1 {
+// CHECK:     memref.load %[[A]][%{{.*}}, %{{.*}}, %[[K]]]
+// CHECK:     memref.load %[[B]][%{{.*}}, %[[K]], %{{.*}}]
+// CHECK:     memref.load %[[ACC]][%[[R]]]
+// CHECK:     memref.store %{{.*}}, %[[ACC]][%[[R]]]
+// CHECK: } {triton_spirv.spread = #triton_spirv.spread<[2, 8, 8], run = 1>}
+// CHECK-NOT: gpu.barrier
+// CHECK: memref.load %[[ACC]]
+// CHECK: memref.store %{{.*}}, %arg2
+func.func @batched_matmul(%q: memref<2x8x16xf16>, %k: memref<2x16x8xf16>, %out: memref<2x8x8xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %a = memref.alloc() : memref<2x8x16xf16, #gpu.address_space<workgroup>>
+  %b = memref.alloc() : memref<2x16x8xf16, #gpu.address_space<workgroup>>
+  %acc = memref.alloc() : memref<2x8x8xf32, #gpu.address_space<workgroup>>
+  linalg.copy ins(%q : memref<2x8x16xf16>) outs(%a : memref<2x8x16xf16, #gpu.address_space<workgroup>>)
+  linalg.copy ins(%k : memref<2x16x8xf16>) outs(%b : memref<2x16x8xf16, #gpu.address_space<workgroup>>)
+  linalg.fill ins(%zero : f32) outs(%acc : memref<2x8x8xf32, #gpu.address_space<workgroup>>)
+  linalg.batch_matmul ins(%a, %b : memref<2x8x16xf16, #gpu.address_space<workgroup>>, memref<2x16x8xf16, #gpu.address_space<workgroup>>)
+                      outs(%acc : memref<2x8x8xf32, #gpu.address_space<workgroup>>)
+  linalg.generic {indexing_maps = [#ident3, #ident3], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%acc : memref<2x8x8xf32, #gpu.address_space<workgroup>>) outs(%out : memref<2x8x8xf32>) {
+  ^bb0(%x: f32, %y: f32):
+    linalg.yield %x : f32
+  }
+  return
+}

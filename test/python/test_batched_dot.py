@@ -1,0 +1,39 @@
+"""3-D `tl.dot` (a batched matmul): its accumulator is held in registers
+(cyclic over the batch, row and column space), so that only the operands
+take workgroup memory. The shapes below stage 32 KiB of operands, all of
+lavapipe's workgroup memory: with the accumulator in workgroup memory too
+they raised OutOfResources."""
+
+from __future__ import annotations
+
+import pytest
+import torch
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def _batched_dot(a_ptr, b_ptr, c_ptr, BATCH: tl.constexpr, M: tl.constexpr, N: tl.constexpr,
+                 K: tl.constexpr):
+    batch = tl.arange(0, BATCH)[:, None, None]
+    rows = tl.arange(0, M)[None, :, None]
+    cols = tl.arange(0, N)[None, None, :]
+    inner = tl.arange(0, K)
+    a = tl.load(a_ptr + batch * M * K + rows * K + inner[None, None, :])
+    b = tl.load(b_ptr + batch * K * N + inner[None, :, None] * N + cols)
+    tl.store(c_ptr + batch * M * N + rows * N + cols, tl.dot(a, b, input_precision="ieee"))
+
+
+@pytest.mark.parametrize("dtype, batch, m, n, k, warps", [
+    (torch.float16, 8, 32, 32, 32, 16),
+    (torch.float16, 4, 32, 32, 64, 1),
+    (torch.float32, 4, 32, 32, 32, 4),
+])
+def test_batched_dot_fits_with_registers(dtype: torch.dtype, batch: int, m: int, n: int, k: int,
+                                         warps: int) -> None:
+    gen = torch.Generator().manual_seed(5)
+    a = torch.randn(batch, m, k, generator=gen).to(dtype)
+    b = torch.randn(batch, k, n, generator=gen).to(dtype)
+    c = torch.empty(batch, m, n, dtype=torch.float32)
+    _batched_dot[(1,)](a, b, c, BATCH=batch, M=m, N=n, K=k, num_warps=warps)
+    torch.testing.assert_close(c, torch.bmm(a.float(), b.float()), atol=1e-3, rtol=1e-3)
