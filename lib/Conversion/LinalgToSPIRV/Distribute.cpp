@@ -146,6 +146,19 @@ static bool startsWithBarrier(Operation *op) {
          !(store && isGlobalMemory(store.getMemRef()));
 }
 
+/// Marks `op` (a distributed loop, or the guard of what invocation 0 runs)
+/// with how it spreads an iteration space of static `tripCounts` (none
+/// where one is dynamic) over the invocations.
+static void markSpread(Operation *op, ArrayRef<OpFoldResult> tripCounts,
+                       int64_t run, Attribute layout = {}) {
+  std::optional<SmallVector<int64_t>> shape =
+      getConstantIntValues(tripCounts);
+  if (shape)
+    op->setAttr(triton_spirv::kSpreadAttrName,
+                triton_spirv::SpreadAttr::get(op->getContext(), *shape, run,
+                                              layout));
+}
+
 /// The fills of a reduction's outputs right before it (where
 /// triton-spirv-seed-reductions puts them), one per output (null where
 /// none): the reduction can start from their scalars.
@@ -1074,18 +1087,6 @@ bool KernelDistributor::distributeReduction(
   return true;
 }
 
-/// Marks `loop` with how it spreads an iteration space of static
-/// `tripCounts` (none where one is dynamic) over the invocations.
-static void markSpread(Operation *loop, ArrayRef<OpFoldResult> tripCounts,
-                       int64_t run, Attribute layout = {}) {
-  std::optional<SmallVector<int64_t>> shape =
-      getConstantIntValues(tripCounts);
-  if (shape)
-    loop->setAttr(triton_spirv::kSpreadAttrName,
-                  triton_spirv::SpreadAttr::get(loop->getContext(), *shape,
-                                                run, layout));
-}
-
 /// `scf.parallel` over an N-d space becomes `for (l = id; l < total; l += W)`
 /// with the N indices recovered from `l` (last dimension fastest), so that
 /// consecutive invocations touch consecutive elements.
@@ -1512,6 +1513,8 @@ void KernelDistributor::runOnInvocationZero(Operation *op) {
     barrier(loc);
   auto guard = scf::IfOp::create(rewriter, loc, isInvocationZero,
                                  /*withElseRegion=*/false);
+  // A 0-d iteration space: invocation 0 runs its one iteration.
+  markSpread(guard, {}, 1);
   rewriter.moveOpBefore(op, guard.thenBlock()->getTerminator());
   rewriter.setInsertionPointAfter(op);
   for (auto [result, slot] : llvm::zip(op->getResults(), slots))

@@ -35,7 +35,8 @@ Value rootOf(Value value) {
   return value;
 }
 
-/// The spread of the distributed loop around `access` (null outside one).
+/// The spread of the distributed loop, or of the scalar code's guard, around
+/// `access` (null outside any).
 Attribute spreadAround(Operation *access) {
   for (Operation *parent = access->getParentOp();
        parent && !isa<func::FuncOp>(parent); parent = parent->getParentOp())
@@ -51,8 +52,7 @@ Attribute spreadAround(Operation *access) {
 struct SharedEffects {
   bool unknown = false;
   llvm::SmallDenseSet<Value, 4> readsWorkgroup, writesWorkgroup;
-  /// The spreads of the distributed loops around the global reads and
-  /// writes (null for scalar code, outside such loops).
+  /// The spreads around the global reads and writes (null outside any).
   llvm::SmallDenseSet<Attribute, 2> readsGlobal, writesGlobal;
 
   /// Adds what `op` does, with what it nests.
@@ -90,24 +90,24 @@ struct SharedEffects {
     return unknown || !readsGlobal.empty() || !writesGlobal.empty();
   }
 
-  /// Whether a global write in loops of spread `write` (null: scalar code,
-  /// whose writes invocation 0 makes) needs ordering with a read or write
-  /// in `access`. Triton orders a program's global accesses only within
-  /// each thread: its GPU backends put no barrier between them. Here, loops
-  /// of one spread give each invocation the same iterations on both sides
-  /// (unless a slice runs each on several), and scalar stores are ordered
-  /// no more than on Triton's backends; what scalar code reads (on every
-  /// invocation) is ordered after all writes, and loops of different
-  /// spreads after each other.
-  static bool globalOrderNeeded(Attribute write, Attribute access,
-                                bool accessWrites) {
-    if (!access)
-      return !accessWrites;
-    if (!write)
+  /// Whether a global write under spread `write` needs ordering with a
+  /// read or write under `access` (null: outside any spread, such as reads
+  /// of the scalar code, which every invocation makes). Triton orders a
+  /// program's global accesses only within each thread: its GPU backends
+  /// put no barrier between them. Here, loops of one spread give each
+  /// invocation the same iterations on both sides (unless a slice runs each
+  /// on several), and the scalar code's writes (a 0-d spread: invocation
+  /// 0) are ordered with loops' accesses no more than on Triton's backends
+  /// (nor with each other: one invocation makes them).
+  static bool globalOrderNeeded(Attribute write, Attribute access) {
+    if (!write || !access)
+      return true;
+    auto written = cast<triton_spirv::SpreadAttr>(write);
+    auto accessed = cast<triton_spirv::SpreadAttr>(access);
+    if (written.getShape().empty() || accessed.getShape().empty())
       return false;
-    auto spread = cast<triton_spirv::SpreadAttr>(write);
     return write != access ||
-           isa_and_nonnull<triton_spirv::SliceLayoutAttr>(spread.getLayout());
+           isa_and_nonnull<triton_spirv::SliceLayoutAttr>(written.getLayout());
   }
 
   /// Whether writes among these effects meet accesses to the same memory
@@ -115,17 +115,16 @@ struct SharedEffects {
   bool writesWhatIsAccessedBy(const SharedEffects &other) const {
     if (unknown)
       return other.touchesGlobal() || other.touchesWorkgroup();
-    auto globalConflict = [&](const llvm::SmallDenseSet<Attribute, 2> &in,
-                              bool accessWrites) {
+    auto globalConflict = [&](const llvm::SmallDenseSet<Attribute, 2> &in) {
       return llvm::any_of(writesGlobal, [&](Attribute write) {
         return llvm::any_of(in, [&](Attribute access) {
-          return globalOrderNeeded(write, access, accessWrites);
+          return globalOrderNeeded(write, access);
         });
       });
     };
     return (!writesGlobal.empty() && other.unknown) ||
-           globalConflict(other.readsGlobal, /*accessWrites=*/false) ||
-           globalConflict(other.writesGlobal, /*accessWrites=*/true) ||
+           globalConflict(other.readsGlobal) ||
+           globalConflict(other.writesGlobal) ||
            llvm::any_of(writesWorkgroup,
                         [&](Value buffer) { return other.touches(buffer); });
   }

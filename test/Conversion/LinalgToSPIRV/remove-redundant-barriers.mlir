@@ -162,3 +162,36 @@ func.func @spreads(%in: memref<64xf32>, %out: memref<64xf32>, %regs: memref<1xf3
   } {triton_spirv.spread = #triton_spirv.spread<[16], run = 4>}
   return
 }
+
+// -----
+
+// The scalar code's writes (invocation 0's, under a 0-d spread) need no
+// barrier before a distributed loop's accesses; before the scalar code's
+// own reads, which every invocation makes outside any spread, they do.
+// CHECK-LABEL: func.func @scalar_writes
+// CHECK: scf.if
+// CHECK-NOT: gpu.barrier
+// CHECK: scf.for
+// CHECK: gpu.barrier
+// CHECK-NEXT: memref.load %arg0[%c0]
+func.func @scalar_writes(%buf: memref<64xf32>, %flag: i1, %x: f32,
+                         %regs: memref<1xf32, #gpu.address_space<private>>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %t = gpu.thread_id x
+  scf.if %flag {
+    memref.store %x, %buf[%c0] : memref<64xf32>
+  } {triton_spirv.spread = #triton_spirv.spread<run = 1>}
+  gpu.barrier
+  scf.for %i = %c0 to %c1 step %c1 {
+    %y = memref.load %buf[%t] : memref<64xf32>
+    memref.store %y, %regs[%c0] : memref<1xf32, #gpu.address_space<private>>
+  } {triton_spirv.spread = #triton_spirv.spread<[64], run = 1>}
+  scf.if %flag {
+    memref.store %x, %buf[%c1] : memref<64xf32>
+  } {triton_spirv.spread = #triton_spirv.spread<run = 1>}
+  gpu.barrier
+  %z = memref.load %buf[%c0] : memref<64xf32>
+  memref.store %z, %regs[%c0] : memref<1xf32, #gpu.address_space<private>>
+  return
+}

@@ -20,16 +20,20 @@ func.func @slices() {
   return
 }
 
-// Spreads of distributed loops: runs over a static space, or a layout's.
+// Spreads of distributed loops: runs over a static space, or a layout's;
+// a 0-d one for what invocation 0 runs.
 // CHECK-LABEL: func.func @spreads
 // CHECK: } {triton_spirv.spread = #triton_spirv.spread<[4096], run = 4>}
 // CHECK: } {triton_spirv.spread = #triton_spirv.spread<[16, 32], run = 1, #triton_spirv.grid<[4, 16]>>}
-func.func @spreads() {
+// CHECK: } {triton_spirv.spread = #triton_spirv.spread<run = 1>}
+func.func @spreads(%flag: i1) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   scf.for %i = %c0 to %c1 step %c1 {
   } {triton_spirv.spread = #triton_spirv.spread<[4096], run = 4>}
   scf.for %i = %c0 to %c1 step %c1 {
   } {triton_spirv.spread = #triton_spirv.spread<[16, 32], run = 1, #triton_spirv.grid<[4, 16]>>}
+  scf.if %flag {
+  } {triton_spirv.spread = #triton_spirv.spread<run = 1>}
   return
 }

@@ -176,6 +176,7 @@ def DistributeToWorkgroup : Pass<"triton-spirv-distribute", "ModuleOp"> {
                            "::mlir::gpu::GPUDialect",
                            "::mlir::memref::MemRefDialect",
                            "::mlir::scf::SCFDialect",
+                           "::mlir::triton_spirv::TritonSPIRVDialect",
                            "::mlir::ub::UBDialect"];
 }
 
@@ -187,12 +188,13 @@ def RemoveRedundantBarriers : Pass<"triton-spirv-remove-redundant-barriers",
     that other invocations may see. This pass removes a barrier when no op
     on one side of it (up to the barriers next to it) writes memory that an
     op on the other side reads or writes: the same workgroup buffer (views
-    included), or any global memory (arguments may alias), unless every
-    global access on both sides is made by distributed loops of one
-    `triton_spirv.spread` (each invocation then accesses global memory at
-    the same iterations on both sides; Triton does not order global memory
-    between a program's threads further). Computation, private memory and
-    reads on both sides need no ordering. Paths follow `scf.for` back edges and leave `scf.if`
+    included), or global memory (arguments may alias) where the two
+    accesses' `triton_spirv.spread`s call for it: not between loops of one
+    spread (each invocation accesses global memory at the same iterations
+    on both sides), nor between the scalar code's writes (invocation 0's)
+    and loops, as Triton's GPU backends do not order a program's threads'
+    global accesses either; always where an access is outside any spread.
+    Computation, private memory and reads on both sides need no ordering. Paths follow `scf.for` back edges and leave `scf.if`
     branches; the kernel's entry and exit end them, and ops with unknown
     effects count as accessing everything. Barriers are judged in program
     order, each on what the earlier removals left.

@@ -117,7 +117,9 @@ def TritonSPIRV_SpreadAttr : TritonSPIRV_Attr<"Spread", "spread"> {
     attribute): over a static iteration space of `shape`, runs of `run`
     consecutive row-major iterations dealt out to the invocations in turn
     (run 1: the cyclic spread), or, where `layout` is given, the iterations
-    that the grid or slice layout gives each invocation. Two loops of the
+    that the grid or slice layout gives each invocation. A 0-d space
+    (`#triton_spirv.spread<run = 1>`) marks the `scf.if` around what
+    invocation 0 runs for the scalar code (its writes). Two loops of the
     same kernel with equal spreads give every invocation the same
     iterations, which later passes use to tell what needs no ordering
     between invocations.
@@ -128,11 +130,12 @@ def TritonSPIRV_SpreadAttr : TritonSPIRV_Attr<"Spread", "spread"> {
     } {triton_spirv.spread = #triton_spirv.spread<[4096], run = 4>}
     ```
   }];
-  let parameters = (ins ArrayRefParameter<"int64_t">:$shape,
+  let parameters = (ins OptionalArrayRefParameter<"int64_t">:$shape,
                         "int64_t":$run,
                         OptionalParameter<"Attribute">:$layout);
+  // A 0-d space prints without its shape: #triton_spirv.spread<run = 1>.
   let assemblyFormat =
-      "`<` `[` $shape `]` `,` `run` `=` $run (`,` $layout^)? `>`";
+      "`<` (`[` $shape^ `]` `,` ` `)? `run` `=` $run (`,` $layout^)? `>`";
 }
 
 #endif // TRITON_SPIRV_DIALECT_TRITONSPIRV_IR_TRITONSPIRVATTRS_TD
