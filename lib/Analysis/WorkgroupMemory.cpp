@@ -6,8 +6,15 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SPIRV/IR/SPIRVAttributes.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 
 using namespace mlir;
+
+Value triton_spirv::bufferUnderViews(Value memref) {
+  while (auto view = memref.getDefiningOp<ViewLikeOpInterface>())
+    memref = view.getViewSource();
+  return memref;
+}
 
 bool triton_spirv::isWorkgroupMemory(MemRefType type) {
   Attribute space = type.getMemorySpace();

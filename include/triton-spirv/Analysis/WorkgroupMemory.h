@@ -3,6 +3,8 @@
 #ifndef TRITON_SPIRV_ANALYSIS_WORKGROUPMEMORY_H
 #define TRITON_SPIRV_ANALYSIS_WORKGROUPMEMORY_H
 
+#include "mlir/IR/Value.h"
+
 #include <cstdint>
 
 namespace mlir {
@@ -20,6 +22,9 @@ bool isWorkgroupMemory(MemRefType type);
 /// Whether `type` is in an invocation's private memory (registers once
 /// indexed by constants), named by the GPU address space.
 bool isPrivateMemory(MemRefType type);
+
+/// The buffer under `memref`'s views (subviews, reshapes, casts).
+Value bufferUnderViews(Value memref);
 
 /// Bytes one element of `type` takes in memory (booleans are stored as
 /// bytes, `index` as 32 bits).

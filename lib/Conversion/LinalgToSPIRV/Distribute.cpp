@@ -36,6 +36,7 @@ namespace mlir::triton_spirv {
 } // namespace mlir::triton_spirv
 
 using namespace mlir;
+using triton_spirv::bufferUnderViews;
 
 namespace {
 /// A buffer kept in registers in a grid or slice layout: invocation
@@ -680,13 +681,6 @@ Value KernelDistributor::partialsBuffer(Location loc, Type type,
   return buffer;
 }
 
-/// The buffer under `value`'s views.
-static Value rootOf(Value value) {
-  while (auto view = value.getDefiningOp<ViewLikeOpInterface>())
-    value = view.getViewSource();
-  return value;
-}
-
 /// Whether anything but `op` uses the buffers under its outputs (through
 /// views), or they are not the kernel's own.
 static bool outputsUsedElsewhere(linalg::ReduceOp op) {
@@ -700,7 +694,7 @@ static bool outputsUsedElsewhere(linalg::ReduceOp op) {
     });
   };
   return llvm::any_of(op.getInits(), [&](Value init) {
-    Value root = rootOf(init);
+    Value root = bufferUnderViews(init);
     return !root.getDefiningOp<memref::AllocOp>() || usedElsewhere(root);
   });
 }
@@ -716,10 +710,10 @@ bool KernelDistributor::forwardResults(linalg::ReduceOp op,
   ValueRange outputs = op.getInits();
   // The buffers under the outputs (views included), which other views may
   // read too.
-  SmallVector<Value> roots = llvm::map_to_vector(outputs, rootOf);
+  SmallVector<Value> roots = llvm::map_to_vector(outputs, bufferUnderViews);
   auto isOutput = [&](Value value) {
     return isa<MemRefType>(value.getType()) &&
-           llvm::is_contained(roots, rootOf(value));
+           llvm::is_contained(roots, bufferUnderViews(value));
   };
   for (Operation *next = op->getNextNode(); next;) {
     Operation *current = next;

@@ -26,15 +26,9 @@ namespace mlir::triton_spirv {
 } // namespace mlir::triton_spirv
 
 using namespace mlir;
+using triton_spirv::bufferUnderViews;
 
 namespace {
-/// The buffer under `value`'s views.
-Value rootOf(Value value) {
-  while (auto view = value.getDefiningOp<ViewLikeOpInterface>())
-    value = view.getViewSource();
-  return value;
-}
-
 /// The spread of the distributed loop, or of the scalar code's guard, around
 /// `access` (null outside any).
 Attribute spreadAround(Operation *access) {
@@ -64,7 +58,8 @@ struct SharedEffects {
         Value memref = load ? load.getMemRef() : store.getMemRef();
         auto type = cast<MemRefType>(memref.getType());
         if (triton_spirv::isWorkgroupMemory(type))
-          (load ? readsWorkgroup : writesWorkgroup).insert(rootOf(memref));
+          (load ? readsWorkgroup : writesWorkgroup)
+              .insert(bufferUnderViews(memref));
         else if (!triton_spirv::isPrivateMemory(type))
           (load ? readsGlobal : writesGlobal).insert(spreadAround(nested));
         return;

@@ -13,6 +13,8 @@
 
 #include "triton-spirv/Conversion/LinalgToSPIRV/Passes.h"
 
+#include "triton-spirv/Analysis/WorkgroupMemory.h"
+
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -24,15 +26,9 @@ namespace mlir::triton_spirv {
 } // namespace mlir::triton_spirv
 
 using namespace mlir;
+using triton_spirv::bufferUnderViews;
 
 namespace {
-/// The buffer under `value`'s views.
-Value rootOf(Value value) {
-  while (auto view = value.getDefiningOp<ViewLikeOpInterface>())
-    value = view.getViewSource();
-  return value;
-}
-
 /// Whether `value` covers all of its root buffer: the buffer itself, or a
 /// reshape or cast of all of it.
 bool coversRoot(Value value) {
@@ -42,7 +38,12 @@ bool coversRoot(Value value) {
       break;
     value = view->getOperand(0);
   }
-  return value == rootOf(value);
+  return value == bufferUnderViews(value);
+}
+
+/// Whether `view` is all of the buffer `root`.
+bool isWhole(Value view, Value root) {
+  return bufferUnderViews(view) == root && coversRoot(view);
 }
 
 /// Whether `op`, or an op it nests, uses a view of `root`.
@@ -50,7 +51,8 @@ bool touches(Operation *op, Value root) {
   return op
       ->walk([&](Operation *nested) {
         for (Value operand : nested->getOperands())
-          if (isa<MemRefType>(operand.getType()) && rootOf(operand) == root)
+          if (isa<MemRefType>(operand.getType()) &&
+              bufferUnderViews(operand) == root)
             return WalkResult::interrupt();
         return WalkResult::advance();
       })
@@ -61,7 +63,7 @@ bool touches(Operation *op, Value root) {
 /// but a load, a view or an input of a linalg op counts as a write.
 bool mayWrite(Operation *op, Value root) {
   auto isRooted = [&](Value value) {
-    return isa<MemRefType>(value.getType()) && rootOf(value) == root;
+    return isa<MemRefType>(value.getType()) && bufferUnderViews(value) == root;
   };
   return op
       ->walk([&](Operation *nested) {
@@ -126,20 +128,17 @@ std::optional<Value> wholeWriteTarget(Operation *op) {
 /// copy of a buffer that holds one scalar there.
 Value heldScalar(Value buffer, Operation *at) {
   // Only buffers the kernel allocated: arguments may alias each other.
-  Value root = rootOf(buffer);
+  Value root = bufferUnderViews(buffer);
   if (!root.getDefiningOp<memref::AllocOp>() || !coversRoot(buffer))
     return {};
   for (Operation *prev = at->getPrevNode(); prev; prev = prev->getPrevNode()) {
     if (!mayWrite(prev, root))
       continue;
     if (std::optional<Fill> fill = asFill(prev))
-      return coversRoot(fill->output) && rootOf(fill->output) == root
-                 ? fill->scalar
-                 : Value();
+      return isWhole(fill->output, root) ? fill->scalar : Value();
     if (auto copy = dyn_cast<linalg::CopyOp>(prev);
         copy && copy.hasPureBufferSemantics() &&
-        rootOf(copy.getOutputs()[0]) == root &&
-        coversRoot(copy.getOutputs()[0]))
+        isWhole(copy.getOutputs()[0], root))
       return heldScalar(copy.getInputs()[0], copy);
     return {};
   }
@@ -150,14 +149,14 @@ Value heldScalar(Value buffer, Operation *at) {
 /// it: the next op of its block using the buffer fills all of it, or
 /// nothing later in the kernel uses a buffer the kernel allocated.
 bool isOverwrittenUnread(Operation *op, Value target) {
-  Value root = rootOf(target);
+  Value root = bufferUnderViews(target);
   if (!root.getDefiningOp<memref::AllocOp>() || !coversRoot(target))
     return false;
   for (Operation *next = op->getNextNode(); next; next = next->getNextNode()) {
     if (!touches(next, root))
       continue;
     std::optional<Fill> fill = asFill(next);
-    return fill && rootOf(fill->output) == root && coversRoot(fill->output);
+    return fill && isWhole(fill->output, root);
   }
   return isa<func::FuncOp>(op->getParentOp());
 }
