@@ -281,8 +281,8 @@ struct ToGLInstruction : OpConversionPattern<SourceOp> {
   matchAndRewrite(SourceOp op, typename SourceOp::Adaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Type type = this->getTypeConverter()->convertType(op.getType());
-    if (!type || !getElementTypeOrSelf(type).isF32() &&
-                     !getElementTypeOrSelf(type).isF16())
+    if (!type || (!getElementTypeOrSelf(type).isF32() &&
+                  !getElementTypeOrSelf(type).isF16()))
       return failure();
     rewriter.replaceOpWithNewOp<TargetOp>(op, type, adaptor.getOperands());
     return success();

@@ -75,7 +75,8 @@ struct UnrollRegisterLoopsPass
                         "not constant: the array may not stay in registers");
         continue;
       }
-      if (trips->getZExtValue() * countOps(loop) > maxUnrolledOps) {
+      if (static_cast<int64_t>(trips->getZExtValue() * countOps(loop)) >
+          maxUnrolledOps) {
         loop.emitRemark() << "not unrolled: " << trips->getZExtValue()
                           << " iterations of " << countOps(loop)
                           << " ops exceed max-unrolled-ops="
