@@ -666,12 +666,21 @@ int flush(tsr_device *device) {
   return 0;
 }
 
-/// Whether a submitted launch is still running (the newest one tells).
+/// Whether two submissions are still in flight. A launch that comes then
+/// joins the open frame; otherwise it is submitted at once, so that the GPU
+/// finds the next submission queued behind the one it runs instead of
+/// idling until a later launch notices that it is done.
 bool gpuBusy(tsr_device *device) {
+  unsigned running = 0;
   for (unsigned i = 1; i <= kFrames; ++i) {
     Frame &frame = device->frames[(device->nextFrame + kFrames - i) % kFrames];
-    if (frame.submitted)
-      return vkGetFenceStatus(device->device, frame.fence) == VK_NOT_READY;
+    if (!frame.submitted)
+      continue;
+    // Frames complete in order: once one is done, so are the older ones.
+    if (vkGetFenceStatus(device->device, frame.fence) != VK_NOT_READY)
+      return false;
+    if (++running == 2)
+      return true;
   }
   return false;
 }
@@ -1317,8 +1326,8 @@ int tsr_submit(tsr_kernel *kernel, const uint32_t grid[3],
     frame->sequences[frame->dispatches++] = launch;
     frame->lastOfLaunch = index + 1 == dispatches.size();
     latest = frame; // the launch's memory moves to its latest frame
-    // Submitted at once when the GPU is idle (or the frame is full); while
-    // it is busy, later launches join this submission.
+    // Submitted at once unless two submissions are in flight (or when the
+    // frame is full); while they are, later launches join this submission.
     timer.next(kSubmit);
     if (frame->dispatches == kBatch || !gpuBusy(device))
       if (int status = flush(device))
