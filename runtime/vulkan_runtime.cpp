@@ -670,7 +670,7 @@ int flush(tsr_device *device) {
 /// joins the open frame; otherwise it is submitted at once, so that the GPU
 /// finds the next submission queued behind the one it runs instead of
 /// idling until a later launch notices that it is done.
-bool gpuBusy(tsr_device *device) {
+bool submissionQueued(tsr_device *device) {
   unsigned running = 0;
   for (unsigned i = 1; i <= kFrames; ++i) {
     Frame &frame = device->frames[(device->nextFrame + kFrames - i) % kFrames];
@@ -1329,7 +1329,7 @@ int tsr_submit(tsr_kernel *kernel, const uint32_t grid[3],
     // Submitted at once unless two submissions are in flight (or when the
     // frame is full); while they are, later launches join this submission.
     timer.next(kSubmit);
-    if (frame->dispatches == kBatch || !gpuBusy(device))
+    if (frame->dispatches == kBatch || !submissionQueued(device))
       if (int status = flush(device))
         return status;
   }

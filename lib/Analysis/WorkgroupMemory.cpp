@@ -16,6 +16,34 @@ Value triton_spirv::bufferUnderViews(Value memref) {
   return memref;
 }
 
+void triton_spirv::forEachUserThroughViews(
+    Value buffer, function_ref<void(Operation *, bool)> visit) {
+  for (Operation *user : buffer.getUsers()) {
+    auto view = dyn_cast<ViewLikeOpInterface>(user);
+    bool isView = view && view.getViewSource() == buffer;
+    visit(user, isView);
+    if (isView)
+      for (Value result : user->getResults())
+        forEachUserThroughViews(result, visit);
+  }
+}
+
+bool triton_spirv::usesBuffer(Operation *op, Value buffer) {
+  return op
+      ->walk([&](Operation *nested) {
+        for (Value operand : nested->getOperands())
+          if (isa<MemRefType>(operand.getType()) &&
+              bufferUnderViews(operand) == buffer)
+            return WalkResult::interrupt();
+        return WalkResult::advance();
+      })
+      .wasInterrupted();
+}
+
+bool triton_spirv::isGlobalMemory(MemRefType type) {
+  return !isWorkgroupMemory(type) && !isPrivateMemory(type);
+}
+
 bool triton_spirv::isWorkgroupMemory(MemRefType type) {
   Attribute space = type.getMemorySpace();
   if (gpu::GPUDialect::isWorkgroupMemoryAddressSpace(space))

@@ -1,14 +1,16 @@
-//===- WorkgroupMemory.h - Workgroup memory a kernel uses -------*- C++ -*-===//
+//===- WorkgroupMemory.h - Memory spaces, buffers, views --------*- C++ -*-===//
 
 #ifndef TRITON_SPIRV_ANALYSIS_WORKGROUPMEMORY_H
 #define TRITON_SPIRV_ANALYSIS_WORKGROUPMEMORY_H
 
 #include "mlir/IR/Value.h"
+#include "mlir/Support/LLVM.h"
 
 #include <cstdint>
 
 namespace mlir {
 class MemRefType;
+class Operation;
 class Type;
 namespace func {
 class FuncOp;
@@ -23,8 +25,20 @@ bool isWorkgroupMemory(MemRefType type);
 /// indexed by constants), named by the GPU address space.
 bool isPrivateMemory(MemRefType type);
 
+/// Whether `type` is global memory (a kernel argument or a view of one):
+/// neither workgroup nor private memory.
+bool isGlobalMemory(MemRefType type);
+
 /// The buffer under `memref`'s views (subviews, reshapes, casts).
 Value bufferUnderViews(Value memref);
+
+/// Calls `visit` on each user of `buffer` and of its views (recursively),
+/// the views included, saying whether the user is such a view.
+void forEachUserThroughViews(Value buffer,
+                             function_ref<void(Operation *, bool)> visit);
+
+/// Whether `op`, or an op it nests, uses `buffer` or a view of it.
+bool usesBuffer(Operation *op, Value buffer);
 
 /// Bytes one element of `type` takes in memory (booleans are stored as
 /// bytes, `index` as 32 bits).

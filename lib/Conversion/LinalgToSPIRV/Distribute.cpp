@@ -27,8 +27,6 @@
 #include "mlir/Dialect/Utils/IndexingUtils.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
-#include "mlir/Interfaces/SideEffectInterfaces.h"
-#include "mlir/Interfaces/ViewLikeInterface.h"
 
 namespace mlir::triton_spirv {
 #define GEN_PASS_DEF_DISTRIBUTETOWORKGROUP
@@ -121,14 +119,6 @@ private:
 /// it.
 static constexpr int64_t kVectorWidth = triton_spirv::kVectorAccessElements;
 
-/// Whether `memref` is a global buffer (a kernel argument or a view of
-/// one): neither workgroup nor private memory.
-static bool isGlobalMemory(Value memref) {
-  auto type = cast<MemRefType>(memref.getType());
-  return !triton_spirv::isWorkgroupMemory(type) &&
-         !triton_spirv::isPrivateMemory(type);
-}
-
 /// Block-level work that the distribution spreads over the invocations (or
 /// runs on invocation 0, for the scalar code's writes).
 static bool isDistributedWork(Operation *op) {
@@ -144,7 +134,7 @@ static bool isDistributedWork(Operation *op) {
 static bool startsWithBarrier(Operation *op) {
   auto store = dyn_cast<memref::StoreOp>(op);
   return isDistributedWork(op) &&
-         !(store && isGlobalMemory(store.getMemRef()));
+         !(store && triton_spirv::isGlobalMemory(store.getMemRefType()));
 }
 
 /// Marks `op` (a distributed loop, or the guard of what invocation 0 runs)
@@ -684,18 +674,14 @@ Value KernelDistributor::partialsBuffer(Location loc, Type type,
 /// Whether anything but `op` uses the buffers under its outputs (through
 /// views), or they are not the kernel's own.
 static bool outputsUsedElsewhere(linalg::ReduceOp op) {
-  std::function<bool(Value)> usedElsewhere = [&](Value value) {
-    return llvm::any_of(value.getUsers(), [&](Operation *user) {
-      if (user == op.getOperation())
-        return false;
-      auto view = dyn_cast<ViewLikeOpInterface>(user);
-      return !view || view.getViewSource() != value ||
-             usedElsewhere(view->getResult(0));
-    });
-  };
   return llvm::any_of(op.getInits(), [&](Value init) {
     Value root = bufferUnderViews(init);
-    return !root.getDefiningOp<memref::AllocOp>() || usedElsewhere(root);
+    bool used = !root.getDefiningOp<memref::AllocOp>();
+    triton_spirv::forEachUserThroughViews(
+        root, [&](Operation *user, bool isView) {
+          used |= !isView && user != op.getOperation();
+        });
+    return used;
   });
 }
 
@@ -711,10 +697,6 @@ bool KernelDistributor::forwardResults(linalg::ReduceOp op,
   // The buffers under the outputs (views included), which other views may
   // read too.
   SmallVector<Value> roots = llvm::map_to_vector(outputs, bufferUnderViews);
-  auto isOutput = [&](Value value) {
-    return isa<MemRefType>(value.getType()) &&
-           llvm::is_contained(roots, bufferUnderViews(value));
-  };
   for (Operation *next = op->getNextNode(); next;) {
     Operation *current = next;
     next = next->getNextNode();
@@ -730,13 +712,9 @@ bool KernelDistributor::forwardResults(linalg::ReduceOp op,
       rewriter.replaceOp(load, results[position]);
       continue;
     }
-    if (current
-            ->walk([&](Operation *nested) {
-              return llvm::any_of(nested->getOperands(), isOutput)
-                         ? WalkResult::interrupt()
-                         : WalkResult::advance();
-            })
-            .wasInterrupted())
+    if (llvm::any_of(roots, [&](Value root) {
+          return triton_spirv::usesBuffer(current, root);
+        }))
       return false;
   }
   // At the kernel's end nothing reads outputs that it allocated itself.

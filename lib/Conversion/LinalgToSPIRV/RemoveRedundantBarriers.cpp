@@ -18,7 +18,6 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
-#include "mlir/Interfaces/ViewLikeInterface.h"
 
 namespace mlir::triton_spirv {
 #define GEN_PASS_DEF_REMOVEREDUNDANTBARRIERS
@@ -60,7 +59,7 @@ struct SharedEffects {
         if (triton_spirv::isWorkgroupMemory(type))
           (load ? readsWorkgroup : writesWorkgroup)
               .insert(bufferUnderViews(memref));
-        else if (!triton_spirv::isPrivateMemory(type))
+        else if (triton_spirv::isGlobalMemory(type))
           (load ? readsGlobal : writesGlobal).insert(spreadAround(nested));
         return;
       }

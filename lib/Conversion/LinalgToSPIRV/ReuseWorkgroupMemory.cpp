@@ -26,7 +26,6 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
-#include "mlir/Interfaces/ViewLikeInterface.h"
 
 namespace mlir::triton_spirv {
 #define GEN_PASS_DEF_REUSEWORKGROUPMEMORY
@@ -48,17 +47,6 @@ struct LiveRange {
   Operation *lastOp;
   SmallVector<Operation *> accesses;
 };
-
-/// Whether `value` and its views are only loaded from and stored to.
-bool onlyLoadedAndStored(Value value) {
-  return llvm::all_of(value.getUsers(), [&](Operation *user) {
-    if (isa<memref::LoadOp, memref::StoreOp>(user))
-      return true;
-    return isa<memref::SubViewOp, memref::ExpandShapeOp,
-               memref::CollapseShapeOp>(user) &&
-           llvm::all_of(user->getResults(), onlyLoadedAndStored);
-  });
-}
 
 /// Whether a buffer of type `from` can stand for one of type `to`: the same
 /// type, or, for buffers only loaded and stored, as many elements of the
@@ -88,31 +76,14 @@ ProgramOrder programOrder(func::FuncOp kernel) {
   return span;
 }
 
-/// Calls `visit` on each user of `value` and of its views (recursively), the
-/// views included, saying whether the user is such a view.
-void forEachUser(Value value, function_ref<void(Operation *, bool)> visit) {
-  for (Operation *user : value.getUsers()) {
-    auto view = dyn_cast<ViewLikeOpInterface>(user);
-    bool isView = view && view.getViewSource() == value;
-    visit(user, isView);
-    if (isView)
-      for (Value result : user->getResults())
-        forEachUser(result, visit);
-  }
-}
-
-/// The uses of `value` and of its views, each widened to the outermost loop
-/// around it.
-void collectUses(Value value, func::FuncOp kernel,
-                 SmallVectorImpl<Operation *> &found) {
-  forEachUser(value, [&](Operation *user, bool) {
-    Operation *outermostLoop = nullptr;
-    for (Operation *parent = user->getParentOp(); parent != kernel;
-         parent = parent->getParentOp())
-      if (isa<LoopLikeOpInterface>(parent))
-        outermostLoop = parent;
-    found.push_back(outermostLoop ? outermostLoop : user);
-  });
+/// `user`, or the outermost loop around it.
+Operation *widenedToLoops(Operation *user, func::FuncOp kernel) {
+  Operation *outermostLoop = nullptr;
+  for (Operation *parent = user->getParentOp(); parent != kernel;
+       parent = parent->getParentOp())
+    if (isa<LoopLikeOpInterface>(parent))
+      outermostLoop = parent;
+  return outermostLoop ? outermostLoop : user;
 }
 
 /// Whether a barrier separates every access in `accesses` (one buffer's,
@@ -145,19 +116,15 @@ bool barrierSeparates(ArrayRef<Operation *> accesses, Operation *other,
   }
 }
 
-/// The innermost loop around every access to `buffer` in which each
+/// The innermost loop around every one of a buffer's `accesses` in which each
 /// iteration stores to the buffer before it reads it (the staging of a
 /// chunk of matmul operands, written whole, then read): nothing flows from
 /// one iteration to the next through it, so the buffer is live only within
 /// that loop. Null where there is none. (Block values are never updated in
 /// part here: a value carried by a loop is read by the ops that compute its
 /// next one, so its buffer is read first.)
-Operation *iterationLocalLoop(memref::AllocOp buffer, func::FuncOp kernel) {
-  SmallVector<Operation *> accesses;
-  forEachUser(buffer, [&](Operation *user, bool isView) {
-    if (!isView)
-      accesses.push_back(user);
-  });
+Operation *iterationLocalLoop(ArrayRef<Operation *> accesses,
+                              func::FuncOp kernel) {
   if (accesses.empty())
     return nullptr;
   Operation *loop = accesses.front()->getParentOp();
@@ -194,13 +161,31 @@ void reuseBuffers(func::FuncOp kernel) {
     MemRefType type = alloc.getType();
     if (!triton_spirv::isWorkgroupMemory(type) || !type.hasStaticShape())
       continue;
+    // Its users through views; the accesses among them, in program order;
+    // whether every access is a load or a store (through reshapes and
+    // subviews).
+    SmallVector<Operation *> users, accesses;
+    bool reshapable = true;
+    triton_spirv::forEachUserThroughViews(
+        alloc, [&](Operation *user, bool isView) {
+          users.push_back(user);
+          if (!isView)
+            accesses.push_back(user);
+          reshapable &= isView ? isa<memref::SubViewOp, memref::ExpandShapeOp,
+                                     memref::CollapseShapeOp>(user)
+                               : isa<memref::LoadOp, memref::StoreOp>(user);
+        });
+    if (users.empty())
+      continue;
+    llvm::sort(accesses, [&](Operation *a, Operation *b) {
+      return order.lookup(a).first < order.lookup(b).first;
+    });
     SmallVector<Operation *> uses;
-    if (Operation *loop = iterationLocalLoop(alloc, kernel))
+    if (Operation *loop = iterationLocalLoop(accesses, kernel))
       uses = {loop};
     else
-      collectUses(alloc, kernel, uses);
-    if (uses.empty())
-      continue;
+      for (Operation *user : users)
+        uses.push_back(widenedToLoops(user, kernel));
     Operation *firstOp = *llvm::min_element(uses, [&](Operation *a,
                                                       Operation *b) {
       return order.lookup(a).first < order.lookup(b).first;
@@ -209,17 +194,9 @@ void reuseBuffers(func::FuncOp kernel) {
                                                      Operation *b) {
       return order.lookup(a).second < order.lookup(b).second;
     });
-    SmallVector<Operation *> accesses;
-    forEachUser(alloc, [&](Operation *user, bool isView) {
-      if (!isView)
-        accesses.push_back(user);
-    });
-    llvm::sort(accesses, [&](Operation *a, Operation *b) {
-      return order.lookup(a).first < order.lookup(b).first;
-    });
     ranges.push_back({alloc, order.lookup(firstOp).first,
-                      order.lookup(lastOp).second, onlyLoadedAndStored(alloc),
-                      lastOp, std::move(accesses)});
+                      order.lookup(lastOp).second, reshapable, lastOp,
+                      std::move(accesses)});
   }
   llvm::stable_sort(ranges, [](const LiveRange &a, const LiveRange &b) {
     return a.first < b.first;

@@ -46,19 +46,6 @@ bool isWhole(Value view, Value root) {
   return bufferUnderViews(view) == root && coversRoot(view);
 }
 
-/// Whether `op`, or an op it nests, uses a view of `root`.
-bool touches(Operation *op, Value root) {
-  return op
-      ->walk([&](Operation *nested) {
-        for (Value operand : nested->getOperands())
-          if (isa<MemRefType>(operand.getType()) &&
-              bufferUnderViews(operand) == root)
-            return WalkResult::interrupt();
-        return WalkResult::advance();
-      })
-      .wasInterrupted();
-}
-
 /// Whether `op`, or an op it nests, may write a view of `root`: anything
 /// but a load, a view or an input of a linalg op counts as a write.
 bool mayWrite(Operation *op, Value root) {
@@ -153,7 +140,7 @@ bool isOverwrittenUnread(Operation *op, Value target) {
   if (!root.getDefiningOp<memref::AllocOp>() || !coversRoot(target))
     return false;
   for (Operation *next = op->getNextNode(); next; next = next->getNextNode()) {
-    if (!touches(next, root))
+    if (!triton_spirv::usesBuffer(next, root))
       continue;
     std::optional<Fill> fill = asFill(next);
     return fill && isWhole(fill->output, root);

@@ -130,20 +130,25 @@ struct VectorizeMemoryAccessesPass
     : triton_spirv::impl::VectorizeMemoryAccessesBase<
           VectorizeMemoryAccessesPass> {
   void runOnOperation() override {
-    aliases.clear();
     getOperation().walk([&](func::FuncOp kernel) {
       if (!kernel->hasAttr(triton_spirv::kKernelAttrName))
         return;
+      Aliases aliases;
       SmallVector<Block *> blocks;
       kernel.walk([&](Block *block) { blocks.push_back(block); });
       for (Block *block : blocks)
-        vectorizeBlock(kernel, block);
+        vectorizeBlock(kernel, block, aliases);
     });
   }
 
+  /// A kernel's vector aliases of its buffer arguments, by argument and
+  /// vector type.
+  using Aliases = DenseMap<std::pair<Value, Type>, Value>;
+
   /// Groups of kWidth adjacent accesses of one kind to one buffer at
   /// consecutive indices.
-  void vectorizeBlock(func::FuncOp kernel, Block *block) {
+  static void vectorizeBlock(func::FuncOp kernel, Block *block,
+                             Aliases &aliases) {
     // Groups by their ops: merging one group replaces values that later
     // groups use, so their accesses are matched again when merged.
     SmallVector<SmallVector<Operation *>> groups;
@@ -167,7 +172,7 @@ struct VectorizeMemoryAccessesPass
       SmallVector<Access> group;
       for (Operation *op : ops)
         group.push_back(*Access::match(op));
-      vectorize(kernel, group);
+      vectorize(kernel, group, aliases);
     }
   }
 
@@ -185,7 +190,8 @@ struct VectorizeMemoryAccessesPass
 
   /// The alias of `buffer` (a kernel argument) with elements of `type`:
   /// another argument bound to the same buffer.
-  Value aliasOf(func::FuncOp kernel, BlockArgument buffer, VectorType type) {
+  static Value aliasOf(func::FuncOp kernel, BlockArgument buffer,
+                       VectorType type, Aliases &aliases) {
     auto key = std::make_pair(buffer, type);
     if (Value found = aliases.lookup(key))
       return found;
@@ -207,7 +213,8 @@ struct VectorizeMemoryAccessesPass
     return alias;
   }
 
-  void vectorize(func::FuncOp kernel, ArrayRef<Access> group) {
+  static void vectorize(func::FuncOp kernel, ArrayRef<Access> group,
+                        Aliases &aliases) {
     const Access &first = group.front();
     Operation *last = group.back().op;
     Location loc = first.op->getLoc();
@@ -215,8 +222,8 @@ struct VectorizeMemoryAccessesPass
     builder.setInsertionPointAfter(last);
     Type element = cast<MemRefType>(first.buffer.getType()).getElementType();
     auto vectorType = VectorType::get({kWidth}, element);
-    Value alias =
-        aliasOf(kernel, cast<BlockArgument>(first.buffer), vectorType);
+    Value alias = aliasOf(kernel, cast<BlockArgument>(first.buffer),
+                          vectorType, aliases);
     if (!alias)
       return;
     Value width = arith::ConstantIndexOp::create(builder, loc, kWidth);
@@ -277,6 +284,5 @@ struct VectorizeMemoryAccessesPass
       access.op->erase();
   }
 
-  DenseMap<std::pair<Value, Type>, Value> aliases;
 };
 } // namespace
