@@ -3,8 +3,9 @@
 // Three layouts keep a buffer in registers:
 // - cyclic: element q with invocation q mod W. It fits element-wise work
 //   over the whole buffer (any op iterates that way by default), reductions
-//   that all invocations share, and views that keep positions congruent
-//   modulo W.
+//   that all invocations share, views that keep positions congruent modulo
+//   W, and the pair swaps of sorting networks (element q reading q ^ M,
+//   which the distribution fetches from the owner).
 // - grid: the register tile of a matmul computed by invocations. It is
 //   anchored at the matmul's accumulator (and at row reductions of blocks
 //   that have no layout) and carried to the buffers that element-wise ops
@@ -81,6 +82,26 @@ int64_t triton_spirv::rotation(Value input, unsigned workgroupSize) {
   return contiguousOffset(input).value_or(0) % workgroupSize;
 }
 
+std::optional<int64_t> triton_spirv::pairSwapMask(AffineMap map,
+                                                  ArrayRef<int64_t> shape) {
+  if (map.getNumSymbols() != 0 || map.getNumDims() != shape.size() ||
+      map.getNumResults() != shape.size() ||
+      ShapedType::isDynamicShape(shape))
+    return std::nullopt;
+  int64_t mask = 0;
+  SmallVector<int64_t> strides = computeStrides(shape);
+  for (auto [dim, result] : llvm::enumerate(map.getResults())) {
+    AffineExpr own = getAffineDimExpr(dim, map.getContext());
+    if (result == own)
+      continue;
+    if (result != 1 - own || shape[dim] != 2 ||
+        !llvm::isPowerOf2_64(strides[dim]))
+      return std::nullopt;
+    mask += strides[dim];
+  }
+  return mask;
+}
+
 /// An op that iterates over `buffer` element by element: all its loops
 /// parallel, `buffer` accessed only through identity maps.
 static bool isElementwiseUse(Operation *user, Value buffer) {
@@ -138,6 +159,7 @@ private:
     return entry->second;
   }
   bool isOwnerAligned(Operation *user, Value buffer);
+  bool isPairSwapRead(Operation *user, Value buffer);
   bool isCandidate(Value buffer) const { return candidates.contains(buffer); }
   bool shufflesAlong(GridLayoutAttr grid, unsigned dim, Type element) const;
   bool allowsGrid(Value buffer, GridLayoutAttr grid);
@@ -161,9 +183,10 @@ private:
 /// (cyclic loops, also through reshapes), reductions shared by all
 /// invocations of a buffer of at least W elements whose other dimensions are
 /// units, reductions of outer dimensions with W dividing the outputs, and
-/// single elements at multiples of W read by invocation 0. Views qualify when
-/// they keep positions congruent modulo W, or are contiguous and reduced
-/// whole.
+/// single elements at multiples of W read by invocation 0, and pair swaps
+/// (isPairSwapRead). Views qualify when they keep positions congruent modulo
+/// W, or are contiguous and reduced whole; reshapes, also of reshapes,
+/// always.
 bool LayoutAssignment::isOwnerAligned(Operation *user, Value buffer) {
   if (auto reduce = dyn_cast<linalg::ReduceOp>(user)) {
     auto type = cast<MemRefType>(buffer.getType());
@@ -192,16 +215,19 @@ bool LayoutAssignment::isOwnerAligned(Operation *user, Value buffer) {
     return llvm::equal(dims, llvm::seq<int64_t>(0, dims.size())) &&
            outputs % workgroupSize == 0;
   }
+  if (getenv("NOPS") == nullptr && isPairSwapRead(user, buffer))
+    return true;
   if (isa<linalg::LinalgOp>(user))
     return isCyclicAlignedUse(user, buffer);
   // Reshapes keep every element's linear position (the buffer has the
   // identity layout), so element-wise ops and reductions over the reshaped
-  // buffer stay aligned.
+  // buffer, also through further reshapes, stay aligned.
   if (isa<memref::ExpandShapeOp, memref::CollapseShapeOp>(user)) {
     Value reshaped = user->getResult(0);
     return user->getOperand(0) == buffer &&
            llvm::all_of(reshaped.getUsers(), [&](Operation *reshapedUser) {
-             return isa<linalg::LinalgOp>(reshapedUser) &&
+             return isa<linalg::LinalgOp, memref::ExpandShapeOp,
+                        memref::CollapseShapeOp>(reshapedUser) &&
                     isOwnerAligned(reshapedUser, reshaped);
            });
   }
@@ -233,6 +259,33 @@ bool LayoutAssignment::isOwnerAligned(Operation *user, Value buffer) {
       return false;
   }
   return true;
+}
+
+/// Whether `user` is an element-wise op that reads `buffer` (a buffer or a
+/// reshape of one, of a multiple of W elements) element by element and as
+/// pair swaps, and does not write it: invocation t's iteration r then reads
+/// element q ^ M of q = t + rW, which is its own register r ^ (M / W) of
+/// invocation t ^ (M mod W), reached by a subgroup shuffle or a copy of the
+/// registers in workgroup memory (triton-spirv-distribute).
+bool LayoutAssignment::isPairSwapRead(Operation *user, Value buffer) {
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(user);
+  auto type = cast<MemRefType>(buffer.getType());
+  if (!linalgOp || buffer.getDefiningOp<memref::SubViewOp>() ||
+      !type.hasStaticShape() || type.getNumElements() % workgroupSize ||
+      linalgOp.getNumLoops() == 0 ||
+      linalgOp.getNumParallelLoops() != linalgOp.getNumLoops())
+    return false;
+  bool swaps = false;
+  for (OpOperand &operand : user->getOpOperands()) {
+    if (operand.get() != buffer)
+      continue;
+    std::optional<int64_t> mask = pairSwapMask(
+        linalgOp.getMatchingIndexingMap(&operand), type.getShape());
+    if (!mask || linalgOp.isDpsInit(&operand))
+      return false;
+    swaps |= *mask != 0;
+  }
+  return swaps;
 }
 
 /// The dimension a single-input, single-output reduction reduces.
@@ -550,14 +603,23 @@ bool LayoutAssignment::isConsistent(Value buffer, Attribute layout) {
       }
       continue;
     }
-    auto [readers, accessed] = accessesThrough(user, buffer);
-    // A cyclic buffer's reshapes are read in the same cyclic order.
-    if (!grid && !slice &&
-        isa<memref::ExpandShapeOp, memref::CollapseShapeOp>(user)) {
-      readers = llvm::to_vector(user->getUsers());
-      accessed = user->getResult(0);
-    }
-    for (Operation *reader : readers) {
+    // A cyclic buffer's reshapes (and theirs) are read in the same cyclic
+    // order.
+    SmallVector<std::pair<Operation *, Value>> reads;
+    std::function<void(Operation *, Value)> addReads = [&](Operation *reader,
+                                                          Value accessed) {
+      if (!grid && !slice &&
+          isa<memref::ExpandShapeOp, memref::CollapseShapeOp>(reader)) {
+        for (Operation *next : reader->getResult(0).getUsers())
+          addReads(next, reader->getResult(0));
+        return;
+      }
+      reads.push_back({reader, accessed});
+    };
+    auto [directReaders, directlyAccessed] = accessesThrough(user, buffer);
+    for (Operation *reader : directReaders)
+      addReads(reader, directlyAccessed);
+    for (auto [reader, accessed] : reads) {
       auto linalgOp = dyn_cast<linalg::LinalgOp>(reader);
       if (!linalgOp || !isElementwiseUse(reader, accessed))
         continue;

@@ -38,6 +38,13 @@ std::optional<int64_t> contiguousOffset(Value input);
 /// of the viewed buffer (member (t - o) mod W). 0 for anything else.
 int64_t rotation(Value input, unsigned workgroupSize);
 
+/// For a read through `map` of a buffer of static `shape` that is the
+/// identity but for dimensions of size 2 read mirrored (`1 - d`, a pair swap
+/// of --triton-recognize-pair-swaps), each at a power-of-two row-major
+/// stride: the mask M such that element q reads element q ^ M. None for
+/// other maps (0 for the identity).
+std::optional<int64_t> pairSwapMask(AffineMap map, ArrayRef<int64_t> shape);
+
 /// Whether subgroup shuffles move values of `element` (32- and 64-bit
 /// integers and floats).
 bool isShuffleType(Type element);

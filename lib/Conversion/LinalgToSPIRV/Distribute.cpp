@@ -83,6 +83,8 @@ private:
   bool distributeGridReduction(linalg::ReduceOp op);
   /// The grid or slice layout an element-wise op iterates in, if any.
   Attribute iterationLayout(linalg::LinalgOp op);
+  LogicalResult readPairPartners(scf::ForOp loop, ValueRange ivs,
+                                 Value iteration, bool guarded);
   void usePrivateRegisters(Operation *root, ValueRange ivs,
                            function_ref<Value(Value memref)> registersOf,
                            function_ref<Value(Value memref)> slotOf);
@@ -106,6 +108,10 @@ private:
   /// q mod W, mapped to the private buffer of ceil(N / W) elements that
   /// replaces them (element q is private element q / W of its owner).
   DenseMap<Value, Value> privateBuffers;
+  /// Workgroup copies of private buffers, by element type, size and how
+  /// many other such copies one loop reads, through which pair swaps reach
+  /// elements of invocations outside their subgroup.
+  DenseMap<std::tuple<Type, int64_t, unsigned>, Value> exchangeBuffers;
   /// Workgroup buffers in a grid or slice layout, and their registers.
   DenseMap<Value, LayoutBuffer> layoutBuffers;
   /// Whether the private (cyclic) buffers are held kVectorWidth elements at
@@ -280,6 +286,17 @@ static Value lookThroughDimApply(Value v) {
   return dim ? apply.getMapOperands()[dim.getPosition()] : v;
 }
 
+/// The loop index that `index` mirrors on a size-2 dimension: an
+/// `affine.apply` of `1 - d` (linalg's loop lowering of a pair swap's map).
+static Value mirroredIndex(Value index) {
+  auto apply = index.getDefiningOp<affine::AffineApplyOp>();
+  if (!apply || apply.getMapOperands().size() != 1)
+    return {};
+  AffineExpr d = getAffineDimExpr(0, apply.getContext());
+  return apply.getAffineMap().getResult(0) == 1 - d ? apply.getMapOperands()[0]
+                                                     : Value();
+}
+
 /// `access` (a memref.load or memref.store) made on `memref` at `index`.
 static void replaceAccess(RewriterBase &rewriter, Operation *access,
                           Value memref, Value index) {
@@ -403,17 +420,19 @@ Attribute KernelDistributor::iterationLayout(linalg::LinalgOp op) {
 LogicalResult KernelDistributor::rewritePrivateAccesses() {
   for (auto [buffer, replacement] : privateBuffers) {
     SmallVector<std::pair<Operation *, Value>> accesses;
-    SmallVector<Operation *> views;
-    for (Operation *user : buffer.getUsers()) {
-      if (!isa<memref::SubViewOp, memref::ExpandShapeOp,
-               memref::CollapseShapeOp>(user)) {
-        accesses.push_back({user, buffer});
-        continue;
+    SmallVector<Operation *> views; // Outermost first.
+    std::function<void(Value)> addAccesses = [&](Value accessed) {
+      for (Operation *user : accessed.getUsers()) {
+        if (!isa<memref::SubViewOp, memref::ExpandShapeOp,
+                 memref::CollapseShapeOp>(user)) {
+          accesses.push_back({user, accessed});
+          continue;
+        }
+        views.push_back(user);
+        addAccesses(user->getResult(0));
       }
-      views.push_back(user);
-      for (Operation *viewUser : user->getUsers())
-        accesses.push_back({viewUser, user->getResult(0)});
-    }
+    };
+    addAccesses(buffer);
     for (auto &[access, accessed] : accesses) {
       auto load = dyn_cast<memref::LoadOp>(access);
       auto store = dyn_cast<memref::StoreOp>(access);
@@ -439,7 +458,7 @@ LogicalResult KernelDistributor::rewritePrivateAccesses() {
                                           indexConstant(loc, workgroupSize));
       replaceAccess(rewriter, access, replacement, slot);
     }
-    for (Operation *view : views)
+    for (Operation *view : llvm::reverse(views))
       if (view->use_empty())
         rewriter.eraseOp(view);
     if (buffer.use_empty())
@@ -1175,6 +1194,9 @@ LogicalResult KernelDistributor::distributeParallelLoop(scf::ParallelOp loop,
   rewriter.eraseOp(loop);
   // Whole-buffer accesses to private buffers use the iteration number.
   if (iteration) {
+    if (failed(readPairPartners(forOp, ivs, iteration,
+                                *staticTotal % workgroupSize != 0)))
+      return failure();
     usePrivateRegisters(
         forOp, ivs, [&](Value memref) { return privateBuffers.lookup(memref); },
         [&](Value) { return iteration; });
@@ -1182,6 +1204,123 @@ LogicalResult KernelDistributor::distributeParallelLoop(scf::ParallelOp loop,
   }
   rewriter.setInsertionPointAfter(forOp);
   barrier(loc);
+  return success();
+}
+
+/// Pair swaps of private buffers in `loop`, the cyclic loop in which
+/// invocation t's iteration r takes position q = t + rW: a load of a private
+/// buffer (or of reshapes of it) at the loop's indices `ivs` but with
+/// size-2 dimensions mirrored reads element q ^ M (pairSwapMask), register
+/// r ^ (M / W) of invocation t ^ (M mod W). That is the invocation's own
+/// register when M mod W is 0, a subgroup xor-shuffle of the register when
+/// M mod W is below the subgroup size, and otherwise a read of a copy of
+/// the registers that the invocations write to workgroup memory before the
+/// loop.
+LogicalResult KernelDistributor::readPairPartners(scf::ForOp loop,
+                                                  ValueRange ivs,
+                                                  Value iteration,
+                                                  bool guarded) {
+  SmallVector<memref::LoadOp> loads;
+  loop.walk([&](memref::LoadOp load) { loads.push_back(load); });
+  DenseMap<Value, Value> copies; // Registers -> their copy, made once here.
+  for (memref::LoadOp load : loads) {
+    Value memref = load.getMemRef();
+    Value buffer = memref;
+    while (isa_and_present<memref::ExpandShapeOp, memref::CollapseShapeOp>(
+        buffer.getDefiningOp()))
+      buffer = buffer.getDefiningOp()->getOperand(0);
+    Value registers = privateBuffers.lookup(buffer);
+    if (!registers || load.getIndices().size() != ivs.size())
+      continue;
+    MLIRContext *context = rewriter.getContext();
+    SmallVector<AffineExpr> reads;
+    bool matches = true;
+    for (auto [dim, index, iv] : llvm::enumerate(load.getIndices(), ivs)) {
+      AffineExpr d = getAffineDimExpr(dim, context);
+      if (lookThroughDimApply(index) == iv)
+        reads.push_back(d);
+      else if (mirroredIndex(index) == iv)
+        reads.push_back(1 - d);
+      else
+        matches = false;
+    }
+    auto type = cast<MemRefType>(memref.getType());
+    std::optional<int64_t> mask =
+        matches ? triton_spirv::pairSwapMask(
+                      AffineMap::get(ivs.size(), 0, reads, context),
+                      type.getShape())
+                : std::nullopt;
+    if (!mask || *mask == 0)
+      continue;
+    // The layout analysis admits pair swaps only of buffers that W divides:
+    // every invocation runs every iteration, as shuffles and barriers need.
+    if (guarded)
+      return load.emitError("a pair swap of a block in registers needs the "
+                            "workgroup size to divide its elements");
+    Location loc = load.getLoc();
+    int64_t across = *mask % workgroupSize, along = *mask / workgroupSize;
+    Type element = type.getElementType();
+    auto xorIndex = [&](Value value, int64_t bits) -> Value {
+      return bits ? arith::XOrIOp::create(rewriter, loc, value,
+                                          indexConstant(loc, bits))
+                  : value;
+    };
+    rewriter.setInsertionPoint(load);
+    Value slot = xorIndex(iteration, along);
+    Value partner;
+    if (across == 0) {
+      partner = memref::LoadOp::create(rewriter, loc, registers, slot);
+    } else if (across < subgroupSize && triton_spirv::isShuffleType(element)) {
+      Value own = memref::LoadOp::create(rewriter, loc, registers, slot);
+      partner = gpu::ShuffleOp::create(rewriter, loc, own, across,
+                                       subgroupSize, gpu::ShuffleMode::XOR)
+                    .getShuffleResult();
+    } else {
+      Value &copy = copies[registers];
+      if (!copy) {
+        int64_t elements = type.getNumElements();
+        auto exchangeType = MemRefType::get(
+            {elements}, element, nullptr,
+            gpu::AddressSpaceAttr::get(context, gpu::AddressSpace::Workgroup));
+        // Copies of different buffers in one loop need buffers of their own.
+        unsigned sameKind = llvm::count_if(copies, [&](auto &entry) {
+          return entry.second && entry.second.getType() == exchangeType;
+        });
+        Value &exchange = exchangeBuffers[{element, elements, sameKind}];
+        if (!exchange) {
+          OpBuilder::InsertionGuard guard(rewriter);
+          rewriter.setInsertionPointToStart(&kernel.getBody().front());
+          exchange = memref::AllocOp::create(rewriter, loc, exchangeType);
+        }
+        copy = exchange;
+        // Invocation t writes its registers r at t + rW, then all wait.
+        OpBuilder::InsertionGuard guard(rewriter);
+        rewriter.setInsertionPoint(loop);
+        int64_t perInvocation = elements / workgroupSize;
+        auto write = scf::ForOp::create(rewriter, loc, indexConstant(loc, 0),
+                                        indexConstant(loc, perInvocation),
+                                        indexConstant(loc, 1));
+        rewriter.setInsertionPointToStart(write.getBody());
+        Value r = write.getInductionVar();
+        Value value = memref::LoadOp::create(rewriter, loc, registers, r);
+        Value position = arith::AddIOp::create(
+            rewriter, loc, invocationId,
+            arith::MulIOp::create(rewriter, loc, r,
+                                  indexConstant(loc, workgroupSize)));
+        memref::StoreOp::create(rewriter, loc, value, copy, position);
+        rewriter.setInsertionPointAfter(write);
+        OpFoldResult space = rewriter.getIndexAttr(elements);
+        markSpread(write, space, 1);
+        barrier(loc);
+      }
+      Value position = arith::AddIOp::create(
+          rewriter, loc, xorIndex(invocationId, across),
+          arith::MulIOp::create(rewriter, loc, slot,
+                                indexConstant(loc, workgroupSize)));
+      partner = memref::LoadOp::create(rewriter, loc, copy, position);
+    }
+    rewriter.replaceOp(load, partner);
+  }
   return success();
 }
 

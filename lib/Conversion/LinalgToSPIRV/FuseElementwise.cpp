@@ -28,13 +28,14 @@ constexpr size_t kMaxOpsFusingSharedProducer = 64;
 
 /// Whether recomputing `producer` in each consumer costs less than keeping
 /// its result in workgroup memory: only integer/index arithmetic, compares,
-/// casts and selects, no memory access and no floating-point math.
+/// casts (bitcasts too) and selects, no memory access and no floating-point
+/// math.
 bool isCheapToRecompute(linalg::GenericOp producer) {
   for (Operation &op : producer.getBody()->without_terminator()) {
     if (isa<linalg::IndexOp, arith::ConstantOp, arith::IndexCastOp,
             arith::IndexCastUIOp, arith::ExtSIOp, arith::ExtUIOp,
             arith::TruncIOp, arith::CmpIOp, arith::SelectOp, arith::AndIOp,
-            arith::OrIOp, arith::XOrIOp>(op))
+            arith::OrIOp, arith::XOrIOp, arith::BitcastOp>(op))
       continue;
     if (isa<arith::AddIOp, arith::SubIOp, arith::MulIOp>(op) &&
         isa<IndexType, IntegerType>(op.getResult(0).getType()))
@@ -42,6 +43,26 @@ bool isCheapToRecompute(linalg::GenericOp producer) {
     return false;
   }
   return true;
+}
+
+/// Whether `producer` only moves data: its body yields its inputs, at most
+/// through bitcasts (the swaps of --triton-recognize-pair-swaps).
+bool onlyMovesData(linalg::GenericOp producer) {
+  return llvm::all_of(producer.getBody()->without_terminator(),
+                      [](Operation &op) { return isa<arith::BitcastOp>(op); });
+}
+
+/// Whether a linalg op reads `value` other than element by element at its
+/// own loop position or a projection of it (a mirrored read, `1 - d`): such
+/// a reader needs the value materialized, so recomputing it elsewhere only
+/// adds work. Sorting networks read each stage both ways; recomputing a
+/// stage into the next would repeat the whole network in every stage.
+bool isReadAcrossElements(Value value) {
+  return llvm::any_of(value.getUses(), [](OpOperand &use) {
+    auto reader = dyn_cast<linalg::LinalgOp>(use.getOwner());
+    return reader &&
+           !reader.getMatchingIndexingMap(&use).isProjectedPermutation();
+  });
 }
 
 /// Whether `op` or an op in its regions writes memory (a store or an atomic
@@ -295,11 +316,25 @@ struct FuseElementwisePass
       Operation *producer = fused->get().getDefiningOp();
       if (!producer || writesMemory(producer) || leavesNoShapedOperand(fused))
         return false;
+      // A read across elements (a pair swap) of a computed block would
+      // compute it at the partner's position, and the stages of a sorting
+      // network would pull every earlier stage into every later one; only
+      // data movement (bitcasts, other swaps) composes into such a read.
+      auto consumerOp = dyn_cast<linalg::LinalgOp>(fused->getOwner());
+      if (consumerOp &&
+          !consumerOp.getMatchingIndexingMap(fused).isProjectedPermutation()) {
+        auto generic = dyn_cast<linalg::GenericOp>(producer);
+        return generic && onlyMovesData(generic);
+      }
       if (producer->hasOneUse())
         return true;
       auto generic = dyn_cast<linalg::GenericOp>(producer);
       auto consumer = dyn_cast<linalg::GenericOp>(fused->getOwner());
-      return generic && consumer && isCheapToRecompute(generic) &&
+      if (!generic || !consumer)
+        return false;
+      if (isReadAcrossElements(fused->get()))
+        return onlyMovesData(generic);
+      return isCheapToRecompute(generic) &&
              generic.getBody()->getOperations().size() +
                      consumer.getBody()->getOperations().size() <=
                  kMaxOpsFusingSharedProducer;

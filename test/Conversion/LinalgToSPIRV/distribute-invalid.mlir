@@ -28,3 +28,18 @@ func.func @grid_read_transposed(%dst: memref<32x32xf32>) {
   }
   return
 }
+
+// -----
+
+// A pair swap of a block in registers that the workgroup does not divide:
+// the invocations past its end would miss the exchange.
+func.func @pair_swap_not_divided(%dst: memref<16x2xf32>) {
+  %x = memref.alloc() {triton_spirv.layout = #triton_spirv.cyclic} : memref<16x2xf32, #gpu.address_space<workgroup>>
+  // expected-error @+1 {{a pair swap of a block in registers needs the workgroup size to divide its elements}}
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, -d1 + 1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+      ins(%x : memref<16x2xf32, #gpu.address_space<workgroup>>) outs(%dst : memref<16x2xf32>) {
+  ^bb0(%v: f32, %out: f32):
+    linalg.yield %v : f32
+  }
+  return
+}

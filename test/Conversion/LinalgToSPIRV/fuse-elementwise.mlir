@@ -440,3 +440,70 @@ func.func @bounded_shared_fusion(%v: tensor<64xi32>, %w: tensor<64xi32>) -> (ten
   } -> tensor<64xi32>
   return %large, %other_large, %small : tensor<64xi32>, tensor<64xi32>, tensor<64xi32>
 }
+
+// -----
+
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+#mirror = affine_map<(d0, d1) -> (d0, -d1 + 1)>
+
+// A sorting network's stage: the swap of a computed block (%stage) is not
+// fused with it (that would compute the stage again at the partner's
+// position in every later stage); the swap itself, only data movement, fuses
+// into both users, and the compare into the select, so the next stage is one
+// generic reading %stage in place and mirrored. Data movement (the bitcast
+// generic) composes into a swap.
+// CHECK-DAG: #[[ID:.*]] = affine_map<(d0, d1) -> (d0, d1)>
+// CHECK-DAG: #[[MIRROR:.*]] = affine_map<(d0, d1) -> (d0, -d1 + 1)>
+// CHECK-LABEL: func.func @pair_swap_stages
+// CHECK: %[[STAGE:.*]] = linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<4x2xf32>, tensor<4x2xf32>)
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: arith.mulf
+// CHECK: %[[NEXT:.*]] = linalg.generic {indexing_maps = [#[[ID]], #[[MIRROR]], #[[ID]]], {{.*}} ins(%[[STAGE]], %[[STAGE]] : tensor<4x2xf32>, tensor<4x2xf32>)
+// CHECK-NEXT: ^bb0(%[[OWN:.*]]: f32, %[[PARTNER:.*]]: f32, %{{.*}}: f32):
+// CHECK-NEXT: %[[GT:.*]] = arith.cmpf ogt, %[[OWN]], %[[PARTNER]] : f32
+// CHECK-NEXT: %[[SEL:.*]] = arith.select %[[GT]], %[[PARTNER]], %[[OWN]] : f32
+// CHECK-NEXT: linalg.yield %[[SEL]] : f32
+// CHECK: linalg.generic {indexing_maps = [#[[MIRROR]], #[[ID]]], {{.*}} ins(%{{.*}} : tensor<4x2xf32>)
+// CHECK-NEXT: ^bb0(%[[V:.*]]: f32, %{{.*}}: i32):
+// CHECK-NEXT: %[[BITS:.*]] = arith.bitcast %[[V]] : f32 to i32
+// CHECK-NEXT: linalg.yield %[[BITS]] : i32
+func.func @pair_swap_stages(%x: tensor<4x2xf32>, %s: tensor<4x2xf32>) -> (tensor<4x2xf32>, tensor<4x2xi32>) {
+  %e = tensor.empty() : tensor<4x2xf32>
+  %ei = tensor.empty() : tensor<4x2xi32>
+  %e1 = tensor.empty() : tensor<4x2xi1>
+  %stage = linalg.generic {indexing_maps = [#id2, #id2, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %s : tensor<4x2xf32>, tensor<4x2xf32>) outs(%e : tensor<4x2xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %m = arith.mulf %a, %b : f32
+    linalg.yield %m : f32
+  } -> tensor<4x2xf32>
+  %swap = linalg.generic {indexing_maps = [#mirror, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%stage : tensor<4x2xf32>) outs(%e : tensor<4x2xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    linalg.yield %a : f32
+  } -> tensor<4x2xf32>
+  %gt = linalg.generic {indexing_maps = [#id2, #id2, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%stage, %swap : tensor<4x2xf32>, tensor<4x2xf32>) outs(%e1 : tensor<4x2xi1>) {
+  ^bb0(%a: f32, %b: f32, %o: i1):
+    %c = arith.cmpf ogt, %a, %b : f32
+    linalg.yield %c : i1
+  } -> tensor<4x2xi1>
+  %next = linalg.generic {indexing_maps = [#id2, #id2, #id2, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%gt, %swap, %stage : tensor<4x2xi1>, tensor<4x2xf32>, tensor<4x2xf32>) outs(%e : tensor<4x2xf32>) {
+  ^bb0(%c: i1, %a: f32, %b: f32, %o: f32):
+    %v = arith.select %c, %a, %b : f32
+    linalg.yield %v : f32
+  } -> tensor<4x2xf32>
+  %bits = linalg.generic {indexing_maps = [#id2, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%x : tensor<4x2xf32>) outs(%ei : tensor<4x2xi32>) {
+  ^bb0(%a: f32, %o: i32):
+    %b = arith.bitcast %a : f32 to i32
+    linalg.yield %b : i32
+  } -> tensor<4x2xi32>
+  %flipped = linalg.generic {indexing_maps = [#mirror, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%bits : tensor<4x2xi32>) outs(%ei : tensor<4x2xi32>) {
+  ^bb0(%a: i32, %o: i32):
+    linalg.yield %a : i32
+  } -> tensor<4x2xi32>
+  return %next, %flipped : tensor<4x2xf32>, tensor<4x2xi32>
+}

@@ -37,6 +37,22 @@ def TritonDecomposeDotScaled : Pass<"triton-decompose-dot-scaled", "ModuleOp"> {
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 
+def TritonRecognizePairSwaps : Pass<"triton-recognize-pair-swaps", "ModuleOp"> {
+  let summary = "x ^ xor_sum(x, axis, keep_dims) over a size-2 axis as a swap";
+  let description = [{
+    Triton's `tl.sort`, `tl.topk` and `tl.flip` reach each element's partner
+    along a size-2 axis of a reshaped block by `x ^ xor_sum(x, axis,
+    keep_dims=True)`: the xor of both elements, xored with one of them,
+    leaves the other. Here that becomes what it computes, a `linalg.generic`
+    reading `x` with the axis index mirrored (`1 - d`), so no reduction
+    result is materialized and element-wise fusion composes successive
+    swaps into one read (a whole `tl.flip` reads its input once, at the
+    mirrored position). Runs on tt ops, before --triton-tensors-to-linalg.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 def TritonStructuredMemory : Pass<"triton-structured-memory", "ModuleOp"> {
   let summary = "Loads and stores through structured pointers as strided views";
   let description = [{
