@@ -1,7 +1,7 @@
 """Functions the backend writes itself, because Vulkan's GLSL.std.450 lacks
-them (erfinv, atan2, double-precision exp/exp2/expm1/log/log2/tanh/erf),
-checked against PyTorch
-over their whole range, edges included."""
+them (erfinv, atan2, double-precision exp/exp2/expm1/log/log2/tanh/erf) or
+SPIR-V's instruction is not exact (the float remainder), checked against
+PyTorch over their whole range, edges included."""
 
 from __future__ import annotations
 
@@ -165,3 +165,39 @@ def test_fp8_conversions_round_to_nearest_even_and_saturate() -> None:
     out = torch.empty(512)
     _from_small_floats[(1, )](codes.view(torch.float8_e5m2), codes.view(torch.float8_e4m3fn), out, BLOCK=256)
     torch.testing.assert_close(out, torch.cat([e5m2_values, e4m3_values]), rtol=0, atol=0, equal_nan=True)
+
+
+@triton.jit
+def _remainder(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offsets = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    inside = offsets < n
+    x = tl.load(x_ptr + offsets, mask=inside)
+    y = tl.load(y_ptr + offsets, mask=inside, other=1)
+    tl.store(out_ptr + offsets, x % y, mask=inside)
+
+
+@pytest.mark.parametrize("dtype", [torch.float16, torch.bfloat16, torch.float32, torch.float64])
+def test_float_remainder_is_exact(dtype: torch.dtype) -> None:
+    """fmod is exact; OpFRem computes x - y * trunc(x / y), wrong for large
+    quotients (Triton's test_bin_op[uint16 % float16] failed on NVIDIA)."""
+    gen = torch.Generator().manual_seed(3)
+    n = 8192
+    span = {torch.float16: 14, torch.bfloat16: 100, torch.float32: 100, torch.float64: 900}[dtype]
+    scale = lambda: 2.0**torch.randint(-span, span, (n,), generator=gen, dtype=torch.float64)
+    x = torch.randn(n, generator=gen, dtype=torch.float64) * scale()
+    y = torch.randn(n, generator=gen, dtype=torch.float64) * scale()
+    edges = torch.tensor([0.0, -0.0, 7.0, -7.5, math.inf, 3.0, math.nan, 1.0, 65504.0, 1e-3],
+                         dtype=torch.float64)
+    edge_divisors = torch.tensor([1.0, 2.0, -2.0, 2.0, 1.0, math.inf, 1.0, 0.0, 3e-3, 65504.0],
+                                 dtype=torch.float64)
+    x = torch.cat([x, edges]).to(dtype)
+    y = torch.cat([y, edge_divisors]).to(dtype)
+    out = torch.empty_like(x)
+    _remainder[(triton.cdiv(x.numel(), 1024), )](x, y, out, x.numel(), BLOCK=1024)
+    # C's fmod (torch.fmod divides: NaN where x / y overflows); exact, so
+    # representable in `dtype`.
+    expected = torch.tensor([math.fmod(a, b) if math.isfinite(a) and b != 0 and b == b else math.nan
+                             for a, b in zip(x.double().tolist(), y.double().tolist())],
+                            dtype=torch.float64).to(dtype)
+    torch.testing.assert_close(out, expected, rtol=0, atol=0, equal_nan=True)
+    assert torch.equal(torch.signbit(out[n:n + 2]), torch.tensor([False, True]))  # fmod(-0, y) = -0

@@ -422,6 +422,7 @@ LogicalResult triton_spirv::prepareKernelForSPIRV(func::FuncOp kernel) {
   };
   populateMathF32ExpansionPatterns(patterns, withoutGLInstruction);
   populateMathPolynomialApproximationPatterns(patterns, withoutGLInstruction);
+  populateExactRemainderPatterns(patterns);
   patterns.add<CtPopTo32Bit, BooleanArithmetic<arith::AddIOp, arith::XOrIOp>,
                BooleanArithmetic<arith::SubIOp, arith::XOrIOp>,
                BooleanArithmetic<arith::MulIOp, arith::AndIOp>>(

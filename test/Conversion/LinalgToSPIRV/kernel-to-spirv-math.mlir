@@ -142,3 +142,44 @@ func.func @log(%d: memref<?xf64> {triton_spirv.abi = "buffer", triton_spirv.arg_
   memref.store %y, %d[%c0] : memref<?xf64>
   return
 }
+
+// -----
+
+// Triton's float `%` (fmod) is exact, SPIR-V's OpFRem is not: the remainder
+// is a loop subtracting |y| * 2^k, the largest not above it (k from the
+// exponent and fraction fields, |y| scaled by three exact powers of two),
+// from |x|; then x's sign, and NaN for an infinite x or a zero y. f16 runs
+// in f32 (the remainder of two f16 values is one).
+// CHECK-LABEL: spirv.module
+// CHECK-NOT: spirv.FRem
+// CHECK: spirv.GL.FAbs %{{.*}} : f32
+// CHECK: spirv.mlir.loop
+// CHECK: spirv.FOrdGreaterThanEqual %{{.*}}, %{{.*}} : f32
+// CHECK: spirv.ShiftRightLogical %{{.*}}, %{{.*}} : i32, i32
+// CHECK: spirv.BitwiseAnd %{{.*}}, %{{.*}} : i32
+// CHECK-COUNT-3: spirv.FMul %{{.*}}, %{{.*}} : f32
+// CHECK: spirv.FSub %{{.*}}, %{{.*}} : f32
+// CHECK: spirv.mlir.merge
+// CHECK: spirv.FConvert %{{.*}} : f32 to f16
+// CHECK: spirv.mlir.loop
+// CHECK: spirv.ShiftRightLogical %{{.*}}, %{{.*}} : i64, i64
+// CHECK: spirv.FSub %{{.*}}, %{{.*}} : f64
+// CHECK-NOT: spirv.FRem
+func.func @remainder(%h: memref<?xf16> {triton_spirv.abi = "buffer", triton_spirv.arg_index = 0 : i64},
+                     %d: memref<?xf64> {triton_spirv.abi = "buffer", triton_spirv.arg_index = 1 : i64},
+                     %pid: i32 {triton_spirv.abi = "program_id_x"}, %pidy: i32 {triton_spirv.abi = "program_id_y"},
+                     %pidz: i32 {triton_spirv.abi = "program_id_z"}, %nx: i32 {triton_spirv.abi = "num_programs_x"},
+                     %ny: i32 {triton_spirv.abi = "num_programs_y"}, %nz: i32 {triton_spirv.abi = "num_programs_z"})
+    attributes {triton_spirv.kernel} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %a = memref.load %h[%c0] : memref<?xf16>
+  %b = memref.load %h[%c1] : memref<?xf16>
+  %r = arith.remf %a, %b : f16
+  memref.store %r, %h[%c0] : memref<?xf16>
+  %x = memref.load %d[%c0] : memref<?xf64>
+  %y = memref.load %d[%c1] : memref<?xf64>
+  %s = arith.remf %x, %y : f64
+  memref.store %s, %d[%c0] : memref<?xf64>
+  return
+}
