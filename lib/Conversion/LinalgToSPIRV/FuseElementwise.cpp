@@ -53,15 +53,16 @@ bool onlyMovesData(linalg::GenericOp producer) {
 }
 
 /// Whether a linalg op reads `value` other than element by element at its
-/// own loop position or a projection of it (a mirrored read, `1 - d`): such
-/// a reader needs the value materialized, so recomputing it elsewhere only
-/// adds work. Sorting networks read each stage both ways; recomputing a
+/// own loop position, a projection of it or a broadcast (a mirrored read,
+/// `1 - d`): such a reader needs the value materialized, so recomputing it
+/// elsewhere only adds work. Sorting networks read each stage both ways; recomputing a
 /// stage into the next would repeat the whole network in every stage.
 bool isReadAcrossElements(Value value) {
   return llvm::any_of(value.getUses(), [](OpOperand &use) {
     auto reader = dyn_cast<linalg::LinalgOp>(use.getOwner());
     return reader &&
-           !reader.getMatchingIndexingMap(&use).isProjectedPermutation();
+           !reader.getMatchingIndexingMap(&use).isProjectedPermutation(
+               /*allowZeroInResults=*/true);
   });
 }
 
@@ -322,7 +323,8 @@ struct FuseElementwisePass
       // data movement (bitcasts, other swaps) composes into such a read.
       auto consumerOp = dyn_cast<linalg::LinalgOp>(fused->getOwner());
       if (consumerOp &&
-          !consumerOp.getMatchingIndexingMap(fused).isProjectedPermutation()) {
+          !consumerOp.getMatchingIndexingMap(fused).isProjectedPermutation(
+              /*allowZeroInResults=*/true)) {
         auto generic = dyn_cast<linalg::GenericOp>(producer);
         return generic && onlyMovesData(generic);
       }
