@@ -76,6 +76,21 @@ tt.func @dots(%a: tensor<16x8xf16>, %b: tensor<8x32xf16>, %c: tensor<16x32xf32>,
 
 // -----
 
+// An fp16 accumulator (out_dtype=tl.float16) is accumulated in f32 and
+// rounded once.
+// CHECK-LABEL: tt.func @fp16_accumulator
+// CHECK-SAME: (%[[A:.*]]: tensor<2x16x16xf16>, %[[B:.*]]: tensor<2x16x16xf16>, %[[C:.*]]: tensor<2x16x16xf16>)
+// CHECK: %[[WIDE:.*]] = arith.extf %[[C]] : tensor<2x16x16xf16> to tensor<2x16x16xf32>
+// CHECK: %[[P:.*]] = linalg.batch_matmul ins(%[[A]], %[[B]] : tensor<2x16x16xf16>, tensor<2x16x16xf16>) outs(%[[WIDE]] : tensor<2x16x16xf32>)
+// CHECK: %[[R:.*]] = arith.truncf %[[P]] : tensor<2x16x16xf32> to tensor<2x16x16xf16>
+// CHECK: tt.return %[[R]]
+tt.func @fp16_accumulator(%a: tensor<2x16x16xf16>, %b: tensor<2x16x16xf16>, %c: tensor<2x16x16xf16>) -> tensor<2x16x16xf16> {
+  %0 = tt.dot %a, %b, %c : tensor<2x16x16xf16> * tensor<2x16x16xf16> -> tensor<2x16x16xf16>
+  tt.return %0 : tensor<2x16x16xf16>
+}
+
+// -----
+
 // CHECK-LABEL: tt.func @elementwise
 tt.func @elementwise(%x: tensor<8xf32>, %u: tensor<8xi32>) -> (tensor<8xf32>, tensor<8xi32>, tensor<8xf16>, tensor<8xf32>, tensor<8xf32>) {
   // CHECK: %[[LO:.*]] = arith.maximumf %{{.*}}, %{{.*}} : tensor<8xf32>
