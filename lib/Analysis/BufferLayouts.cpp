@@ -215,7 +215,7 @@ bool LayoutAssignment::isOwnerAligned(Operation *user, Value buffer) {
     return llvm::equal(dims, llvm::seq<int64_t>(0, dims.size())) &&
            outputs % workgroupSize == 0;
   }
-  if (getenv("NOPS") == nullptr && isPairSwapRead(user, buffer))
+  if (isPairSwapRead(user, buffer))
     return true;
   if (isa<linalg::LinalgOp>(user))
     return isCyclicAlignedUse(user, buffer);
@@ -261,8 +261,8 @@ bool LayoutAssignment::isOwnerAligned(Operation *user, Value buffer) {
   return true;
 }
 
-/// Whether `user` is an element-wise op that reads `buffer` (a buffer or a
-/// reshape of one, of a multiple of W elements) element by element and as
+/// Whether `user` is an element-wise op that reads `buffer` (a buffer or
+/// reshapes of one, of a multiple of W elements) element by element and as
 /// pair swaps, and does not write it: invocation t's iteration r then reads
 /// element q ^ M of q = t + rW, which is its own register r ^ (M / W) of
 /// invocation t ^ (M mod W), reached by a subgroup shuffle or a copy of the
@@ -270,7 +270,10 @@ bool LayoutAssignment::isOwnerAligned(Operation *user, Value buffer) {
 bool LayoutAssignment::isPairSwapRead(Operation *user, Value buffer) {
   auto linalgOp = dyn_cast<linalg::LinalgOp>(user);
   auto type = cast<MemRefType>(buffer.getType());
-  if (!linalgOp || buffer.getDefiningOp<memref::SubViewOp>() ||
+  // Through reshapes the linear positions are the buffer's; other views
+  // would move them.
+  if (!linalgOp ||
+      !bufferUnderReshapes(buffer).getDefiningOp<memref::AllocOp>() ||
       !type.hasStaticShape() || type.getNumElements() % workgroupSize ||
       linalgOp.getNumLoops() == 0 ||
       linalgOp.getNumParallelLoops() != linalgOp.getNumLoops())

@@ -16,6 +16,13 @@ Value triton_spirv::bufferUnderViews(Value memref) {
   return memref;
 }
 
+Value triton_spirv::bufferUnderReshapes(Value memref) {
+  while (isa_and_present<memref::ExpandShapeOp, memref::CollapseShapeOp>(
+      memref.getDefiningOp()))
+    memref = memref.getDefiningOp()->getOperand(0);
+  return memref;
+}
+
 void triton_spirv::forEachUserThroughViews(
     Value buffer, function_ref<void(Operation *, bool)> visit) {
   for (Operation *user : buffer.getUsers()) {

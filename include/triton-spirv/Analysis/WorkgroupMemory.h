@@ -32,6 +32,10 @@ bool isGlobalMemory(MemRefType type);
 /// The buffer under `memref`'s views (subviews, reshapes, casts).
 Value bufferUnderViews(Value memref);
 
+/// The buffer under `memref`'s reshapes (expand_shape, collapse_shape), which
+/// keep every element's linear position; other views stop it.
+Value bufferUnderReshapes(Value memref);
+
 /// Calls `visit` on each user of `buffer` and of its views (recursively),
 /// the views included, saying whether the user is such a view.
 void forEachUserThroughViews(Value buffer,

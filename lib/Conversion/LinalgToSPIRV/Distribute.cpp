@@ -419,25 +419,17 @@ Attribute KernelDistributor::iterationLayout(linalg::LinalgOp op) {
 /// offset.
 LogicalResult KernelDistributor::rewritePrivateAccesses() {
   for (auto [buffer, replacement] : privateBuffers) {
-    SmallVector<std::pair<Operation *, Value>> accesses;
-    SmallVector<Operation *> views; // Outermost first.
-    std::function<void(Value)> addAccesses = [&](Value accessed) {
-      for (Operation *user : accessed.getUsers()) {
-        if (!isa<memref::SubViewOp, memref::ExpandShapeOp,
-                 memref::CollapseShapeOp>(user)) {
-          accesses.push_back({user, accessed});
-          continue;
-        }
-        views.push_back(user);
-        addAccesses(user->getResult(0));
-      }
-    };
-    addAccesses(buffer);
-    for (auto &[access, accessed] : accesses) {
+    SmallVector<Operation *> accesses, views; // Views outermost first.
+    triton_spirv::forEachUserThroughViews(
+        buffer, [&](Operation *user, bool isView) {
+          (isView ? views : accesses).push_back(user);
+        });
+    for (Operation *access : accesses) {
       auto load = dyn_cast<memref::LoadOp>(access);
       auto store = dyn_cast<memref::StoreOp>(access);
       if (!load && !store)
         continue;
+      Value accessed = load ? load.getMemRef() : store.getMemRef();
       // needsSingleElements admits no access that would need this.
       if (vectorPrivate)
         return access->emitError("a private buffer held in runs of ")
@@ -1223,13 +1215,13 @@ LogicalResult KernelDistributor::readPairPartners(scf::ForOp loop,
   SmallVector<memref::LoadOp> loads;
   loop.walk([&](memref::LoadOp load) { loads.push_back(load); });
   DenseMap<Value, Value> copies; // Registers -> their copy, made once here.
+  // Copies of different buffers in one loop need exchange buffers of their
+  // own: how many of each element type and size this loop took.
+  DenseMap<std::pair<Type, int64_t>, unsigned> taken;
   for (memref::LoadOp load : loads) {
     Value memref = load.getMemRef();
-    Value buffer = memref;
-    while (isa_and_present<memref::ExpandShapeOp, memref::CollapseShapeOp>(
-        buffer.getDefiningOp()))
-      buffer = buffer.getDefiningOp()->getOperand(0);
-    Value registers = privateBuffers.lookup(buffer);
+    Value registers =
+        privateBuffers.lookup(triton_spirv::bufferUnderReshapes(memref));
     if (!registers || load.getIndices().size() != ivs.size())
       continue;
     MLIRContext *context = rewriter.getContext();
@@ -1282,11 +1274,8 @@ LogicalResult KernelDistributor::readPairPartners(scf::ForOp loop,
         auto exchangeType = MemRefType::get(
             {elements}, element, nullptr,
             gpu::AddressSpaceAttr::get(context, gpu::AddressSpace::Workgroup));
-        // Copies of different buffers in one loop need buffers of their own.
-        unsigned sameKind = llvm::count_if(copies, [&](auto &entry) {
-          return entry.second && entry.second.getType() == exchangeType;
-        });
-        Value &exchange = exchangeBuffers[{element, elements, sameKind}];
+        Value &exchange =
+            exchangeBuffers[{element, elements, taken[{element, elements}]++}];
         if (!exchange) {
           OpBuilder::InsertionGuard guard(rewriter);
           rewriter.setInsertionPointToStart(&kernel.getBody().front());

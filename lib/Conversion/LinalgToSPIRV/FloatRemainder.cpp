@@ -34,7 +34,7 @@ struct FloatBits {
       : b(b), loc(loc), type(type),
         bits(b.getIntegerType(type.getWidth())),
         mantissa(type.getFPMantissaWidth() - 1),
-        bias(type.isF64() ? 1023 : 127) {}
+        bias(llvm::APFloat::semanticsMaxExponent(type.getFloatSemantics())) {}
 
   Value integer(int64_t v) const {
     return arith::ConstantOp::create(b, loc, bits,

@@ -52,18 +52,21 @@ bool onlyMovesData(linalg::GenericOp producer) {
                       [](Operation &op) { return isa<arith::BitcastOp>(op); });
 }
 
-/// Whether a linalg op reads `value` other than element by element at its
+/// Whether `use` is a linalg op's read other than element by element at its
 /// own loop position, a projection of it or a broadcast (a mirrored read,
-/// `1 - d`): such a reader needs the value materialized, so recomputing it
-/// elsewhere only adds work. Sorting networks read each stage both ways; recomputing a
-/// stage into the next would repeat the whole network in every stage.
+/// `1 - d`, of a pair swap).
+bool readsAcrossElements(OpOperand &use) {
+  auto reader = dyn_cast<linalg::LinalgOp>(use.getOwner());
+  return reader && !reader.getMatchingIndexingMap(&use).isProjectedPermutation(
+                       /*allowZeroInResults=*/true);
+}
+
+/// Whether some linalg op reads `value` across elements: it then needs the
+/// value materialized, so recomputing it elsewhere only adds work. Sorting
+/// networks read each stage both ways; recomputing a stage into the next
+/// would repeat the whole network in every stage.
 bool isReadAcrossElements(Value value) {
-  return llvm::any_of(value.getUses(), [](OpOperand &use) {
-    auto reader = dyn_cast<linalg::LinalgOp>(use.getOwner());
-    return reader &&
-           !reader.getMatchingIndexingMap(&use).isProjectedPermutation(
-               /*allowZeroInResults=*/true);
-  });
+  return llvm::any_of(value.getUses(), readsAcrossElements);
 }
 
 /// Whether `op` or an op in its regions writes memory (a store or an atomic
@@ -321,10 +324,7 @@ struct FuseElementwisePass
       // compute it at the partner's position, and the stages of a sorting
       // network would pull every earlier stage into every later one; only
       // data movement (bitcasts, other swaps) composes into such a read.
-      auto consumerOp = dyn_cast<linalg::LinalgOp>(fused->getOwner());
-      if (consumerOp &&
-          !consumerOp.getMatchingIndexingMap(fused).isProjectedPermutation(
-              /*allowZeroInResults=*/true)) {
+      if (readsAcrossElements(*fused)) {
         auto generic = dyn_cast<linalg::GenericOp>(producer);
         return generic && onlyMovesData(generic);
       }
