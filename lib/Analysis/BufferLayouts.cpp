@@ -1,6 +1,6 @@
 //===- BufferLayouts.cpp - Which block buffers live in registers ----------===//
 //
-// Three layouts keep a buffer in registers:
+// Four layouts keep a buffer in registers:
 // - cyclic: element q with invocation q mod W. It fits element-wise work
 //   over the whole buffer (any op iterates that way by default), reductions
 //   that all invocations share, views that keep positions congruent modulo
@@ -15,6 +15,9 @@
 //   results with subgroup shuffles). Element-wise work on it runs on every
 //   holder; grid ops read it broadcast along the reduced dimension. Vectors
 //   that grid ops read broadcast become slices too.
+// - fragments: the accumulator of a matmul computed with cooperative
+//   matrices, as one matrix value per 16x16 tile of a subgroup's, from its
+//   fill through the reduction loops to an epilogue that only reads it.
 // An element-wise op iterates in one layout, so the buffers it reads and
 // writes element by element must agree. Layouts spread from their anchors
 // (matmul accumulators, reductions of grid buffers) to every buffer whose
@@ -383,6 +386,65 @@ bool LayoutAssignment::allowsGrid(Value buffer, GridLayoutAttr grid) {
   });
 }
 
+/// Whether the accumulator `acc` of `matmul` can stay in registers as
+/// cooperative-matrix fragments: it is filled with a scalar, accumulated by
+/// `matmul` alone (in `scf.for` loops around it below the fill's block,
+/// which carry the fragments), and then only read, element by element, by
+/// element-wise ops of the fill's block that touch no other block in
+/// workgroup memory (the epilogue, which visits the fragments one at a
+/// time).
+static bool allowsFragments(Value acc, linalg::LinalgOp matmul) {
+  linalg::FillOp fill;
+  SmallVector<Operation *> readers;
+  for (Operation *user : acc.getUsers()) {
+    if (user == matmul.getOperation())
+      continue;
+    if (auto fillOp = dyn_cast<linalg::FillOp>(user)) {
+      if (fill)
+        return false;
+      fill = fillOp;
+      continue;
+    }
+    auto reader = dyn_cast<linalg::LinalgOp>(user);
+    if (!reader || !isElementwiseUse(user, acc) || reader.getNumLoops() != 2 ||
+        llvm::is_contained(reader.getDpsInits(), acc) ||
+        llvm::any_of(user->getOperands(),
+                     [&](Value operand) {
+                       return operand != acc &&
+                              isa<MemRefType>(operand.getType());
+                     }))
+      return false;
+    WalkResult blocks = user->walk([](Operation *nested) {
+      auto load = dyn_cast<memref::LoadOp>(nested);
+      auto store = dyn_cast<memref::StoreOp>(nested);
+      Value memref = load    ? load.getMemRef()
+                     : store ? store.getMemRef()
+                             : Value();
+      return memref && !isGlobalMemory(cast<MemRefType>(memref.getType()))
+                 ? WalkResult::interrupt()
+                 : WalkResult::advance();
+    });
+    if (blocks.wasInterrupted())
+      return false;
+    readers.push_back(user);
+  }
+  if (!fill || !isa<MemRefType>(acc.getType()) ||
+      llvm::is_contained(matmul.getDpsInputs(), acc))
+    return false;
+  Block *block = fill->getBlock();
+  std::optional<SmallVector<Operation *>> loops =
+      fragmentLoops(matmul, block);
+  if (!loops)
+    return false;
+  Operation *accumulation =
+      loops->empty() ? matmul.getOperation() : loops->front();
+  return fill->isBeforeInBlock(accumulation) &&
+         llvm::all_of(readers, [&](Operation *reader) {
+           return reader->getBlock() == block &&
+                  accumulation->isBeforeInBlock(reader);
+         });
+}
+
 /// Whether `buffer`, or a buffer computed from it element by element, is
 /// the input of a reduction.
 static bool feedsReduction(Value buffer) {
@@ -490,10 +552,13 @@ accessesThrough(Operation *user, Value buffer) {
   return {SmallVector<Operation *>{user}, buffer};
 }
 
-/// Which layout wins where two meet in an element-wise op.
+/// Which layout wins where two meet in an element-wise op. (Fragments meet
+/// no other layout: their readers touch no other block.)
 static int priority(Attribute layout) {
   if (!layout)
     return 0;
+  if (isa<FragmentsLayoutAttr>(layout))
+    return 4;
   if (isa<GridLayoutAttr>(layout))
     return 3;
   if (isa<SliceLayoutAttr>(layout))
@@ -566,6 +631,8 @@ void LayoutAssignment::propagate(SmallVector<Value> worklist) {
 /// of its parent grid, and whoever reads a slice broadcast iterates in the
 /// parent grid.
 bool LayoutAssignment::isConsistent(Value buffer, Attribute layout) {
+  if (isa<FragmentsLayoutAttr>(layout))
+    return true;
   auto grid = dyn_cast<GridLayoutAttr>(layout);
   auto slice = dyn_cast<SliceLayoutAttr>(layout);
   // (Through views that keep a grid too.)
@@ -652,20 +719,35 @@ BufferLayouts LayoutAssignment::run() {
       layouts[alloc] = CyclicLayoutAttr::get(context);
   });
 
+  // Matmuls of cooperative-matrix form whose accumulator is filled, summed
+  // and then read by an epilogue keep it as fragments in registers.
+  kernel.walk([&](linalg::LinalgOp op) {
+    const std::optional<MatmulPlan> &plan = planFor(op);
+    if (!plan || !plan->fragmentTiling)
+      return;
+    Value acc = op.getDpsInits()[0];
+    auto fragments = FragmentsLayoutAttr::get(
+        context, {plan->fragmentTiling->gridM, plan->fragmentTiling->gridN});
+    if (isCandidate(acc) &&
+        fragments.tiles(cast<MemRefType>(acc.getType()).getShape()) &&
+        allowsFragments(acc, op))
+      layouts[acc] = fragments;
+  });
+
   // Matmul accumulators computed in register tiles anchor grids. Where
-  // cooperative matrices could compute the matmul, they do unless the
-  // accumulator is reduced: the reduction needs it in registers, in a layout
-  // this project knows.
+  // cooperative matrices could compute the matmul with the accumulator in
+  // workgroup memory, they do unless the accumulator is reduced: the
+  // reduction needs it in registers, in a layout this project knows.
   // Matmuls with as many rows share one grid where they can, so that the
   // slices of one (attention's row maxima) can scale the other's rows.
   SmallVector<Value> anchors;
   DenseMap<int64_t, int64_t> gridRowsByRows;
   kernel.walk([&](linalg::LinalgOp op) {
     const std::optional<MatmulPlan> &plan = planFor(op);
-    if (!plan ||
-        (plan->cooperativeTiling && !feedsReduction(op.getDpsInits()[0])))
-      return;
     Value acc = op.getDpsInits()[0];
+    if (!plan || isa_and_nonnull<FragmentsLayoutAttr>(layouts.lookup(acc)) ||
+        (plan->cooperativeTiling && !feedsReduction(acc)))
+      return;
     GridLayoutAttr grid = gridOf(*plan, context);
     ArrayRef<int64_t> accShape = cast<MemRefType>(acc.getType()).getShape();
     auto known =

@@ -4,6 +4,7 @@
 #include "triton-spirv/Analysis/WorkgroupMemory.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 
 #include <string>
 
@@ -132,6 +133,7 @@ triton_spirv::planMatmul(linalg::LinalgOp op, const WorkgroupShape &shape) {
       m / size, n / size, shape.workgroupSize / shape.subgroupSize, 32);
   if (!subgroupTiling)
     return plan;
+  plan.fragmentTiling = subgroupTiling;
   // A quarter of workgroup memory at most, so that the kernel's other
   // blocks (other matmuls' accumulators among them) still fit.
   int64_t bytes = bufferBytes(lhs) + bufferBytes(rhs) + bufferBytes(acc);
@@ -144,9 +146,23 @@ triton_spirv::planMatmul(linalg::LinalgOp op, const WorkgroupShape &shape) {
         " bytes of workgroup memory (over a quarter "
         "of the target's " +
         std::to_string(shape.maxWorkgroupMemory) +
-        "); the accumulator stays in registers, computed by invocations";
+        ") and it cannot stay in registers as fragments; it stays in "
+        "registers, computed by invocations";
     return plan;
   }
   plan.cooperativeTiling = subgroupTiling;
   return plan;
+}
+
+std::optional<SmallVector<Operation *>>
+triton_spirv::fragmentLoops(Operation *matmul, Block *block) {
+  SmallVector<Operation *> loops;
+  for (Operation *op = matmul; op->getBlock() != block;) {
+    op = op->getParentOp();
+    if (!op || !isa<scf::ForOp>(op))
+      return std::nullopt;
+    loops.push_back(op);
+  }
+  std::reverse(loops.begin(), loops.end());
+  return loops;
 }

@@ -10,13 +10,15 @@
 #ifndef TRITON_SPIRV_ANALYSIS_MATMULPLAN_H
 #define TRITON_SPIRV_ANALYSIS_MATMULPLAN_H
 
+#include "triton-spirv/Dialect/TritonSPIRV/IR/Dialect.h"
+
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 
 #include <optional>
 
 namespace mlir::triton_spirv {
 /// The cooperative-matrix shape used: 16x16 tiles, 16 deep (fp16 on NVIDIA).
-inline constexpr int64_t kCooperativeMatrixSize = 16;
+inline constexpr int64_t kCooperativeMatrixSize = kFragmentSize;
 
 /// What the planning needs to know of the target and the launch.
 struct WorkgroupShape {
@@ -41,6 +43,10 @@ struct MatmulPlan {
   /// The subgroups' cooperative-matrix tiles, where the matmul has their form
   /// and its accumulator and operands fit in workgroup memory.
   std::optional<MatmulTiling> cooperativeTiling;
+  /// The same tiles wherever the matmul has their form, for an accumulator
+  /// kept in registers as fragments (triton_spirv.fragments), which takes no
+  /// workgroup memory.
+  std::optional<MatmulTiling> fragmentTiling;
   /// Why cooperative matrices cannot be used although the matmul has their
   /// form (empty otherwise): a remark for the user.
   std::string cooperativeMatrixMissed;
@@ -62,6 +68,11 @@ std::optional<int64_t> rowStride(Value buffer);
 /// grid layout means register tiles.
 std::optional<MatmulPlan> planMatmul(linalg::LinalgOp op,
                                      const WorkgroupShape &shape);
+/// The `scf.for` loops around `matmul` below `block`, outermost first,
+/// across which an accumulator kept as fragments is carried; none when an
+/// op other than an `scf.for` is in between, or `matmul` is not in `block`.
+std::optional<SmallVector<Operation *>> fragmentLoops(Operation *matmul,
+                                                      Block *block);
 } // namespace mlir::triton_spirv
 
 #endif // TRITON_SPIRV_ANALYSIS_MATMULPLAN_H

@@ -37,11 +37,13 @@ struct AssignLayoutsPass
         if (found == result.matmulPlans.end() || !found->second)
           return;
         const MatmulPlan &plan = *found->second;
+        Attribute accLayout = result.layouts.lookup(op.getDpsInits()[0]);
+        if (isa_and_nonnull<FragmentsLayoutAttr>(accLayout))
+          return;
         if (!plan.cooperativeMatrixMissed.empty())
           op->emitRemark(plan.cooperativeMatrixMissed);
         else if (plan.cooperativeTiling &&
-                 isa_and_nonnull<GridLayoutAttr>(
-                     result.layouts.lookup(op.getDpsInits()[0])))
+                 isa_and_nonnull<GridLayoutAttr>(accLayout))
           op->emitRemark("cooperative matrices not used: the accumulator is "
                          "reduced, which needs it in registers; it is computed "
                          "by invocations");

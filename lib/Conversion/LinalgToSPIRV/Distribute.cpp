@@ -46,6 +46,16 @@ struct LayoutBuffer {
   Value registers;
 };
 
+/// A matmul accumulator kept as cooperative-matrix fragments: the scalar it
+/// is filled with and where (until its matmul takes them), then the
+/// fragments its matmul computed.
+struct FragmentBuffer {
+  triton_spirv::FragmentsLayoutAttr layout;
+  Value fill;
+  Block *fillBlock = nullptr;
+  SmallVector<Value> fragments;
+};
+
 class KernelDistributor {
 public:
   KernelDistributor(func::FuncOp kernel,
@@ -80,6 +90,9 @@ private:
   Operation *needsSingleElements(Value privateBuffer);
   int64_t vectorWidthOf(linalg::LinalgOp op, bool privateInRuns);
   LogicalResult distributeOnLayout(scf::ParallelOp loop, Attribute layout);
+  LogicalResult distributeOnFragments(linalg::LinalgOp op, Value buffer,
+                                      const FragmentBuffer &fragments);
+  Value fragmentScratch(Location loc, Type element);
   bool distributeGridReduction(linalg::ReduceOp op);
   /// The grid or slice layout an element-wise op iterates in, if any.
   Attribute iterationLayout(linalg::LinalgOp op);
@@ -114,6 +127,11 @@ private:
   DenseMap<std::tuple<Type, int64_t, unsigned>, Value> exchangeBuffers;
   /// Workgroup buffers in a grid or slice layout, and their registers.
   DenseMap<Value, LayoutBuffer> layoutBuffers;
+  /// Workgroup buffers in a fragments layout.
+  DenseMap<Value, FragmentBuffer> fragmentBuffers;
+  /// One 16x16 tile per subgroup, by element type, through which epilogues
+  /// read fragments.
+  DenseMap<Type, Value> fragmentScratches;
   /// Whether the private (cyclic) buffers are held kVectorWidth elements at
   /// a time: element q by invocation (q / V) mod W, as register
   /// (q / VW) V + q mod V, so that each invocation's elements come in
@@ -273,6 +291,13 @@ LogicalResult KernelDistributor::run() {
              << " at elements that other invocations hold";
     rewriter.eraseOp(buffer.getDefiningOp());
   }
+  for (auto &[buffer, fragments] : fragmentBuffers) {
+    if (!buffer.use_empty())
+      return buffer.user_begin()->emitError()
+             << "accesses a buffer in layout " << fragments.layout
+             << " other than by its fill, its matmul and element-wise reads";
+    rewriter.eraseOp(buffer.getDefiningOp());
+  }
   return success();
 }
 
@@ -358,6 +383,19 @@ LogicalResult KernelDistributor::findPrivateBuffers() {
       alloc.emitError("only static buffers of identity layout can be given a "
                       "layout");
       return WalkResult::interrupt();
+    }
+    if (auto fragments = dyn_cast<triton_spirv::FragmentsLayoutAttr>(layout)) {
+      if (!shape.cooperativeMatrix || subgroupSize <= 1 ||
+          fragments.getNumSubgroups() * subgroupSize != workgroupSize ||
+          !fragments.tiles(type.getShape())) {
+        alloc.emitError() << "layout " << layout << " does not tile " << type
+                          << " with the cooperative matrices of "
+                          << workgroupSize / std::max(subgroupSize, 1u)
+                          << " subgroups";
+        return WalkResult::interrupt();
+      }
+      fragmentBuffers[alloc] = {fragments};
+      return WalkResult::advance();
     }
     int64_t perInvocation;
     auto grid = dyn_cast<triton_spirv::GridLayoutAttr>(layout);
@@ -545,6 +583,35 @@ Operation *KernelDistributor::needsSingleElements(Value privateBuffer) {
 LogicalResult KernelDistributor::distributeLinalgOp(linalg::LinalgOp op) {
   Location loc = op.getLoc();
   rewriter.setInsertionPoint(op);
+  if (op.getNumDpsInits() == 1) {
+    auto found = fragmentBuffers.find(op.getDpsInits()[0]);
+    if (found != fragmentBuffers.end()) {
+      FragmentBuffer &fragments = found->second;
+      // The fill becomes the fragments' initial value.
+      if (auto fill = dyn_cast<linalg::FillOp>(op.getOperation())) {
+        fragments.fill = fill.value();
+        fragments.fillBlock = fill->getBlock();
+        rewriter.eraseOp(fill);
+        return success();
+      }
+      if (!fragments.fill)
+        return op->emitError("accumulates into a buffer in layout ")
+               << fragments.layout << " before its fill";
+      barrier(loc);
+      FailureOr<SmallVector<Value>> computed =
+          triton_spirv::distributeMatmulOnFragments(
+              rewriter, op, fragments.layout, fragments.fill,
+              fragments.fillBlock);
+      if (failed(computed))
+        return failure();
+      fragments.fragments = std::move(*computed);
+      return success();
+    }
+  }
+  for (Value input : op.getDpsInputs())
+    if (auto found = fragmentBuffers.find(input);
+        found != fragmentBuffers.end())
+      return distributeOnFragments(op, input, found->second);
   barrier(loc);
   triton_spirv::GridLayoutAttr accumulatorLayout;
   Value accumulatorRegisters;
@@ -1511,6 +1578,133 @@ LogicalResult KernelDistributor::distributeOnLayout(scf::ParallelOp loop,
     }
   }
   rewriter.setInsertionPointAfter(outermost);
+  barrier(loc);
+  return success();
+}
+
+Value KernelDistributor::fragmentScratch(Location loc, Type element) {
+  Value &scratch = fragmentScratches[element];
+  if (!scratch) {
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPointToStart(&kernel.getBody().front());
+    auto workgroup = gpu::AddressSpaceAttr::get(rewriter.getContext(),
+                                                gpu::AddressSpace::Workgroup);
+    int64_t subgroups = workgroupSize / subgroupSize;
+    scratch = memref::AllocOp::create(
+        rewriter, loc,
+        MemRefType::get({subgroups * triton_spirv::kFragmentSize,
+                         triton_spirv::kFragmentSize},
+                        element, nullptr, workgroup));
+  }
+  return scratch;
+}
+
+/// An element-wise op that reads an accumulator kept as fragments (the
+/// matmul's epilogue). Which lane holds which element of a fragment is the
+/// driver's choice, so each subgroup stores its fragments, one at a time,
+/// to its own 16x16 tile of a scratch buffer in workgroup memory, and its
+/// lanes run the op's body on that tile's elements, reading them from
+/// there: lane l takes elements l, l + S, ... of the tile in row-major
+/// order (S the subgroup size).
+LogicalResult
+KernelDistributor::distributeOnFragments(linalg::LinalgOp op, Value buffer,
+                                         const FragmentBuffer &fragments) {
+  Location loc = op.getLoc();
+  constexpr int64_t size = triton_spirv::kFragmentSize;
+  triton_spirv::FragmentsLayoutAttr layout = fragments.layout;
+  ArrayRef<int64_t> grid = layout.getSubgroups();
+  ArrayRef<int64_t> shape = cast<MemRefType>(buffer.getType()).getShape();
+  int64_t tilesM = shape[0] / (grid[0] * size);
+  int64_t tilesN = shape[1] / (grid[1] * size);
+  if (fragments.fragments.size() != size_t(tilesM * tilesN))
+    return op->emitError("reads a buffer in layout ")
+           << layout << " before its matmul computed it";
+  FailureOr<linalg::GenericOp> generic = triton_spirv::asGeneric(rewriter, op);
+  if (failed(generic))
+    return op->emitError("cannot distribute this op over a workgroup");
+  FailureOr<linalg::LinalgLoops> loops =
+      linalg::linalgOpToParallelLoops(rewriter, *generic);
+  if (failed(loops) || loops->size() != 1)
+    return op->emitError("cannot lower this op to parallel loops");
+  rewriter.eraseOp(*generic);
+  auto parallel = dyn_cast<scf::ParallelOp>(loops->front());
+  if (!parallel || parallel.getNumLoops() != 2 ||
+      !llvm::all_of(parallel.getLowerBound(), isZeroInteger) ||
+      !llvm::all_of(parallel.getStep(), isOneInteger) ||
+      getConstantIntValues(getAsOpFoldResult(parallel.getUpperBound())) !=
+          SmallVector<int64_t>(shape))
+    return op->emitError("an op on a buffer in layout ")
+           << layout << " must iterate over the whole buffer";
+
+  rewriter.setInsertionPoint(parallel);
+  Value subgroup = gpu::SubgroupIdOp::create(rewriter, loc, nullptr);
+  Value lane = gpu::LaneIdOp::create(rewriter, loc, nullptr);
+  Value tileRow0 = arith::MulIOp::create(
+      rewriter, loc,
+      arith::DivUIOp::create(rewriter, loc, subgroup,
+                             indexConstant(loc, grid[1])),
+      indexConstant(loc, size));
+  Value tileCol0 = arith::MulIOp::create(
+      rewriter, loc,
+      arith::RemUIOp::create(rewriter, loc, subgroup,
+                             indexConstant(loc, grid[1])),
+      indexConstant(loc, size));
+  Value scratchRow0 =
+      arith::MulIOp::create(rewriter, loc, subgroup, indexConstant(loc, size));
+  Value scratch = fragmentScratch(
+      loc, cast<MemRefType>(buffer.getType()).getElementType());
+  Block *body = parallel.getBody();
+  MLIRContext *context = rewriter.getContext();
+  for (auto [index, fragment] : llvm::enumerate(fragments.fragments)) {
+    int64_t i = index / tilesN, j = index % tilesN;
+    // The previous tile's readers are done before the store.
+    barrier(loc);
+    gpu::SubgroupMmaStoreMatrixOp::create(
+        rewriter, loc, fragment, scratch,
+        ValueRange{scratchRow0, indexConstant(loc, 0)},
+        rewriter.getIndexAttr(size), UnitAttr());
+    barrier(loc);
+    auto elements =
+        scf::ForOp::create(rewriter, loc, indexConstant(loc, 0),
+                           indexConstant(loc, size * size / subgroupSize),
+                           indexConstant(loc, 1));
+    markSpread(elements, getAsIndexOpFoldResult(context, shape), 1, layout);
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPointToStart(elements.getBody());
+    Value linear = arith::AddIOp::create(
+        rewriter, loc, lane,
+        arith::MulIOp::create(rewriter, loc, elements.getInductionVar(),
+                              indexConstant(loc, subgroupSize)));
+    Value row = arith::DivUIOp::create(rewriter, loc, linear,
+                                       indexConstant(loc, size));
+    Value col = arith::RemUIOp::create(rewriter, loc, linear,
+                                       indexConstant(loc, size));
+    Value bufferRow = arith::AddIOp::create(
+        rewriter, loc,
+        arith::AddIOp::create(rewriter, loc, tileRow0,
+                              indexConstant(loc, i * grid[0] * size)),
+        row);
+    Value bufferCol = arith::AddIOp::create(
+        rewriter, loc,
+        arith::AddIOp::create(rewriter, loc, tileCol0,
+                              indexConstant(loc, j * grid[1] * size)),
+        col);
+    Value scratchRow = arith::AddIOp::create(rewriter, loc, scratchRow0, row);
+    IRMapping mapping;
+    mapping.map(parallel.getInductionVars(), ValueRange{bufferRow, bufferCol});
+    for (Operation &nested : body->without_terminator()) {
+      auto load = dyn_cast<memref::LoadOp>(&nested);
+      if (load && load.getMemRef() == buffer) {
+        // The layout analysis admits only identity reads.
+        mapping.map(load.getResult(),
+                    memref::LoadOp::create(rewriter, loc, scratch,
+                                           ValueRange{scratchRow, col}));
+        continue;
+      }
+      rewriter.clone(nested, mapping);
+    }
+  }
+  rewriter.eraseOp(parallel);
   barrier(loc);
   return success();
 }

@@ -13,7 +13,9 @@
 //
 // With cooperative matrices (fp16 operands), the same scheme works one level
 // up: subgroups form the grid and own 16x16 tiles of outputs, which they
-// compute with the subgroup's matrix instructions (tensor cores).
+// compute with the subgroup's matrix instructions (tensor cores). Their
+// accumulators live in workgroup memory, or, in a fragments layout, only in
+// registers: created from the fill's scalar and handed to the epilogue.
 //
 //===----------------------------------------------------------------------===//
 
@@ -57,13 +59,23 @@ static scf::ForOp accumulationLoop(linalg::LinalgOp op, Value registers) {
 }
 
 namespace {
+/// Where cooperative-matrix tiles keep their accumulators: in workgroup
+/// memory (the matmul's output buffer), or, with `fill`, as fragments in
+/// registers that start as that scalar and end in `fragments`.
+struct FragmentAccumulator {
+  Value fill;
+  SmallVector<Value> *fragments = nullptr;
+};
+
 class MatmulDistributor {
 public:
   MatmulDistributor(RewriterBase &rewriter, linalg::GenericOp op,
-                    scf::ForOp accumulationLoop)
+                    ArrayRef<Operation *> accumulationLoops)
       : rewriter(rewriter), op(op), loc(op.getLoc()), lhs(op.getDpsInputs()[0]),
         rhs(op.getDpsInputs()[1]), acc(op.getDpsInits()[0]),
-        accumulationLoop(accumulationLoop) {
+        accumulationLoops(llvm::map_to_vector(
+            accumulationLoops,
+            [](Operation *loop) { return cast<scf::ForOp>(loop); })) {
     k = cast<MemRefType>(lhs.getType()).getDimSize(1);
   }
 
@@ -71,7 +83,8 @@ public:
   /// `tiling` (triton_spirv.grid).
   void emitRegisterTiles(const MatmulTiling &tiling, Value invocationId,
                          Value registers);
-  void emitCooperativeTiles(const MatmulTiling &tiling, Value subgroupId);
+  void emitCooperativeTiles(const MatmulTiling &tiling, Value subgroupId,
+                            FragmentAccumulator fragments = {});
 
 private:
   Value constant(int64_t value) {
@@ -81,11 +94,11 @@ private:
   SmallVector<Value> strided(Value first, int64_t step, Value from,
                              int64_t count);
   /// Loads the accumulators of tile position (i, j) for all rows i and
-  /// columns j, updates them with `reduce` and stores them back. With an
-  /// accumulation loop, the loads go before it and the stores after it, and the
-  /// values are carried through it instead; the insertion point must then be
-  /// before the loop, where the indices are defined. Leaves the insertion point
-  /// after the update.
+  /// columns j, updates them with `reduce` and stores them back. With
+  /// accumulation loops, the loads go before the outermost and the stores
+  /// after it, and the values are carried through them instead; the
+  /// insertion point must then be before the outermost loop, where the
+  /// indices are defined. Leaves the insertion point after the update.
   void accumulate(ArrayRef<Value> rows, ArrayRef<Value> cols,
                   function_ref<Value(size_t, size_t)> load,
                   function_ref<void(Value, size_t, size_t)> store,
@@ -95,7 +108,8 @@ private:
   linalg::GenericOp op;
   Location loc;
   Value lhs, rhs, acc;
-  scf::ForOp accumulationLoop;
+  /// Outermost first; the matmul is directly in the last.
+  SmallVector<scf::ForOp> accumulationLoops;
   int64_t k;
 };
 } // namespace
@@ -120,37 +134,47 @@ void MatmulDistributor::accumulate(
     for (auto [index, value] : llvm::enumerate(values))
       store(value, index / cols.size(), index % cols.size());
   };
-  if (accumulationLoop)
+  if (!accumulationLoops.empty())
     gpu::BarrierOp::create(rewriter, loc);
   SmallVector<Value> initial;
   for (size_t i = 0; i < rows.size(); ++i)
     for (size_t j = 0; j < cols.size(); ++j)
       initial.push_back(load(i, j));
-  if (!accumulationLoop) {
+  if (accumulationLoops.empty()) {
     storeAll(reduce(initial));
     return;
   }
-  FailureOr<LoopLikeOpInterface> extended =
-      accumulationLoop.replaceWithAdditionalYields(
-          rewriter, initial, /*replaceInitOperandUsesInLoop=*/false,
-          [](OpBuilder &, Location, ArrayRef<BlockArgument> carried) {
-            return SmallVector<Value>(carried.begin(), carried.end());
-          });
-  // scf.for always accepts more loop-carried values.
-  auto loop = cast<scf::ForOp>(extended->getOperation());
-  unsigned first = loop.getNumRegionIterArgs() - initial.size();
+  // Each loop carries the values from the one around it (the outermost from
+  // before it) and yields what the one inside it (the matmul, innermost)
+  // computed.
+  SmallVector<unsigned> firsts;
+  ValueRange carried = initial;
+  for (scf::ForOp &loop : accumulationLoops) {
+    FailureOr<LoopLikeOpInterface> extended = loop.replaceWithAdditionalYields(
+        rewriter, carried, /*replaceInitOperandUsesInLoop=*/false,
+        [](OpBuilder &, Location, ArrayRef<BlockArgument> args) {
+          return SmallVector<Value>(args.begin(), args.end());
+        });
+    // scf.for always accepts more loop-carried values.
+    loop = cast<scf::ForOp>(extended->getOperation());
+    firsts.push_back(loop.getNumRegionIterArgs() - initial.size());
+    carried = loop.getRegionIterArgs().drop_front(firsts.back());
+  }
   rewriter.setInsertionPoint(op);
-  SmallVector<Value> updated =
-      reduce(loop.getRegionIterArgs().drop_front(first));
-  Operation *yield = loop.getBody()->getTerminator();
-  rewriter.modifyOpInPlace(yield, [&] {
-    for (auto [index, value] : llvm::enumerate(updated))
-      yield->setOperand(first + index, value);
-  });
+  SmallVector<Value> updated = reduce(carried);
+  for (auto [level, loop] : llvm::enumerate(llvm::reverse(accumulationLoops))) {
+    unsigned first = firsts[firsts.size() - 1 - level];
+    Operation *yield = loop.getBody()->getTerminator();
+    rewriter.modifyOpInPlace(yield, [&] {
+      for (auto [index, value] : llvm::enumerate(updated))
+        yield->setOperand(first + index, value);
+    });
+    updated = SmallVector<Value>(loop.getResults().drop_front(first));
+  }
   OpBuilder::InsertionGuard guard(rewriter);
-  rewriter.setInsertionPointAfter(loop);
+  rewriter.setInsertionPointAfter(accumulationLoops.front());
   gpu::BarrierOp::create(rewriter, loc);
-  storeAll(loop.getResults().drop_front(first));
+  storeAll(updated);
   gpu::BarrierOp::create(rewriter, loc);
 }
 
@@ -165,9 +189,9 @@ void MatmulDistributor::emitRegisterTiles(const MatmulTiling &tiling,
   while (tiling.tileM % chunkRows)
     --chunkRows;
   if (chunkRows != tiling.tileM)
-    accumulationLoop = nullptr;
-  if (accumulationLoop)
-    rewriter.setInsertionPoint(accumulationLoop);
+    accumulationLoops.clear();
+  if (!accumulationLoops.empty())
+    rewriter.setInsertionPoint(accumulationLoops.front());
   Value gridN = constant(tiling.gridN);
   Value row0 = arith::DivUIOp::create(rewriter, loc, invocationId, gridN);
   Value col0 = arith::RemUIOp::create(rewriter, loc, invocationId, gridN);
@@ -232,9 +256,10 @@ void MatmulDistributor::emitRegisterTiles(const MatmulTiling &tiling,
 }
 
 void MatmulDistributor::emitCooperativeTiles(const MatmulTiling &tiling,
-                                             Value subgroupId) {
-  if (accumulationLoop)
-    rewriter.setInsertionPoint(accumulationLoop);
+                                             Value subgroupId,
+                                             FragmentAccumulator fragments) {
+  if (!accumulationLoops.empty())
+    rewriter.setInsertionPoint(accumulationLoops.front());
   Value gridN = constant(tiling.gridN);
   Value zero = constant(0);
   Value tileRow0 = arith::DivUIOp::create(rewriter, loc, subgroupId, gridN);
@@ -276,10 +301,23 @@ void MatmulDistributor::emitCooperativeTiles(const MatmulTiling &tiling,
     rewriter.setInsertionPointAfter(steps);
     return steps.getResults();
   };
+  auto accType = gpu::MMAMatrixType::get(
+      {kCooperativeMatrixSize, kCooperativeMatrixSize},
+      cast<MemRefType>(acc.getType()).getElementType(), "COp");
   accumulate(
       rows, cols,
-      [&](size_t i, size_t j) { return load(acc, "COp", rows[i], cols[j]); },
+      [&](size_t i, size_t j) -> Value {
+        if (fragments.fill)
+          return gpu::SubgroupMmaConstantMatrixOp::create(rewriter, loc,
+                                                          accType,
+                                                          fragments.fill);
+        return load(acc, "COp", rows[i], cols[j]);
+      },
       [&](Value value, size_t i, size_t j) {
+        if (fragments.fragments) {
+          fragments.fragments->push_back(value);
+          return;
+        }
         gpu::SubgroupMmaStoreMatrixOp::create(
             rewriter, loc, value, acc, ValueRange{rows[i], cols[j]},
             rewriter.getIndexAttr(*rowStride(acc)), UnitAttr());
@@ -325,7 +363,10 @@ FailureOr<bool> triton_spirv::distributeMatmul(RewriterBase &rewriter,
   linalg::GenericOp generic = *asGenericOp;
   rewriter.setInsertionPoint(generic);
   scf::ForOp loop = accumulationLoop(generic, accumulatorRegisters);
-  MatmulDistributor distributor(rewriter, generic, loop);
+  SmallVector<Operation *> loops;
+  if (loop)
+    loops.push_back(loop);
+  MatmulDistributor distributor(rewriter, generic, loops);
   if (cooperative) {
     OpBuilder::InsertionGuard guard(rewriter);
     if (loop)
@@ -340,4 +381,37 @@ FailureOr<bool> triton_spirv::distributeMatmul(RewriterBase &rewriter,
   rewriter.setInsertionPointAfter(generic);
   rewriter.eraseOp(generic);
   return true;
+}
+
+FailureOr<SmallVector<Value>> triton_spirv::distributeMatmulOnFragments(
+    RewriterBase &rewriter, linalg::LinalgOp op, FragmentsLayoutAttr layout,
+    Value fill, Block *fillBlock) {
+  auto accType = cast<MemRefType>(op.getDpsInits()[0].getType());
+  std::optional<SmallVector<Operation *>> loops =
+      fragmentLoops(op, fillBlock);
+  if (!isStaticMatmul(op) || !layout.tiles(accType.getShape()) || !loops)
+    return op->emitError("a matmul accumulating into a buffer in layout ")
+           << layout << " must be a static matmul tiled by it, in loops "
+           << "below its accumulator's fill";
+  ArrayRef<int64_t> grid = layout.getSubgroups();
+  MatmulTiling tiling{grid[0], grid[1],
+                      accType.getDimSize(0) / (grid[0] * kFragmentSize),
+                      accType.getDimSize(1) / (grid[1] * kFragmentSize)};
+  rewriter.setInsertionPoint(op);
+  FailureOr<linalg::GenericOp> generic = asGeneric(rewriter, op);
+  if (failed(generic))
+    return op->emitError("cannot generalize this matmul");
+  {
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPoint(loops->empty() ? generic->getOperation()
+                                              : loops->front());
+    Value subgroupId =
+        gpu::SubgroupIdOp::create(rewriter, generic->getLoc(), nullptr);
+    rewriter.setInsertionPoint(*generic);
+    SmallVector<Value> fragments;
+    MatmulDistributor(rewriter, *generic, *loops)
+        .emitCooperativeTiles(tiling, subgroupId, {fill, &fragments});
+    rewriter.eraseOp(*generic);
+    return fragments;
+  }
 }

@@ -28,6 +28,17 @@ FailureOr<bool> distributeMatmul(RewriterBase &rewriter, linalg::LinalgOp op,
                                  const WorkgroupShape &shape,
                                  GridLayoutAttr accumulatorLayout,
                                  Value accumulatorRegisters);
+
+/// Replaces a matmul whose accumulator is kept as cooperative-matrix
+/// fragments in `layout` by its subgroups' tiles: the fragments start as
+/// the scalar `fill` (the accumulator's fill in `fillBlock`), are carried
+/// through the loops around the matmul below that block, and are returned
+/// (fragment r * tilesPerSubgroup[1] + c of each subgroup), valid after the
+/// outermost of those loops.
+FailureOr<SmallVector<Value>>
+distributeMatmulOnFragments(RewriterBase &rewriter, linalg::LinalgOp op,
+                            FragmentsLayoutAttr layout, Value fill,
+                            Block *fillBlock);
 } // namespace mlir::triton_spirv
 
 #endif // TRITON_SPIRV_LIB_CONVERSION_LINALGTOSPIRV_DISTRIBUTEMATMUL_H

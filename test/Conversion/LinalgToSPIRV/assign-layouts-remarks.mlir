@@ -1,14 +1,15 @@
 // RUN: triton-spirv-opt %s --triton-spirv-assign-layouts="workgroup-size=128 cooperative-matrix=1 max-workgroup-memory=49152" -verify-diagnostics | FileCheck %s
 
 // An fp16 matmul of cooperative-matrix form whose 128x128 fp32 accumulator
-// and operands would take over a quarter of workgroup memory is computed by
+// and operands would take over a quarter of workgroup memory, and whose
+// accumulator cannot be fragments (it is not filled first), is computed by
 // invocations, with the accumulator in registers; a remark says so.
 // CHECK-LABEL: func.func @large_half_matmul
 // CHECK: memref.alloc() {triton_spirv.layout = #triton_spirv.grid<[8, 16]>} : memref<128x128xf32
 func.func @large_half_matmul(%a: memref<128x32xf16, #gpu.address_space<workgroup>>,
                              %b: memref<32x128xf16, #gpu.address_space<workgroup>>) {
   %acc = memref.alloc() : memref<128x128xf32, #gpu.address_space<workgroup>>
-  // expected-remark @+1 {{cooperative matrices not used: their 128x128 accumulator and operands would take 81920 bytes of workgroup memory (over a quarter of the target's 49152); the accumulator stays in registers, computed by invocations}}
+  // expected-remark @+1 {{cooperative matrices not used: their 128x128 accumulator and operands would take 81920 bytes of workgroup memory (over a quarter of the target's 49152) and it cannot stay in registers as fragments; it stays in registers, computed by invocations}}
   linalg.matmul ins(%a, %b : memref<128x32xf16, #gpu.address_space<workgroup>>, memref<32x128xf16, #gpu.address_space<workgroup>>)
                 outs(%acc : memref<128x128xf32, #gpu.address_space<workgroup>>)
   return

@@ -70,3 +70,24 @@ SmallVector<int64_t> SliceLayoutAttr::getInvocations() const {
 bool SliceLayoutAttr::tiles(ArrayRef<int64_t> shape) const {
   return tilesShape(getInvocations(), shape);
 }
+
+LogicalResult
+FragmentsLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                            ArrayRef<int64_t> subgroups) {
+  if (subgroups.size() != 2 ||
+      llvm::any_of(subgroups, [](int64_t count) { return count <= 0; }))
+    return emitError() << "a fragments layout needs a grid of two positive "
+                          "subgroup counts";
+  return success();
+}
+
+int64_t FragmentsLayoutAttr::getNumSubgroups() const {
+  return computeProduct(getSubgroups());
+}
+
+bool FragmentsLayoutAttr::tiles(ArrayRef<int64_t> shape) const {
+  SmallVector<int64_t> tileCounts = llvm::map_to_vector(
+      getSubgroups(), [](int64_t count) { return count * kFragmentSize; });
+  return shape.size() == 2 && tilesShape(tileCounts, shape) &&
+         llvm::all_of(shape, [](int64_t size) { return size > 0; });
+}

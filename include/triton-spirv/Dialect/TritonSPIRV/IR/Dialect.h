@@ -21,6 +21,9 @@ inline constexpr StringLiteral kLayoutAttrName = "triton_spirv.layout";
 /// The discardable attribute on a distributed loop saying which iterations
 /// each invocation runs (a SpreadAttr).
 inline constexpr StringLiteral kSpreadAttrName = "triton_spirv.spread";
+/// The side of the square cooperative-matrix tiles of a fragments layout
+/// (16x16 fp16 operands, 16 deep: what NVIDIA's devices offer).
+inline constexpr int64_t kFragmentSize = 16;
 } // namespace mlir::triton_spirv
 
 #endif // TRITON_SPIRV_DIALECT_TRITONSPIRV_IR_DIALECT_H

@@ -109,6 +109,38 @@ def TritonSPIRV_SliceLayoutAttr : TritonSPIRV_Attr<"SliceLayout", "slice"> {
   }];
 }
 
+def TritonSPIRV_FragmentsLayoutAttr
+    : TritonSPIRV_Attr<"FragmentsLayout", "fragments"> {
+  let summary = "16x16 tiles held by subgroups as cooperative matrices";
+  let description = [{
+    The accumulator of a matmul computed with cooperative matrices (tensor
+    cores), kept in registers: the subgroups form a grid of `subgroups[0]` x
+    `subgroups[1]`, numbered row-major, and subgroup (s_0, s_1) holds the
+    16x16 tiles whose tile coordinates (x_0 / 16, x_1 / 16) are congruent to
+    (s_0, s_1) modulo the grid, each as one cooperative-matrix value (tile
+    (s_0 + subgroups[0] * r, s_1 + subgroups[1] * c) is its fragment
+    r * tilesPerSubgroup[1] + c). Which lane holds which element of a
+    fragment is the driver's choice, so element-wise work on the buffer goes
+    through a 16x16 scratch tile per subgroup in workgroup memory, one
+    fragment at a time.
+
+    ```mlir
+    %acc = memref.alloc() {triton_spirv.layout = #triton_spirv.fragments<[2, 2]>}
+        : memref<128x128xf32, #gpu.address_space<workgroup>>
+    ```
+  }];
+  let parameters = (ins ArrayRefParameter<"int64_t">:$subgroups);
+  let assemblyFormat = "`<` `[` $subgroups `]` `>`";
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// Subgroups the grid spans.
+    int64_t getNumSubgroups() const;
+    /// Whether the grid's 16x16 tiles cover `shape` exactly: two dimensions,
+    /// each a multiple of 16 times its subgroups.
+    bool tiles(ArrayRef<int64_t> shape) const;
+  }];
+}
+
 def TritonSPIRV_SpreadAttr : TritonSPIRV_Attr<"Spread", "spread"> {
   let summary = "Which iterations of a distributed loop each invocation runs";
   let description = [{
