@@ -392,7 +392,7 @@ bool LayoutAssignment::allowsGrid(Value buffer, GridLayoutAttr grid) {
 /// which carry the fragments), and then only read, element by element, by
 /// element-wise ops of the fill's block that touch no other block in
 /// workgroup memory (the epilogue, which visits the fragments one at a
-/// time).
+/// time; it may also read and write global memory).
 static bool allowsFragments(Value acc, linalg::LinalgOp matmul) {
   linalg::FillOp fill;
   SmallVector<Operation *> readers;
@@ -410,8 +410,8 @@ static bool allowsFragments(Value acc, linalg::LinalgOp matmul) {
         llvm::is_contained(reader.getDpsInits(), acc) ||
         llvm::any_of(user->getOperands(),
                      [&](Value operand) {
-                       return operand != acc &&
-                              isa<MemRefType>(operand.getType());
+                       auto type = dyn_cast<MemRefType>(operand.getType());
+                       return operand != acc && type && !isGlobalMemory(type);
                      }))
       return false;
     WalkResult blocks = user->walk([](Operation *nested) {

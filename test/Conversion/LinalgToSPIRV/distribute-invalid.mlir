@@ -43,3 +43,13 @@ func.func @pair_swap_not_divided(%dst: memref<16x2xf32>) {
   }
   return
 }
+
+// -----
+
+// Fragments are cooperative matrices: a target without them cannot hold
+// them.
+func.func @fragments_without_cooperative_matrices() {
+  // expected-error @+1 {{layout #triton_spirv.fragments<[1, 2]> does not tile 'memref<32x32xf32, #gpu.address_space<workgroup>>' with the cooperative matrices of 2 subgroups}}
+  %acc = memref.alloc() {triton_spirv.layout = #triton_spirv.fragments<[1, 2]>} : memref<32x32xf32, #gpu.address_space<workgroup>>
+  return
+}

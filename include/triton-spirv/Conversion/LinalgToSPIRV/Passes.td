@@ -158,9 +158,12 @@ def DistributeToWorkgroup : Pass<"triton-spirv-distribute", "ModuleOp"> {
     outputs in registers, loading a row of A and a column of B per step for
     all of them; an accumulator in a grid layout stays in registers from its
     fill to its epilogue. With `cooperative-matrix`, fp16 matmuls whose
-    sizes are multiples of 16 and whose accumulator has no layout are
-    computed by subgroups in 16x16 tiles with `gpu.subgroup_mma_*` ops
-    (cooperative-matrix instructions in SPIR-V).
+    sizes are multiples of 16 and whose accumulator has no layout or a
+    fragments one are computed by subgroups in 16x16 tiles with
+    `gpu.subgroup_mma_*` ops (cooperative-matrix instructions in SPIR-V). An
+    accumulator in a fragments layout stays in registers as those tiles'
+    matrices from its fill to its epilogue, which reads them one tile at a
+    time through a 16x16 scratch tile per subgroup in workgroup memory.
   }];
   let options = [
     Option<"workgroupSize", "workgroup-size", "unsigned", "128",
@@ -174,6 +177,7 @@ def DistributeToWorkgroup : Pass<"triton-spirv-distribute", "ModuleOp"> {
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::gpu::GPUDialect",
+                           "::mlir::linalg::LinalgDialect",
                            "::mlir::memref::MemRefDialect",
                            "::mlir::scf::SCFDialect",
                            "::mlir::triton_spirv::TritonSPIRVDialect",
