@@ -37,3 +37,33 @@ def test_batched_dot_fits_with_registers(dtype: torch.dtype, batch: int, m: int,
     c = torch.empty(batch, m, n, dtype=torch.float32)
     _batched_dot[(1,)](a, b, c, BATCH=batch, M=m, N=n, K=k, num_warps=warps)
     torch.testing.assert_close(c, torch.bmm(a.float(), b.float()), atol=1e-3, rtol=1e-3)
+
+
+@triton.jit
+def _strided_batched_dot(a_ptr, b_ptr, c_ptr, a_batch, a_row, b_batch, b_row, c_batch, c_row,
+                         BATCH: tl.constexpr, M: tl.constexpr, N: tl.constexpr, K: tl.constexpr,
+                         OUT: tl.constexpr):
+    batch = tl.arange(0, BATCH)[:, None, None]
+    rows = tl.program_id(0) * M + tl.arange(0, M)[None, :, None]
+    cols = tl.program_id(1) * N + tl.arange(0, N)[None, None, :]
+    inner = tl.arange(0, K)
+    a = tl.load(a_ptr + batch * a_batch + rows * a_row + inner[None, None, :])
+    b = tl.load(b_ptr + batch * b_batch + inner[None, :, None] * b_row + cols)
+    tl.store(c_ptr + batch * c_batch + rows * c_row + cols, tl.dot(a, b, out_dtype=OUT))
+
+
+@pytest.mark.parametrize("batch, warps, out_dtype", [(4, 1, torch.float16), (8, 2, torch.float32)])
+def test_many_accumulators_per_invocation(batch: int, warps: int, out_dtype: torch.dtype) -> None:
+    # 128 accumulators per invocation, with runtime strides. One reduction
+    # loop per accumulator made lavapipe's shader compiler (which splits
+    # shaders at barriers into coroutines) run for minutes: the launch
+    # seemed to hang. Now one loop carries all of them.
+    gen = torch.Generator().manual_seed(6)
+    a = torch.randn(batch, 32, 32, generator=gen).half()
+    b = torch.randn(batch, 32, 32, generator=gen).half()
+    c = torch.empty(batch, 32, 32, dtype=out_dtype)
+    _strided_batched_dot[(1, 1)](a, b, c, a.stride(0), a.stride(1), b.stride(0), b.stride(1), c.stride(0),
+                                 c.stride(1), BATCH=batch, M=32, N=32, K=32,
+                                 OUT=tl.float16 if out_dtype == torch.float16 else tl.float32, num_warps=warps)
+    expected = torch.bmm(a.float(), b.float()).to(out_dtype)
+    torch.testing.assert_close(c, expected, atol=1e-2, rtol=1e-2)

@@ -1140,6 +1140,48 @@ bool KernelDistributor::distributeReduction(
 /// `scf.parallel` over an N-d space becomes `for (l = id; l < total; l += W)`
 /// with the N indices recovered from `l` (last dimension fastest), so that
 /// consecutive invocations touch consecutive elements.
+/// Moves the reduction loop of a distributed linalg op out of the loop over
+/// an invocation's iterations where the body is index arithmetic around
+/// that one loop: `for k { index math; for r { f(k, r) } }` becomes
+/// `for r { for k { index math; f(k, r) } }`. Iteration k touches only its
+/// own outputs, so each output is still reduced in order. Once the
+/// iterations are unrolled (triton-spirv-unroll-register-loops), one loop
+/// updates all of an invocation's accumulators instead of one loop per
+/// accumulator: a batched dot's 128 loops of 32 made lavapipe's compiler,
+/// which splits a shader with barriers into coroutines, run for minutes.
+static void hoistReductionLoop(RewriterBase &rewriter, scf::ForOp iterations) {
+  Block *body = iterations.getBody();
+  auto inner =
+      dyn_cast_or_null<scf::ForOp>(body->getTerminator()->getPrevNode());
+  if (!inner || inner.getNumResults() != 0 ||
+      !llvm::all_of(body->without_terminator(), [&](Operation &op) {
+        return &op == inner.getOperation() || isPure(&op);
+      }))
+    return;
+  SmallVector<Value> bounds;
+  for (Value bound :
+       {inner.getLowerBound(), inner.getUpperBound(), inner.getStep()}) {
+    std::optional<int64_t> constant = getConstantIntValue(bound);
+    Operation *owner = bound.getParentBlock()->getParentOp();
+    if (!constant && iterations->isAncestor(owner))
+      return;
+    bounds.push_back(bound);
+  }
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPoint(iterations);
+  for (Value &bound : bounds)
+    if (std::optional<int64_t> constant = getConstantIntValue(bound))
+      bound = arith::ConstantIndexOp::create(rewriter, inner.getLoc(),
+                                             *constant);
+  auto outer = scf::ForOp::create(rewriter, inner.getLoc(), bounds[0],
+                                  bounds[1], bounds[2]);
+  rewriter.moveOpBefore(iterations, outer.getBody()->getTerminator());
+  Block *innerBody = inner.getBody();
+  rewriter.eraseOp(innerBody->getTerminator());
+  rewriter.inlineBlockBefore(innerBody, inner, outer.getInductionVar());
+  rewriter.eraseOp(inner);
+}
+
 LogicalResult KernelDistributor::distributeParallelLoop(scf::ParallelOp loop,
                                                        int64_t vectorWidth) {
   if (loop.getNumResults() != 0)
@@ -1263,6 +1305,8 @@ LogicalResult KernelDistributor::distributeParallelLoop(scf::ParallelOp loop,
   }
   rewriter.setInsertionPointAfter(forOp);
   barrier(loc);
+  if (iteration && *staticTotal % workgroupSize == 0)
+    hoistReductionLoop(rewriter, forOp);
   return success();
 }
 

@@ -553,7 +553,9 @@ func.func @scalar_store(%buf: memref<?xf32>, %i: index, %v: f32) {
 // A batched matmul with a cyclic accumulator: invocation t computes the
 // outputs t and t + 64 of the (batch, row, column) space, each in its
 // registers across the whole reduction; only the operands take workgroup
-// memory, and one barrier separates their staging from the reduction.
+// memory, and one barrier separates their staging from the reduction. The
+// reduction loop runs outside the loop over the invocation's outputs, so
+// that once those are unrolled one loop updates all its accumulators.
 // CHECK-LABEL: func.func @batched_matmul
 // CHECK: %[[A:.*]] = memref.alloc() : memref<2x8x16xf16
 // CHECK: %[[B:.*]] = memref.alloc() : memref<2x16x8xf16
@@ -561,13 +563,14 @@ func.func @scalar_store(%buf: memref<?xf32>, %i: index, %v: f32) {
 // CHECK-NOT: memref.alloc()
 // CHECK: memref.store %cst, %[[ACC]]
 // CHECK: gpu.barrier
-// CHECK: scf.for %[[R:.*]] = %c0 to %c2 step %c1 {
-// CHECK:   scf.for %[[K:.*]] = %c0 to %c16 step %c1 {
+// CHECK: scf.for %[[K:.*]] = %c0 to %c16 step %c1 {
+// CHECK:   scf.for %[[R:.*]] = %c0 to %c2 step %c1 {
 // CHECK:     memref.load %[[A]][%{{.*}}, %{{.*}}, %[[K]]]
 // CHECK:     memref.load %[[B]][%{{.*}}, %[[K]], %{{.*}}]
 // CHECK:     memref.load %[[ACC]][%[[R]]]
 // CHECK:     memref.store %{{.*}}, %[[ACC]][%[[R]]]
-// CHECK: } {triton_spirv.spread = #triton_spirv.spread<[2, 8, 8], run = 1>}
+// CHECK:   } {triton_spirv.spread = #triton_spirv.spread<[2, 8, 8], run = 1>}
+// CHECK: }
 // CHECK-NOT: gpu.barrier
 // CHECK: memref.load %[[ACC]]
 // CHECK: memref.store %{{.*}}, %arg2
