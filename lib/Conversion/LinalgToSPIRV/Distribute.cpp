@@ -86,7 +86,7 @@ private:
   LogicalResult rewritePrivateAccesses();
   LogicalResult distributeParallelLoop(scf::ParallelOp loop,
                                        int64_t vectorWidth);
-  bool touchesWorkgroupMemory(Operation *op);
+  bool accessesRegistersThroughViews(Operation *op);
   Operation *needsSingleElements(Value privateBuffer);
   int64_t vectorWidthOf(linalg::LinalgOp op, bool privateInRuns);
   LogicalResult distributeOnLayout(scf::ParallelOp loop, Attribute layout);
@@ -497,17 +497,24 @@ LogicalResult KernelDistributor::rewritePrivateAccesses() {
   return success();
 }
 
-/// Whether `op` (with what it nests) reads or writes workgroup memory other
-/// than the buffers that become private arrays.
-bool KernelDistributor::touchesWorkgroupMemory(Operation *op) {
-  auto isShared = [&](Value value) {
+/// Whether `op` (with what it nests) accesses a buffer held in registers
+/// through a view (a subview or reshape): such accesses find their register
+/// one element at a time (rewritePrivateAccesses), not in runs. Buffers
+/// left in workgroup memory may be accessed in runs: barriers order their
+/// accesses per buffer, whatever the spread.
+bool KernelDistributor::accessesRegistersThroughViews(Operation *op) {
+  auto isView = [&](Value value) {
     auto type = dyn_cast<MemRefType>(value.getType());
-    return type && triton_spirv::isWorkgroupMemory(type) &&
-           !privateBuffers.count(value);
+    if (!type || !triton_spirv::isWorkgroupMemory(type) ||
+        privateBuffers.count(value))
+      return false;
+    Value root = bufferUnderViews(value);
+    return privateBuffers.count(root) || layoutBuffers.count(root) ||
+           fragmentBuffers.count(root);
   };
   return op
       ->walk([&](Operation *nested) {
-        return llvm::any_of(nested->getOperands(), isShared)
+        return llvm::any_of(nested->getOperands(), isView)
                    ? WalkResult::interrupt()
                    : WalkResult::advance();
       })
@@ -516,9 +523,11 @@ bool KernelDistributor::touchesWorkgroupMemory(Operation *op) {
 
 /// The elements an invocation takes at a time in `op`'s loop: kVectorWidth
 /// where the op is element-wise over a static space that W such runs tile,
-/// touches no workgroup memory (whose other users keep one element at a
-/// time) and, if it touches private buffers, reads them element for element
-/// while they are held in runs (`privateInRuns`); else 1.
+/// reaches no buffer in registers through a view and, if it touches private
+/// buffers, reads them element for element while they are held in runs
+/// (`privateInRuns`); else 1. Copies into workgroup memory (a matmul's
+/// staged operands) thus load global memory in runs, which
+/// triton-spirv-vectorize-memory-accesses merges into 16-byte loads.
 int64_t KernelDistributor::vectorWidthOf(linalg::LinalgOp op,
                                          bool privateInRuns) {
   if (op.getNumLoops() == 0 || op.getNumParallelLoops() != op.getNumLoops() ||
@@ -527,7 +536,7 @@ int64_t KernelDistributor::vectorWidthOf(linalg::LinalgOp op,
   std::optional<SmallVector<int64_t, 4>> ranges = op.getStaticLoopRanges();
   if (!ranges || llvm::any_of(*ranges, ShapedType::isDynamic) ||
       computeProduct(*ranges) % (kVectorWidth * workgroupSize) != 0 ||
-      touchesWorkgroupMemory(op))
+      accessesRegistersThroughViews(op))
     return 1;
   bool touchesPrivate = llvm::any_of(op->getOperands(), [&](Value operand) {
     return privateBuffers.count(operand) != 0;
@@ -1230,9 +1239,28 @@ LogicalResult KernelDistributor::distributeParallelLoop(scf::ParallelOp loop,
     SmallVector<IRMapping> elements(vectorWidth);
     SmallVector<SmallVector<Value>> elementIvs;
     Block *body = loop.getBody();
+    // Where the innermost extent is a multiple of V, a run stays in one
+    // row: its elements differ only in the innermost index, by 0..V-1, which
+    // lets triton-spirv-vectorize-memory-accesses see consecutive addresses.
+    std::optional<int64_t> innermost = getConstantIntValue(tripCounts.back());
+    SmallVector<Value> runIndices;
+    if (innermost && *innermost % vectorWidth == 0)
+      runIndices = delinearize(loc, runStart, tripCounts);
     for (int64_t j = 0; j < vectorWidth; ++j) {
-      elementIvs.push_back(indicesOf(arith::AddIOp::create(
-          rewriter, loc, runStart, indexConstant(loc, j))));
+      if (runIndices.empty()) {
+        elementIvs.push_back(indicesOf(arith::AddIOp::create(
+            rewriter, loc, runStart, indexConstant(loc, j))));
+      } else {
+        SmallVector<Value> ivs(runIndices);
+        ivs.back() = arith::AddIOp::create(rewriter, loc, ivs.back(),
+                                           indexConstant(loc, j));
+        for (auto [iv, lb, step] :
+             llvm::zip(ivs, loop.getLowerBound(), loop.getStep()))
+          iv = arith::AddIOp::create(
+              rewriter, loc, lb,
+              arith::MulIOp::create(rewriter, loc, iv, step));
+        elementIvs.push_back(ivs);
+      }
       elements[j].map(body->getArguments(), elementIvs.back());
     }
     for (Operation &op : body->without_terminator())

@@ -31,8 +31,10 @@ using namespace mlir;
 namespace {
 constexpr int64_t kWidth = triton_spirv::kVectorAccessElements;
 
-/// An index as a sum of terms plus a constant, through `arith.addi` and
-/// constants: enough to see that two indices differ by a constant.
+/// An index as a sum of terms plus a constant, through `arith.addi`,
+/// constants and index casts: enough to see that two indices differ by a
+/// constant. (Casts come from arith-int-range-narrowing, which narrows only
+/// what provably fits, so a cast of a sum is the sum of the casts.)
 struct IndexSum {
   SmallVector<Value> terms; // sorted
   int64_t constant = 0;
@@ -42,6 +44,9 @@ struct IndexSum {
     SmallVector<Value> pending = {index};
     while (!pending.empty()) {
       Value value = pending.pop_back_val();
+      while (isa_and_nonnull<arith::IndexCastOp, arith::IndexCastUIOp>(
+          value.getDefiningOp()))
+        value = value.getDefiningOp()->getOperand(0);
       if (auto constant = getConstantIntValue(value)) {
         sum.constant += *constant;
         continue;

@@ -591,3 +591,32 @@ func.func @batched_matmul(%q: memref<2x8x16xf16>, %k: memref<2x16x8xf16>, %out: 
   }
   return
 }
+
+// -----
+
+// Element-wise ops that touch workgroup memory take runs of 4 too (barriers
+// order workgroup buffers per buffer, whatever the spread): a block staged
+// in workgroup memory is loaded 4 consecutive elements of a row at a time,
+// the run's column indices its first one plus 0..3, which
+// triton-spirv-vectorize-memory-accesses merges into one 16-byte load.
+// CHECK-LABEL: func.func @stage_in_runs
+// CHECK: %[[STAGE:.*]] = memref.alloc() : memref<8x32xf32, #gpu.address_space<workgroup>>
+// CHECK: %[[FIRST:.*]] = arith.muli %thread_id_x, %c4 : index
+// CHECK: %[[COL:.*]] = arith.remui %[[FIRST]], %c32 : index
+// CHECK: %[[ROW:.*]] = arith.divui %[[FIRST]], %c32 : index
+// CHECK: %[[COL1:.*]] = arith.addi %[[COL]], %c1 : index
+// CHECK: %[[COL2:.*]] = arith.addi %[[COL]], %c2 : index
+// CHECK: %[[COL3:.*]] = arith.addi %[[COL]], %c3 : index
+// CHECK: %[[X0:.*]] = memref.load %arg0[%[[ROW]], %[[COL]]]
+// CHECK: %[[X1:.*]] = memref.load %arg0[%[[ROW]], %[[COL1]]]
+// CHECK: %[[X2:.*]] = memref.load %arg0[%[[ROW]], %[[COL2]]]
+// CHECK: %[[X3:.*]] = memref.load %arg0[%[[ROW]], %[[COL3]]]
+// CHECK: memref.store %[[X0]], %[[STAGE]][%[[ROW]], %[[COL]]]
+// CHECK: memref.store %[[X3]], %[[STAGE]][%[[ROW]], %[[COL3]]]
+// CHECK: gpu.barrier
+func.func @stage_in_runs(%src: memref<8x32xf32>, %dst: memref<32x8xf32>) {
+  %stage = memref.alloc() : memref<8x32xf32, #gpu.address_space<workgroup>>
+  linalg.copy ins(%src : memref<8x32xf32>) outs(%stage : memref<8x32xf32, #gpu.address_space<workgroup>>)
+  linalg.transpose ins(%stage : memref<8x32xf32, #gpu.address_space<workgroup>>) outs(%dst : memref<32x8xf32>) permutation = [1, 0]
+  return
+}

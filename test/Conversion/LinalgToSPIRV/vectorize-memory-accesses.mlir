@@ -123,3 +123,40 @@ func.func @not_runs(%src: memref<?xf32> {triton_spirv.abi = "buffer", triton_spi
   memref.store %d, %debug[%i3] : memref<?xi32>
   return
 }
+
+// -----
+
+// arith-int-range-narrowing leaves the column offsets of a run as i32 sums
+// between index casts (it narrows only what provably fits): the casts are
+// looked through, so the four loads are still seen at i .. i + 3.
+// CHECK-LABEL: func.func @narrowed_offsets
+// CHECK: scf.if %{{.*}} -> (f32, f32, f32, f32) {
+// CHECK:   memref.load %{{.*}} : memref<?xvector<4xf32>>
+func.func @narrowed_offsets(%src: memref<?xf32> {triton_spirv.abi = "buffer", triton_spirv.arg_index = 0 : i64},
+                            %dst: memref<?xf32> {triton_spirv.abi = "buffer", triton_spirv.arg_index = 1 : i64},
+                            %row: index, %col: index) attributes {triton_spirv.kernel} {
+  %c0 = arith.constant 0 : index
+  %one = arith.constant 1 : i32
+  %two = arith.constant 2 : i32
+  %three = arith.constant 3 : i32
+  %col32 = arith.index_castui %col : index to i32
+  %c1 = arith.addi %col32, %one : i32
+  %c2 = arith.addi %col32, %two : i32
+  %c3 = arith.addi %col32, %three : i32
+  %j1 = arith.index_castui %c1 : i32 to index
+  %j2 = arith.index_castui %c2 : i32 to index
+  %j3 = arith.index_castui %c3 : i32 to index
+  %i0 = arith.addi %row, %col : index
+  %i1 = arith.addi %row, %j1 : index
+  %i2 = arith.addi %row, %j2 : index
+  %i3 = arith.addi %row, %j3 : index
+  %x0 = memref.load %src[%i0] : memref<?xf32>
+  %x1 = memref.load %src[%i1] : memref<?xf32>
+  %x2 = memref.load %src[%i2] : memref<?xf32>
+  %x3 = memref.load %src[%i3] : memref<?xf32>
+  %s0 = arith.addf %x0, %x1 : f32
+  %s1 = arith.addf %x2, %x3 : f32
+  %s = arith.addf %s0, %s1 : f32
+  memref.store %s, %dst[%c0] : memref<?xf32>
+  return
+}

@@ -254,7 +254,9 @@ def VectorizeMemoryAccesses : Pass<"triton-spirv-vectorize-memory-accesses",
     16-byte boundary of the binding); otherwise the four scalar accesses run
     as before.
   }];
-  let dependentDialects = ["::mlir::vector::VectorDialect"];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::vector::VectorDialect"];
 }
 
 def KernelToSPIRV : Pass<"triton-spirv-kernel-to-spirv", "ModuleOp"> {
