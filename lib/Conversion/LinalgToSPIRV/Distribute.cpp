@@ -526,8 +526,9 @@ bool KernelDistributor::accessesRegistersThroughViews(Operation *op) {
 /// reaches no buffer in registers through a view and, if it touches private
 /// buffers, reads them element for element while they are held in runs
 /// (`privateInRuns`); else 1. Copies into workgroup memory (a matmul's
-/// staged operands) thus load global memory in runs, which
-/// triton-spirv-vectorize-memory-accesses merges into 16-byte loads.
+/// staged operands) thus load global memory in runs, whose address
+/// arithmetic the run shares (and which triton-spirv-vectorize-memory-
+/// accesses merges into 16-byte loads for 32-bit elements).
 int64_t KernelDistributor::vectorWidthOf(linalg::LinalgOp op,
                                          bool privateInRuns) {
   if (op.getNumLoops() == 0 || op.getNumParallelLoops() != op.getNumLoops() ||
