@@ -610,7 +610,7 @@ LogicalResult KernelDistributor::distributeLinalgOp(linalg::LinalgOp op) {
       barrier(loc);
       FailureOr<SmallVector<Value>> computed =
           triton_spirv::distributeMatmulOnFragments(
-              rewriter, op, fragments.layout, fragments.fill,
+              rewriter, op, shape, fragments.layout, fragments.fill,
               fragments.fillBlock);
       if (failed(computed))
         return failure();
@@ -1147,9 +1147,6 @@ bool KernelDistributor::distributeReduction(
   return true;
 }
 
-/// `scf.parallel` over an N-d space becomes `for (l = id; l < total; l += W)`
-/// with the N indices recovered from `l` (last dimension fastest), so that
-/// consecutive invocations touch consecutive elements.
 /// Moves the reduction loop of a distributed linalg op out of the loop over
 /// an invocation's iterations where the body is index arithmetic around
 /// that one loop: `for k { index math; for r { f(k, r) } }` becomes
@@ -1192,6 +1189,9 @@ static void hoistReductionLoop(RewriterBase &rewriter, scf::ForOp iterations) {
   rewriter.eraseOp(inner);
 }
 
+/// `scf.parallel` over an N-d space becomes `for (l = id; l < total; l += W)`
+/// with the N indices recovered from `l` (last dimension fastest), so that
+/// consecutive invocations touch consecutive elements.
 LogicalResult KernelDistributor::distributeParallelLoop(scf::ParallelOp loop,
                                                        int64_t vectorWidth) {
   if (loop.getNumResults() != 0)
@@ -1768,7 +1768,12 @@ KernelDistributor::distributeOnFragments(linalg::LinalgOp op, Value buffer,
     for (Operation &nested : body->without_terminator()) {
       auto load = dyn_cast<memref::LoadOp>(&nested);
       if (load && load.getMemRef() == buffer) {
-        // The layout analysis admits only identity reads.
+        // The layout analysis admits only reads at the op's own indices.
+        if (!llvm::equal(
+                llvm::map_range(load.getIndices(), lookThroughDimApply),
+                parallel.getInductionVars()))
+          return load.emitError("reads a buffer in layout ")
+                 << layout << " at other elements than its own";
         mapping.map(load.getResult(),
                     memref::LoadOp::create(rewriter, loc, scratch,
                                            ValueRange{scratchRow, col}));

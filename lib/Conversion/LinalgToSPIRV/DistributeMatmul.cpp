@@ -384,15 +384,17 @@ FailureOr<bool> triton_spirv::distributeMatmul(RewriterBase &rewriter,
 }
 
 FailureOr<SmallVector<Value>> triton_spirv::distributeMatmulOnFragments(
-    RewriterBase &rewriter, linalg::LinalgOp op, FragmentsLayoutAttr layout,
-    Value fill, Block *fillBlock) {
+    RewriterBase &rewriter, linalg::LinalgOp op, const WorkgroupShape &shape,
+    FragmentsLayoutAttr layout, Value fill, Block *fillBlock) {
   auto accType = cast<MemRefType>(op.getDpsInits()[0].getType());
+  std::optional<MatmulPlan> plan = planMatmul(op, shape);
   std::optional<SmallVector<Operation *>> loops =
       fragmentLoops(op, fillBlock);
-  if (!isStaticMatmul(op) || !layout.tiles(accType.getShape()) || !loops)
+  if (!plan || !plan->fragmentTiling || !layout.tiles(accType.getShape()) ||
+      !loops)
     return op->emitError("a matmul accumulating into a buffer in layout ")
-           << layout << " must be a static matmul tiled by it, in loops "
-           << "below its accumulator's fill";
+           << layout << " must have the cooperative-matrix form, be tiled "
+           << "by the layout and sit in loops below its accumulator's fill";
   ArrayRef<int64_t> grid = layout.getSubgroups();
   MatmulTiling tiling{grid[0], grid[1],
                       accType.getDimSize(0) / (grid[0] * kFragmentSize),
@@ -401,17 +403,14 @@ FailureOr<SmallVector<Value>> triton_spirv::distributeMatmulOnFragments(
   FailureOr<linalg::GenericOp> generic = asGeneric(rewriter, op);
   if (failed(generic))
     return op->emitError("cannot generalize this matmul");
-  {
-    OpBuilder::InsertionGuard guard(rewriter);
-    rewriter.setInsertionPoint(loops->empty() ? generic->getOperation()
-                                              : loops->front());
-    Value subgroupId =
-        gpu::SubgroupIdOp::create(rewriter, generic->getLoc(), nullptr);
-    rewriter.setInsertionPoint(*generic);
-    SmallVector<Value> fragments;
-    MatmulDistributor(rewriter, *generic, *loops)
-        .emitCooperativeTiles(tiling, subgroupId, {fill, &fragments});
-    rewriter.eraseOp(*generic);
-    return fragments;
-  }
+  rewriter.setInsertionPoint(loops->empty() ? generic->getOperation()
+                                            : loops->front());
+  Value subgroupId =
+      gpu::SubgroupIdOp::create(rewriter, generic->getLoc(), nullptr);
+  rewriter.setInsertionPoint(*generic);
+  SmallVector<Value> fragments;
+  MatmulDistributor(rewriter, *generic, *loops)
+      .emitCooperativeTiles(tiling, subgroupId, {fill, &fragments});
+  rewriter.eraseOp(*generic);
+  return fragments;
 }

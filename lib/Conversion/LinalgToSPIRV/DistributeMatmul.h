@@ -37,6 +37,7 @@ FailureOr<bool> distributeMatmul(RewriterBase &rewriter, linalg::LinalgOp op,
 /// outermost of those loops.
 FailureOr<SmallVector<Value>>
 distributeMatmulOnFragments(RewriterBase &rewriter, linalg::LinalgOp op,
+                            const WorkgroupShape &shape,
                             FragmentsLayoutAttr layout, Value fill,
                             Block *fillBlock);
 } // namespace mlir::triton_spirv
