@@ -1,4 +1,4 @@
-//===- FloatRemainder.cpp - arith.remf computed exactly -------------------===//
+//===- FloatRemainder.cpp - Remainders computed exactly -------------------===//
 //
 // Triton's `%` on floats is C's fmod, whose result is always exact. SPIR-V's
 // OpFRem is specified with the precision of x - y * trunc(x / y), which
@@ -9,6 +9,11 @@
 // subtraction Sterbenz's lemma makes exact. Each step lowers r's exponent,
 // so the loop runs at most (exponent of x - exponent of y + 1) times.
 //
+// Signed integer `%` (arith.remsi) is rewritten too: upstream's SPIR-V
+// lowering takes the remainder of the magnitudes and negates it unless
+// x == |x|, which also holds for the smallest integer (|INT_MIN| wraps to
+// INT_MIN), so INT_MIN % y came out positive. Here the sign is x < 0.
+//
 //===----------------------------------------------------------------------===//
 
 #include "Legalization.h"
@@ -17,6 +22,7 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/IR/TypeUtilities.h"
 
 using namespace mlir;
 
@@ -144,8 +150,39 @@ struct ExactFloatRemainder : OpRewritePattern<arith::RemFOp> {
     return success();
   }
 };
+/// x % y (C's truncating remainder) as the unsigned remainder of the
+/// magnitudes, negated where x < 0. The magnitude of INT_MIN wraps to
+/// INT_MIN, whose bits read unsigned are its true magnitude 2^(n-1).
+struct SignedRemainderOfMagnitudes : OpRewritePattern<arith::RemSIOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(arith::RemSIOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Type type = op.getType();
+    if (getElementTypeOrSelf(type).isInteger(1))
+      return rewriter.notifyMatchFailure(op, "i1 has no magnitude");
+    Value zero = arith::ConstantOp::create(rewriter, loc, type,
+                                           rewriter.getZeroAttr(type));
+    auto magnitude = [&](Value v) -> Value {
+      Value negative = arith::CmpIOp::create(
+          rewriter, loc, arith::CmpIPredicate::slt, v, zero);
+      return arith::SelectOp::create(
+          rewriter, loc, negative,
+          arith::SubIOp::create(rewriter, loc, zero, v), v);
+    };
+    Value remainder = arith::RemUIOp::create(
+        rewriter, loc, magnitude(op.getLhs()), magnitude(op.getRhs()));
+    Value negative = arith::CmpIOp::create(
+        rewriter, loc, arith::CmpIPredicate::slt, op.getLhs(), zero);
+    rewriter.replaceOpWithNewOp<arith::SelectOp>(
+        op, negative, arith::SubIOp::create(rewriter, loc, zero, remainder),
+        remainder);
+    return success();
+  }
+};
 } // namespace
 
 void triton_spirv::populateExactRemainderPatterns(RewritePatternSet &patterns) {
-  patterns.add<ExactFloatRemainder>(patterns.getContext());
+  patterns.add<ExactFloatRemainder, SignedRemainderOfMagnitudes>(
+      patterns.getContext());
 }

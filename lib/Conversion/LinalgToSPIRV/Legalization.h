@@ -33,7 +33,9 @@ LogicalResult emulateSmallFloats(func::FuncOp kernel);
 LogicalResult expandDoublePrecisionMath(func::FuncOp kernel);
 
 /// arith.remf as an exact long division (FloatRemainder.cpp): SPIR-V's
-/// OpFRem is as inexact as x - y * trunc(x / y).
+/// OpFRem is as inexact as x - y * trunc(x / y); arith.remsi from the
+/// magnitudes with the dividend's sign (upstream's lowering gets INT_MIN
+/// wrong).
 void populateExactRemainderPatterns(RewritePatternSet &patterns);
 
 /// On math.fma ops whose rounding must not change: the SPIR-V Fma is

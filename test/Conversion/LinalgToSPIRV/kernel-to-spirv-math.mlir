@@ -183,3 +183,29 @@ func.func @remainder(%h: memref<?xf16> {triton_spirv.abi = "buffer", triton_spir
   memref.store %s, %d[%c0] : memref<?xf64>
   return
 }
+
+// -----
+
+// Signed integer remainders: the unsigned remainder of the magnitudes,
+// negated where the dividend is negative (its sign, not x == |x|, which
+// INT_MIN also satisfies).
+// CHECK: entry_point = "signed_remainder"
+// CHECK: %[[X:.*]] = spirv.Load "StorageBuffer" %{{.*}} : i32
+// CHECK: %[[R:.*]] = spirv.UMod %{{.*}}, %{{.*}} : i32
+// CHECK: %[[XNEG:.*]] = spirv.SLessThan %[[X]], %{{.*}} : i32
+// CHECK: %[[MINUS:.*]] = spirv.ISub %{{.*}}, %[[R]] : i32
+// CHECK: spirv.Select %[[XNEG]], %[[MINUS]], %[[R]] : i1, i32
+// CHECK-NOT: spirv.SRem
+func.func @signed_remainder(%buf: memref<?xi32> {triton_spirv.abi = "buffer", triton_spirv.arg_index = 0 : i64},
+                            %pid: i32 {triton_spirv.abi = "program_id_x"}, %pidy: i32 {triton_spirv.abi = "program_id_y"},
+                            %pidz: i32 {triton_spirv.abi = "program_id_z"}, %nx: i32 {triton_spirv.abi = "num_programs_x"},
+                            %ny: i32 {triton_spirv.abi = "num_programs_y"}, %nz: i32 {triton_spirv.abi = "num_programs_z"})
+    attributes {triton_spirv.kernel} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %x = memref.load %buf[%c0] : memref<?xi32>
+  %y = memref.load %buf[%c1] : memref<?xi32>
+  %r = arith.remsi %x, %y : i32
+  memref.store %r, %buf[%c0] : memref<?xi32>
+  return
+}
