@@ -221,3 +221,18 @@ def test_signed_remainder_of_the_smallest_integer(dtype: torch.dtype) -> None:
     truncated = lambda a, b: -(abs(a) % abs(b)) if a < 0 else abs(a) % abs(b)
     expected = torch.tensor([truncated(a, b) for a, b in zip(x.tolist(), y.tolist())], dtype=torch.int64)
     torch.testing.assert_close(out.to(torch.int64), expected, rtol=0, atol=0)
+
+
+def test_signed_remainder_of_a_widened_dividend() -> None:
+    """int32 % int64 (the dividend sign-extended): Mesa 22.3's lavapipe took
+    `x < 0` of such a value as false, so the sign test is written with
+    equalities (Triton's test_bin_op[1-int32-int64-%])."""
+    gen = torch.Generator().manual_seed(5)
+    x = torch.randint(-2**31, 2**31 - 1, (1024,), generator=gen, dtype=torch.int64).to(torch.int32)
+    y = torch.randint(-2**62, 2**62, (1024,), generator=gen, dtype=torch.int64)
+    y[y == 0] = 7
+    out = torch.empty(1024, dtype=torch.int64)
+    _remainder[(1, )](x, y, out, x.numel(), BLOCK=1024)
+    expected = torch.tensor([-(abs(a) % abs(b)) if a < 0 else abs(a) % abs(b)
+                             for a, b in zip(x.tolist(), y.tolist())], dtype=torch.int64)
+    torch.testing.assert_close(out, expected, rtol=0, atol=0)

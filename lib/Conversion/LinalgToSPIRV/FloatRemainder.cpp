@@ -12,7 +12,8 @@
 // Signed integer `%` (arith.remsi) is rewritten too: upstream's SPIR-V
 // lowering takes the remainder of the magnitudes and negates it unless
 // x == |x|, which also holds for the smallest integer (|INT_MIN| wraps to
-// INT_MIN), so INT_MIN % y came out positive. Here the sign is x < 0.
+// INT_MIN), so INT_MIN % y came out positive. Here x is negative where
+// x != |x| or x == INT_MIN.
 //
 //===----------------------------------------------------------------------===//
 
@@ -151,29 +152,43 @@ struct ExactFloatRemainder : OpRewritePattern<arith::RemFOp> {
   }
 };
 /// x % y (C's truncating remainder) as the unsigned remainder of the
-/// magnitudes, negated where x < 0. The magnitude of INT_MIN wraps to
-/// INT_MIN, whose bits read unsigned are its true magnitude 2^(n-1).
+/// magnitudes (math.absi, GLSL's SAbs), negated where x < 0. The magnitude
+/// of INT_MIN wraps to INT_MIN, whose bits read unsigned are its true
+/// magnitude 2^(n-1).
 struct SignedRemainderOfMagnitudes : OpRewritePattern<arith::RemSIOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(arith::RemSIOp op,
                                 PatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     Type type = op.getType();
-    if (getElementTypeOrSelf(type).isInteger(1))
-      return rewriter.notifyMatchFailure(op, "i1 has no magnitude");
-    Value zero = arith::ConstantOp::create(rewriter, loc, type,
-                                           rewriter.getZeroAttr(type));
-    auto magnitude = [&](Value v) -> Value {
-      Value negative = arith::CmpIOp::create(
-          rewriter, loc, arith::CmpIPredicate::slt, v, zero);
-      return arith::SelectOp::create(
-          rewriter, loc, negative,
-          arith::SubIOp::create(rewriter, loc, zero, v), v);
+    // Triton's values are integers of fixed width; index remainders are
+    // this project's own address arithmetic (wrapped offsets), whose width
+    // the SPIR-V type converter chooses.
+    auto element = dyn_cast<IntegerType>(getElementTypeOrSelf(type));
+    if (!element || element.getWidth() == 1)
+      return rewriter.notifyMatchFailure(op, "not an integer with a sign");
+    unsigned width = element.getWidth();
+    auto constant = [&](const APInt &value) -> Value {
+      return arith::ConstantOp::create(
+          rewriter, loc, type,
+          isa<VectorType>(type)
+              ? TypedAttr(DenseElementsAttr::get(cast<ShapedType>(type), value))
+              : TypedAttr(rewriter.getIntegerAttr(type, value)));
     };
+    Value zero = constant(APInt::getZero(width));
+    Value lhsMagnitude = math::AbsIOp::create(rewriter, loc, op.getLhs());
     Value remainder = arith::RemUIOp::create(
-        rewriter, loc, magnitude(op.getLhs()), magnitude(op.getRhs()));
-    Value negative = arith::CmpIOp::create(
-        rewriter, loc, arith::CmpIPredicate::slt, op.getLhs(), zero);
+        rewriter, loc, lhsMagnitude,
+        math::AbsIOp::create(rewriter, loc, op.getRhs()));
+    // x < 0 as x != |x| or x == INT_MIN: Mesa 22.3's lavapipe got `x < 0`
+    // wrong for an i64 sign-extended from i32 (it took it as non-negative).
+    Value negative = arith::OrIOp::create(
+        rewriter, loc,
+        arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ne,
+                              op.getLhs(), lhsMagnitude),
+        arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
+                              op.getLhs(),
+                              constant(APInt::getSignedMinValue(width))));
     rewriter.replaceOpWithNewOp<arith::SelectOp>(
         op, negative, arith::SubIOp::create(rewriter, loc, zero, remainder),
         remainder);

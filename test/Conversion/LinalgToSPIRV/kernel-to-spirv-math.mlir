@@ -187,14 +187,19 @@ func.func @remainder(%h: memref<?xf16> {triton_spirv.abi = "buffer", triton_spir
 // -----
 
 // Signed integer remainders: the unsigned remainder of the magnitudes,
-// negated where the dividend is negative (its sign, not x == |x|, which
-// INT_MIN also satisfies).
+// negated where the dividend is negative: x != |x| or x == INT_MIN (which
+// upstream's x == |x| test took as non-negative).
 // CHECK: entry_point = "signed_remainder"
 // CHECK: %[[X:.*]] = spirv.Load "StorageBuffer" %{{.*}} : i32
-// CHECK: %[[R:.*]] = spirv.UMod %{{.*}}, %{{.*}} : i32
-// CHECK: %[[XNEG:.*]] = spirv.SLessThan %[[X]], %{{.*}} : i32
+// CHECK: %[[Y:.*]] = spirv.Load "StorageBuffer" %{{.*}} : i32
+// CHECK: %[[AX:.*]] = spirv.GL.SAbs %[[X]] : i32
+// CHECK: %[[AY:.*]] = spirv.GL.SAbs %[[Y]] : i32
+// CHECK: %[[R:.*]] = spirv.UMod %[[AX]], %[[AY]] : i32
+// CHECK: %[[MIN:.*]] = spirv.IEqual %[[X]], %cst-2147483648_i32 : i32
+// CHECK: %[[OTHER:.*]] = spirv.INotEqual %[[X]], %[[AX]] : i32
+// CHECK: %[[NEG:.*]] = spirv.LogicalOr %[[OTHER]], %[[MIN]] : i1
 // CHECK: %[[MINUS:.*]] = spirv.ISub %{{.*}}, %[[R]] : i32
-// CHECK: spirv.Select %[[XNEG]], %[[MINUS]], %[[R]] : i1, i32
+// CHECK: spirv.Select %[[NEG]], %[[MINUS]], %[[R]] : i1, i32
 // CHECK-NOT: spirv.SRem
 func.func @signed_remainder(%buf: memref<?xi32> {triton_spirv.abi = "buffer", triton_spirv.arg_index = 0 : i64},
                             %pid: i32 {triton_spirv.abi = "program_id_x"}, %pidy: i32 {triton_spirv.abi = "program_id_y"},

@@ -125,7 +125,8 @@ def TritonSPIRV_FragmentsLayoutAttr
     fragment at a time.
 
     ```mlir
-    %acc = memref.alloc() {triton_spirv.layout = #triton_spirv.fragments<[2, 2]>}
+    %acc = memref.alloc()
+        {triton_spirv.layout = #triton_spirv.fragments<[2, 2]>}
         : memref<128x128xf32, #gpu.address_space<workgroup>>
     ```
   }];
