@@ -14,6 +14,7 @@ void mlir::triton_spirv::buildTritonToLinalgPipeline(OpPassManager &pm) {
   // Device functions (tt.call) are inlined; kernels get the buffer ABI.
   pm.addPass(createInlinerPass());
   pm.addPass(createSymbolDCEPass());
+  pm.addPass(createTritonFoldPointerRoundTrips());
   pm.addPass(createTritonDecomposeDotScaled());
   pm.addPass(createTritonFuncToKernelABI());
   // Early returns are cf branches; SPIR-V needs structured control flow.

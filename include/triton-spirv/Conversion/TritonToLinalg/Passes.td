@@ -37,6 +37,19 @@ def TritonDecomposeDotScaled : Pass<"triton-decompose-dot-scaled", "ModuleOp"> {
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 
+def TritonFoldPointerRoundTrips
+    : Pass<"triton-fold-pointer-round-trips", "ModuleOp"> {
+  let summary = "Keep integers that are cast to pointers and back integers";
+  let description = [{
+    `tt.ptr_to_int(tt.int_to_ptr(x))` is `x`, also through `arith.select`s
+    of such pointers (`tl.where` on pointers made from integers, stored back
+    as integers). A pointer here is a buffer and an element offset, so the
+    round trip through one would lose the integer's high bits and its byte
+    remainder; folded, no pointer is made. Runs first, before the kernel
+    ABI looks for the buffers behind pointers.
+  }];
+}
+
 def TritonRecognizePairSwaps : Pass<"triton-recognize-pair-swaps", "ModuleOp"> {
   let summary = "x ^ xor_sum(x, axis, keep_dims) over a size-2 axis as a swap";
   let description = [{
