@@ -19,6 +19,7 @@ void mlir::triton_spirv::buildTritonToLinalgPipeline(OpPassManager &pm) {
   pm.addPass(createTritonFuncToKernelABI());
   // Early returns are cf branches; SPIR-V needs structured control flow.
   pm.addPass(createLiftControlFlowToSCFPass());
+  pm.addPass(createTritonIndexSwitchToIf());
   pm.addPass(createTritonRecognizePairSwaps());
   // Structured accesses first; the rest element by element.
   pm.addPass(createTritonStructuredMemory());

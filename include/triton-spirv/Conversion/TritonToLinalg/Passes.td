@@ -50,6 +50,19 @@ def TritonFoldPointerRoundTrips
   }];
 }
 
+def TritonIndexSwitchToIf : Pass<"triton-index-switch-to-if", "ModuleOp"> {
+  let summary = "scf.index_switch as a chain of scf.if";
+  let description = [{
+    Lifting early returns to structured control flow
+    (`lift-cf-to-scf`) writes a region with several exits as an
+    `scf.index_switch` on which exit was taken; the SPIR-V conversion has
+    no pattern for it. Each case becomes an `scf.if` on `arg == case`, the
+    default the innermost else.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
 def TritonRecognizePairSwaps : Pass<"triton-recognize-pair-swaps", "ModuleOp"> {
   let summary = "x ^ xor_sum(x, axis, keep_dims) over a size-2 axis as a swap";
   let description = [{
