@@ -194,6 +194,30 @@ struct TruncFToFloat8 : OpRewritePattern<arith::TruncFOp> {
 
 /// f32 -> bf16 toward zero: the high half of the bits (NaNs kept quiet).
 /// Upstream's bf16 expansion rounds to nearest even only.
+/// |x| of bf16 and fp8 (scalars: the distribution leaves no vectors of
+/// them) clears the sign bit of its bits: all three formats keep the sign
+/// apart from the magnitude.
+struct AbsFAsBits : OpRewritePattern<math::AbsFOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(math::AbsFOp op,
+                                PatternRewriter &rewriter) const override {
+    Type type = op.getType();
+    if (!isEmulated(type) || isa<ShapedType>(type))
+      return rewriter.notifyMatchFailure(op, "not a scalar small float");
+    Location loc = op.getLoc();
+    unsigned width = type.getIntOrFloatBitWidth();
+    Type bits = rewriter.getIntegerType(width);
+    Value magnitude = arith::AndIOp::create(
+        rewriter, loc,
+        arith::BitcastOp::create(rewriter, loc, bits, op.getOperand()),
+        arith::ConstantOp::create(
+            rewriter, loc,
+            rewriter.getIntegerAttr(bits, APInt::getSignedMaxValue(width))));
+    rewriter.replaceOpWithNewOp<arith::BitcastOp>(op, type, magnitude);
+    return success();
+  }
+};
+
 struct F32ToBFloat16TowardZero : OpRewritePattern<arith::TruncFOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(arith::TruncFOp op,
@@ -301,7 +325,8 @@ LogicalResult triton_spirv::emulateSmallFloats(func::FuncOp kernel) {
   conversionsThroughF32(kernel);
   RewritePatternSet expansion(context);
   arith::populateExpandBFloat16Patterns(expansion);
-  expansion.add<Float8ToF32, TruncFToFloat8, F32ToBFloat16TowardZero>(context);
+  expansion.add<Float8ToF32, TruncFToFloat8, F32ToBFloat16TowardZero,
+                AbsFAsBits>(context);
   if (failed(applyPatternsGreedily(kernel, std::move(expansion))))
     return failure();
 

@@ -80,3 +80,22 @@ func.func @half_to_fp8(%in: memref<?xf16> {triton_spirv.abi = "buffer", triton_s
   memref.store %y, %out[%c0] : memref<?xf8E4M3FN>
   return
 }
+
+// -----
+
+// |x| of bf16 clears the sign bit of its stored bits; no f32 round trip.
+// CHECK: entry_point = "magnitude"
+// CHECK: %[[BITS:.*]] = spirv.Load "StorageBuffer" %{{.*}} : i16
+// CHECK: %[[ABS:.*]] = spirv.BitwiseAnd %[[BITS]], %{{.*}} : i16
+// CHECK: spirv.Store "StorageBuffer" %{{.*}}, %[[ABS]] : i16
+func.func @magnitude(%buf: memref<?xbf16> {triton_spirv.abi = "buffer", triton_spirv.arg_index = 0 : i64},
+                     %off: index {triton_spirv.abi = "offset", triton_spirv.arg_index = 0 : i64},
+                     %pid: i32 {triton_spirv.abi = "program_id_x"}, %pidy: i32 {triton_spirv.abi = "program_id_y"},
+                     %pidz: i32 {triton_spirv.abi = "program_id_z"}, %nx: i32 {triton_spirv.abi = "num_programs_x"},
+                     %ny: i32 {triton_spirv.abi = "num_programs_y"}, %nz: i32 {triton_spirv.abi = "num_programs_z"})
+    attributes {triton_spirv.kernel} {
+  %x = memref.load %buf[%off] : memref<?xbf16>
+  %y = math.absf %x : bf16
+  memref.store %y, %buf[%off] : memref<?xbf16>
+  return
+}
