@@ -192,8 +192,6 @@ struct TruncFToFloat8 : OpRewritePattern<arith::TruncFOp> {
   }
 };
 
-/// f32 -> bf16 toward zero: the high half of the bits (NaNs kept quiet).
-/// Upstream's bf16 expansion rounds to nearest even only.
 /// |x| of bf16 and fp8 (scalars: the distribution leaves no vectors of
 /// them) clears the sign bit of its bits: all three formats keep the sign
 /// apart from the magnitude.
@@ -218,6 +216,8 @@ struct AbsFAsBits : OpRewritePattern<math::AbsFOp> {
   }
 };
 
+/// f32 -> bf16 toward zero: the high half of the bits (NaNs kept quiet).
+/// Upstream's bf16 expansion rounds to nearest even only.
 struct F32ToBFloat16TowardZero : OpRewritePattern<arith::TruncFOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(arith::TruncFOp op,
