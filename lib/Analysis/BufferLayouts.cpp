@@ -721,20 +721,7 @@ BufferLayouts LayoutAssignment::run() {
 
   // Matmuls of cooperative-matrix form whose accumulator is filled, summed
   // and then read by an epilogue keep it as fragments in registers.
-  kernel.walk([&](linalg::LinalgOp op) {
-    const std::optional<MatmulPlan> &plan = planFor(op);
-    if (!plan || !plan->fragmentTiling)
-      return;
-    Value acc = op.getDpsInits()[0];
-    auto fragments = FragmentsLayoutAttr::get(
-        context, {plan->fragmentTiling->gridM, plan->fragmentTiling->gridN});
-    if (isCandidate(acc) &&
-        fragments.tiles(cast<MemRefType>(acc.getType()).getShape()) &&
-        allowsFragments(acc, op))
-      layouts[acc] = fragments;
-  });
-
-  // Matmul accumulators computed in register tiles anchor grids. Where
+  // Other matmul accumulators computed in register tiles anchor grids. Where
   // cooperative matrices could compute the matmul with the accumulator in
   // workgroup memory, they do unless the accumulator is reduced: the
   // reduction needs it in registers, in a layout this project knows.
@@ -744,10 +731,21 @@ BufferLayouts LayoutAssignment::run() {
   DenseMap<int64_t, int64_t> gridRowsByRows;
   kernel.walk([&](linalg::LinalgOp op) {
     const std::optional<MatmulPlan> &plan = planFor(op);
-    Value acc = op.getDpsInits()[0];
-    if (!plan || isa_and_nonnull<FragmentsLayoutAttr>(layouts.lookup(acc)) ||
-        (plan->cooperativeTiling && !feedsReduction(acc)))
+    if (!plan)
       return;
+    Value acc = op.getDpsInits()[0];
+    if (const std::optional<MatmulTiling> &tiles = plan->cooperativeTiling) {
+      auto fragments =
+          FragmentsLayoutAttr::get(context, {tiles->gridM, tiles->gridN});
+      if (isCandidate(acc) &&
+          fragments.tiles(cast<MemRefType>(acc.getType()).getShape()) &&
+          allowsFragments(acc, op)) {
+        layouts[acc] = fragments;
+        return;
+      }
+      if (plan->cooperativeFitsWorkgroupMemory && !feedsReduction(acc))
+        return;
+    }
     GridLayoutAttr grid = gridOf(*plan, context);
     ArrayRef<int64_t> accShape = cast<MemRefType>(acc.getType()).getShape();
     auto known =

@@ -119,7 +119,7 @@ triton_spirv::planMatmul(linalg::LinalgOp op, const WorkgroupShape &shape) {
       shape.subgroupSize > 1 ? std::min<int64_t>(shape.subgroupSize, 32) : 32);
   if (!tiling)
     return std::nullopt;
-  MatmulPlan plan{*tiling, std::nullopt, {}};
+  MatmulPlan plan{*tiling, std::nullopt, false, {}};
   // Cooperative matrices need whole 16x16x16 tiles, rows of unit stride,
   // and a grid of subgroups over them.
   constexpr int64_t size = kCooperativeMatrixSize;
@@ -133,7 +133,7 @@ triton_spirv::planMatmul(linalg::LinalgOp op, const WorkgroupShape &shape) {
       m / size, n / size, shape.workgroupSize / shape.subgroupSize, 32);
   if (!subgroupTiling)
     return plan;
-  plan.fragmentTiling = subgroupTiling;
+  plan.cooperativeTiling = subgroupTiling;
   // A quarter of workgroup memory at most, so that the kernel's other
   // blocks (other matmuls' accumulators among them) still fit.
   int64_t bytes = bufferBytes(lhs) + bufferBytes(rhs) + bufferBytes(acc);
@@ -150,7 +150,7 @@ triton_spirv::planMatmul(linalg::LinalgOp op, const WorkgroupShape &shape) {
         "registers, computed by invocations";
     return plan;
   }
-  plan.cooperativeTiling = subgroupTiling;
+  plan.cooperativeFitsWorkgroupMemory = true;
   return plan;
 }
 

@@ -40,13 +40,14 @@ struct MatmulTiling {
 struct MatmulPlan {
   /// The invocations' register tiles (a plan always has them).
   MatmulTiling registerTiling;
-  /// The subgroups' cooperative-matrix tiles, where the matmul has their form
-  /// and its accumulator and operands fit in workgroup memory.
+  /// The subgroups' cooperative-matrix tiles, where the matmul has their
+  /// form. An accumulator kept in registers as fragments
+  /// (triton_spirv.fragments) takes no workgroup memory; one in workgroup
+  /// memory needs `cooperativeFitsWorkgroupMemory`.
   std::optional<MatmulTiling> cooperativeTiling;
-  /// The same tiles wherever the matmul has their form, for an accumulator
-  /// kept in registers as fragments (triton_spirv.fragments), which takes no
-  /// workgroup memory.
-  std::optional<MatmulTiling> fragmentTiling;
+  /// Whether the accumulator and both operands take at most a quarter of
+  /// the target's workgroup memory.
+  bool cooperativeFitsWorkgroupMemory = false;
   /// Why cooperative matrices cannot be used although the matmul has their
   /// form (empty otherwise): a remark for the user.
   std::string cooperativeMatrixMissed;
@@ -61,11 +62,11 @@ std::optional<int64_t> rowStride(Value buffer);
 
 /// How `op` can be distributed over a workgroup of `shape`; none when it is
 /// not a static matmul or its outputs are too few to give every invocation
-/// one. Cooperative matrices keep their accumulator in workgroup memory
-/// (which element a lane holds is the driver's choice), so they are offered
-/// only when the accumulator and both operands take at most a quarter of the
-/// target's workgroup memory. The layout analysis chooses: an accumulator in a
-/// grid layout means register tiles.
+/// one. Cooperative matrices keep their accumulator in registers as
+/// fragments or in workgroup memory (which element a lane holds is the
+/// driver's choice); the latter only where the accumulator and both operands
+/// take at most a quarter of the target's workgroup memory. The layout
+/// analysis chooses: an accumulator in a grid layout means register tiles.
 std::optional<MatmulPlan> planMatmul(linalg::LinalgOp op,
                                      const WorkgroupShape &shape);
 /// The `scf.for` loops around `matmul` below `block`, outermost first,

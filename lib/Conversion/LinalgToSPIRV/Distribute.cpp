@@ -82,6 +82,9 @@ private:
   SmallVector<Value> delinearize(Location loc, Value linear,
                                  ArrayRef<OpFoldResult> extents);
   Value partialsBuffer(Location loc, Type type, unsigned position);
+  /// A new workgroup buffer of the whole kernel (allocated at its start).
+  Value kernelWorkgroupBuffer(Location loc, ArrayRef<int64_t> shape,
+                              Type element);
   LogicalResult findPrivateBuffers();
   LogicalResult rewritePrivateAccesses();
   LogicalResult distributeParallelLoop(scf::ParallelOp loop,
@@ -744,18 +747,22 @@ SmallVector<Value> KernelDistributor::combine(linalg::ReduceOp op,
   return triton_spirv::inlineBlock(rewriter, op.getCombiner().front(), args);
 }
 
+Value KernelDistributor::kernelWorkgroupBuffer(Location loc,
+                                               ArrayRef<int64_t> shape,
+                                               Type element) {
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPointToStart(&kernel.getBody().front());
+  auto workgroup = gpu::AddressSpaceAttr::get(rewriter.getContext(),
+                                              gpu::AddressSpace::Workgroup);
+  return memref::AllocOp::create(
+      rewriter, loc, MemRefType::get(shape, element, nullptr, workgroup));
+}
+
 Value KernelDistributor::partialsBuffer(Location loc, Type type,
                                         unsigned position) {
   Value &buffer = partials[{type, position, oddReduction}];
-  if (!buffer) {
-    OpBuilder::InsertionGuard guard(rewriter);
-    rewriter.setInsertionPointToStart(&kernel.getBody().front());
-    auto workgroup = gpu::AddressSpaceAttr::get(rewriter.getContext(),
-                                                gpu::AddressSpace::Workgroup);
-    buffer = memref::AllocOp::create(
-        rewriter, loc,
-        MemRefType::get({workgroupSize}, type, nullptr, workgroup));
-  }
+  if (!buffer)
+    buffer = kernelWorkgroupBuffer(loc, {workgroupSize}, type);
   return buffer;
 }
 
@@ -1411,16 +1418,10 @@ LogicalResult KernelDistributor::readPairPartners(scf::ForOp loop,
       Value &copy = copies[registers];
       if (!copy) {
         int64_t elements = type.getNumElements();
-        auto exchangeType = MemRefType::get(
-            {elements}, element, nullptr,
-            gpu::AddressSpaceAttr::get(context, gpu::AddressSpace::Workgroup));
         Value &exchange =
             exchangeBuffers[{element, elements, taken[{element, elements}]++}];
-        if (!exchange) {
-          OpBuilder::InsertionGuard guard(rewriter);
-          rewriter.setInsertionPointToStart(&kernel.getBody().front());
-          exchange = memref::AllocOp::create(rewriter, loc, exchangeType);
-        }
+        if (!exchange)
+          exchange = kernelWorkgroupBuffer(loc, {elements}, element);
         copy = exchange;
         // Invocation t writes its registers r at t + rW, then all wait.
         OpBuilder::InsertionGuard guard(rewriter);
@@ -1658,16 +1659,11 @@ LogicalResult KernelDistributor::distributeOnLayout(scf::ParallelOp loop,
 Value KernelDistributor::fragmentScratch(Location loc, Type element) {
   Value &scratch = fragmentScratches[element];
   if (!scratch) {
-    OpBuilder::InsertionGuard guard(rewriter);
-    rewriter.setInsertionPointToStart(&kernel.getBody().front());
-    auto workgroup = gpu::AddressSpaceAttr::get(rewriter.getContext(),
-                                                gpu::AddressSpace::Workgroup);
     int64_t subgroups = workgroupSize / subgroupSize;
-    scratch = memref::AllocOp::create(
-        rewriter, loc,
-        MemRefType::get({subgroups * triton_spirv::kFragmentSize,
-                         triton_spirv::kFragmentSize},
-                        element, nullptr, workgroup));
+    scratch = kernelWorkgroupBuffer(loc,
+                                    {subgroups * triton_spirv::kFragmentSize,
+                                     triton_spirv::kFragmentSize},
+                                    element);
   }
   return scratch;
 }
@@ -1712,16 +1708,9 @@ KernelDistributor::distributeOnFragments(linalg::LinalgOp op, Value buffer,
   rewriter.setInsertionPoint(parallel);
   Value subgroup = gpu::SubgroupIdOp::create(rewriter, loc, nullptr);
   Value lane = gpu::LaneIdOp::create(rewriter, loc, nullptr);
-  Value tileRow0 = arith::MulIOp::create(
-      rewriter, loc,
-      arith::DivUIOp::create(rewriter, loc, subgroup,
-                             indexConstant(loc, grid[1])),
-      indexConstant(loc, size));
-  Value tileCol0 = arith::MulIOp::create(
-      rewriter, loc,
-      arith::RemUIOp::create(rewriter, loc, subgroup,
-                             indexConstant(loc, grid[1])),
-      indexConstant(loc, size));
+  // The tiles the subgroup's matmul computed (emitCooperativeTiles).
+  triton_spirv::FragmentOrigins origins = triton_spirv::fragmentOrigins(
+      rewriter, loc, {grid[0], grid[1], tilesM, tilesN}, subgroup);
   Value scratchRow0 =
       arith::MulIOp::create(rewriter, loc, subgroup, indexConstant(loc, size));
   Value scratch = fragmentScratch(
@@ -1752,16 +1741,10 @@ KernelDistributor::distributeOnFragments(linalg::LinalgOp op, Value buffer,
                                        indexConstant(loc, size));
     Value col = arith::RemUIOp::create(rewriter, loc, linear,
                                        indexConstant(loc, size));
-    Value bufferRow = arith::AddIOp::create(
-        rewriter, loc,
-        arith::AddIOp::create(rewriter, loc, tileRow0,
-                              indexConstant(loc, i * grid[0] * size)),
-        row);
-    Value bufferCol = arith::AddIOp::create(
-        rewriter, loc,
-        arith::AddIOp::create(rewriter, loc, tileCol0,
-                              indexConstant(loc, j * grid[1] * size)),
-        col);
+    Value bufferRow =
+        arith::AddIOp::create(rewriter, loc, origins.rows[i], row);
+    Value bufferCol =
+        arith::AddIOp::create(rewriter, loc, origins.cols[j], col);
     Value scratchRow = arith::AddIOp::create(rewriter, loc, scratchRow0, row);
     IRMapping mapping;
     mapping.map(parallel.getInductionVars(), ValueRange{bufferRow, bufferCol});
@@ -1871,12 +1854,8 @@ bool KernelDistributor::distributeGridReduction(linalg::ReduceOp op) {
 void KernelDistributor::runOnInvocationZero(Operation *op) {
   Location loc = op->getLoc();
   SmallVector<Value> slots;
-  rewriter.setInsertionPointToStart(&kernel.getBody().front());
-  auto workgroup = gpu::AddressSpaceAttr::get(rewriter.getContext(),
-                                              gpu::AddressSpace::Workgroup);
   for (Type type : op->getResultTypes())
-    slots.push_back(memref::AllocOp::create(
-        rewriter, loc, MemRefType::get({1}, type, nullptr, workgroup)));
+    slots.push_back(kernelWorkgroupBuffer(loc, {1}, type));
 
   rewriter.setInsertionPoint(op);
   Value zero = indexConstant(loc, 0);

@@ -114,8 +114,13 @@ private:
 };
 } // namespace
 
-SmallVector<Value> MatmulDistributor::strided(Value first, int64_t step,
-                                              Value from, int64_t count) {
+/// `first + step * index` for each index in [from, from + count).
+static SmallVector<Value> stridedValues(RewriterBase &rewriter, Location loc,
+                                        Value first, int64_t step, Value from,
+                                        int64_t count) {
+  auto constant = [&](int64_t value) {
+    return arith::ConstantIndexOp::create(rewriter, loc, value);
+  };
   SmallVector<Value> values;
   for (int64_t i = 0; i < count; ++i) {
     Value index = arith::AddIOp::create(rewriter, loc, from, constant(i));
@@ -123,6 +128,33 @@ SmallVector<Value> MatmulDistributor::strided(Value first, int64_t step,
     values.push_back(arith::AddIOp::create(rewriter, loc, first, offset));
   }
   return values;
+}
+
+SmallVector<Value> MatmulDistributor::strided(Value first, int64_t step,
+                                              Value from, int64_t count) {
+  return stridedValues(rewriter, loc, first, step, from, count);
+}
+
+FragmentOrigins triton_spirv::fragmentOrigins(RewriterBase &rewriter,
+                                              Location loc,
+                                              const MatmulTiling &tiling,
+                                              Value subgroupId) {
+  auto constant = [&](int64_t value) {
+    return arith::ConstantIndexOp::create(rewriter, loc, value);
+  };
+  Value gridN = constant(tiling.gridN);
+  Value zero = constant(0);
+  Value tileRow0 = arith::DivUIOp::create(rewriter, loc, subgroupId, gridN);
+  Value tileCol0 = arith::RemUIOp::create(rewriter, loc, subgroupId, gridN);
+  constexpr int64_t size = kCooperativeMatrixSize;
+  return {stridedValues(
+              rewriter, loc,
+              arith::MulIOp::create(rewriter, loc, tileRow0, constant(size)),
+              tiling.gridM * size, zero, tiling.tileM),
+          stridedValues(
+              rewriter, loc,
+              arith::MulIOp::create(rewriter, loc, tileCol0, constant(size)),
+              tiling.gridN * size, zero, tiling.tileN)};
 }
 
 void MatmulDistributor::accumulate(
@@ -260,18 +292,8 @@ void MatmulDistributor::emitCooperativeTiles(const MatmulTiling &tiling,
                                              FragmentAccumulator fragments) {
   if (!accumulationLoops.empty())
     rewriter.setInsertionPoint(accumulationLoops.front());
-  Value gridN = constant(tiling.gridN);
+  auto [rows, cols] = fragmentOrigins(rewriter, loc, tiling, subgroupId);
   Value zero = constant(0);
-  Value tileRow0 = arith::DivUIOp::create(rewriter, loc, subgroupId, gridN);
-  Value tileCol0 = arith::RemUIOp::create(rewriter, loc, subgroupId, gridN);
-  SmallVector<Value> rows =
-      strided(arith::MulIOp::create(rewriter, loc, tileRow0,
-                                    constant(kCooperativeMatrixSize)),
-              tiling.gridM * kCooperativeMatrixSize, zero, tiling.tileM);
-  SmallVector<Value> cols =
-      strided(arith::MulIOp::create(rewriter, loc, tileCol0,
-                                    constant(kCooperativeMatrixSize)),
-              tiling.gridN * kCooperativeMatrixSize, zero, tiling.tileN);
   auto load = [&](Value buffer, StringRef operand, Value row,
                   Value col) -> Value {
     auto type = gpu::MMAMatrixType::get(
@@ -344,7 +366,8 @@ FailureOr<bool> triton_spirv::distributeMatmul(RewriterBase &rewriter,
   // An accumulator in registers (a grid layout) means register tiles, in
   // its grid (the layout analysis may choose another than the plan's, to
   // agree with other matmuls).
-  bool cooperative = plan->cooperativeTiling && !accumulatorRegisters;
+  bool cooperative = plan->cooperativeFitsWorkgroupMemory &&
+                     !accumulatorRegisters;
   MatmulTiling tiling = plan->registerTiling;
   if (accumulatorRegisters) {
     // distribute checked that the grid tiles the accumulator.
@@ -390,7 +413,7 @@ FailureOr<SmallVector<Value>> triton_spirv::distributeMatmulOnFragments(
   std::optional<MatmulPlan> plan = planMatmul(op, shape);
   std::optional<SmallVector<Operation *>> loops =
       fragmentLoops(op, fillBlock);
-  if (!plan || !plan->fragmentTiling || !layout.tiles(accType.getShape()) ||
+  if (!plan || !plan->cooperativeTiling || !layout.tiles(accType.getShape()) ||
       !loops)
     return op->emitError("a matmul accumulating into a buffer in layout ")
            << layout << " must have the cooperative-matrix form, be tiled "

@@ -29,6 +29,15 @@ FailureOr<bool> distributeMatmul(RewriterBase &rewriter, linalg::LinalgOp op,
                                  GridLayoutAttr accumulatorLayout,
                                  Value accumulatorRegisters);
 
+/// The first row and column of each 16x16 tile that subgroup `subgroupId`
+/// holds in the subgroup grid of `tiling`: tile (r, c) starts at row
+/// rows[r] = 16 (s_0 + gridM r) and column cols[c] = 16 (s_1 + gridN c).
+struct FragmentOrigins {
+  SmallVector<Value> rows, cols;
+};
+FragmentOrigins fragmentOrigins(RewriterBase &rewriter, Location loc,
+                                const MatmulTiling &tiling, Value subgroupId);
+
 /// Replaces a matmul whose accumulator is kept as cooperative-matrix
 /// fragments in `layout` by its subgroups' tiles: the fragments start as
 /// the scalar `fill` (the accumulator's fill in `fillBlock`), are carried

@@ -20,6 +20,7 @@
 #include "Legalization.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/PatternMatch.h"
@@ -168,12 +169,8 @@ struct SignedRemainderOfMagnitudes : OpRewritePattern<arith::RemSIOp> {
     if (!element || element.getWidth() == 1)
       return rewriter.notifyMatchFailure(op, "not an integer with a sign");
     unsigned width = element.getWidth();
-    auto constant = [&](const APInt &value) -> Value {
-      return arith::ConstantOp::create(
-          rewriter, loc, type,
-          isa<VectorType>(type)
-              ? TypedAttr(DenseElementsAttr::get(cast<ShapedType>(type), value))
-              : TypedAttr(rewriter.getIntegerAttr(type, value)));
+    auto constant = [&](const APInt &value) {
+      return createScalarOrSplatConstant(rewriter, loc, type, value);
     };
     Value zero = constant(APInt::getZero(width));
     Value lhsMagnitude = math::AbsIOp::create(rewriter, loc, op.getLhs());
