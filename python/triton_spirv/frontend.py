@@ -18,9 +18,36 @@ def _min_dot_size(lhs_type: Any, rhs_type: Any) -> tuple[int, int, int]:
     return (1, 1, 32) if lhs_type.scalar.primitive_bitwidth == 8 else (1, 1, 16)
 
 
+def _convert_fp8e4b15(arg: Any, dst_ty: Any, fp_downcast_rounding: Any = None, _semantic: Any = None) -> Any:
+    """Conversions to and from float8e4b15 (1 sign, 4 exponent bits with bias 15,
+    3 mantissa bits; an i8 in the IR), the hook Triton's front end calls for them.
+    Same results as Triton's CUDA backend: fp16 has the same exponent bias, so an
+    fp8e4b15 is an fp16 with 7 more mantissa bits; narrowing clamps magnitudes to
+    1.75, rounds the dropped bits half up, and goes through fp16 rounded toward zero."""
+    import triton.language as tl
+
+    sem = _semantic
+    src = arg.type.scalar
+    if src.is_fp8e4b15():
+        byte = sem.cast(tl.tensor(arg.handle, arg.type.with_element_ty(tl.uint8)), tl.int32)
+        sign = sem.shl(sem.and_(byte, sem.to_tensor(0x80)), sem.to_tensor(8))
+        magnitude = sem.shl(sem.and_(byte, sem.to_tensor(0x7F)), sem.to_tensor(7))
+        half = sem.bitcast(sem.cast(sem.or_(sign, magnitude), tl.int16), tl.float16)
+        return half if dst_ty.scalar.is_fp16() else sem.cast(half, dst_ty.scalar)
+    if not src.is_floating():
+        raise ValueError(f"cannot convert {src} to float8e4b15: convert it to float16 or float32 first")
+    half = arg if src.is_fp16() else sem.cast(arg, tl.float16, fp_downcast_rounding="rtz")
+    bits = sem.cast(sem.bitcast(half, tl.uint16), tl.int32)
+    magnitude = sem.minimum(sem.and_(bits, sem.to_tensor(0x7FFF)), sem.to_tensor(0x3F00),
+                            tl.PropagateNan.NONE)
+    rounded = sem.lshr(sem.add(magnitude, sem.to_tensor(0x40), True), sem.to_tensor(7))
+    byte = sem.or_(sem.and_(sem.lshr(bits, sem.to_tensor(8)), sem.to_tensor(0x80)), rounded)
+    narrowed = sem.cast(byte, tl.uint8)
+    return tl.tensor(narrowed.handle, narrowed.type.with_element_ty(tl.float8e4b15))
+
+
 def codegen_fns() -> dict[str, Callable[..., Any]]:
-    # No "convert_custom_types": it only serves fp8e4b15, which we do not support.
-    return {"min_dot_size": _min_dot_size}
+    return {"min_dot_size": _min_dot_size, "convert_custom_types": _convert_fp8e4b15}
 
 
 def module_map() -> dict[str, ModuleType]:

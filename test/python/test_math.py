@@ -168,6 +168,42 @@ def test_fp8_conversions_round_to_nearest_even_and_saturate() -> None:
 
 
 @triton.jit
+def _narrow_toward_zero(x_ptr, half_ptr, d_ptr, single_ptr, n, BLOCK: tl.constexpr):
+    offsets = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    inside = offsets < n
+    x = tl.load(x_ptr + offsets, mask=inside)
+    tl.store(half_ptr + offsets, x.to(tl.float16, fp_downcast_rounding="rtz"), mask=inside)
+    d = tl.load(d_ptr + offsets, mask=inside)
+    tl.store(single_ptr + offsets, d.to(tl.float32, fp_downcast_rounding="rtz"), mask=inside)
+
+
+def _toward_zero(x: torch.Tensor, dtype: torch.dtype, bits: torch.dtype) -> torch.Tensor:
+    """x rounded toward zero: to nearest, then one step smaller where that grew."""
+    nearest = x.to(dtype)
+    smaller = (nearest.view(bits) - 1).view(dtype)
+    return torch.where(nearest.to(x.dtype).abs() > x.abs(), smaller, nearest)
+
+
+def test_narrowing_toward_zero() -> None:
+    # Values beyond f16's largest, its subnormals, ties, zeros, inf and NaN.
+    gen = torch.Generator().manual_seed(0)
+    special = torch.tensor([65504.0, 65519.0, 65520.0, 1e6, 6e-5, 3e-8, 1e-8, 0.0, 1.0 + 2**-11,
+                            math.inf, math.nan])
+    x = torch.cat([torch.randn(2000, generator=gen) * 1000, special, -special])
+    d = torch.cat([torch.randn(2000, generator=gen, dtype=torch.float64),
+                   torch.tensor([3.5e38, 1e300, 1e-40, 1e-50, 1.0 + 2**-24, math.inf, math.nan],
+                                dtype=torch.float64)])
+    d = torch.cat([d, -d])[:x.numel()]
+    half = torch.empty(x.numel(), dtype=torch.float16)
+    single = torch.empty(x.numel())
+    _narrow_toward_zero[(triton.cdiv(x.numel(), 256), )](x, half, d, single, x.numel(), BLOCK=256)
+    torch.testing.assert_close(half, _toward_zero(x, torch.float16, torch.int16), rtol=0, atol=0,
+                               equal_nan=True)
+    torch.testing.assert_close(single, _toward_zero(d, torch.float32, torch.int32), rtol=0, atol=0,
+                               equal_nan=True)
+
+
+@triton.jit
 def _remainder(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):
     offsets = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
     inside = offsets < n

@@ -336,6 +336,43 @@ struct BooleanArithmetic : OpRewritePattern<SourceOp> {
   }
 };
 
+/// f32/f64 narrowed to f16/f32 toward zero. SPIR-V's FPRoundingMode
+/// decoration, which upstream's lowering uses, is valid in Vulkan only on
+/// conversions stored to 16-bit storage: round to nearest instead, then
+/// step the result one ulp toward zero where it rounded away from zero
+/// (the bits of a nonzero float, less one, are its next smaller magnitude;
+/// past the largest finite value that is the largest finite value).
+struct TruncFTowardZero : OpRewritePattern<arith::TruncFOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(arith::TruncFOp op,
+                                PatternRewriter &rewriter) const override {
+    Type result = getElementTypeOrSelf(op.getType());
+    if (op.getRoundingmode() != arith::RoundingMode::toward_zero ||
+        !(result.isF16() || result.isF32()))
+      return rewriter.notifyMatchFailure(op, "not toward zero to f16/f32");
+    Location loc = op.getLoc();
+    Value in = op.getIn();
+    Value nearest = arith::TruncFOp::create(rewriter, loc, op.getType(), in);
+    Value back = arith::ExtFOp::create(rewriter, loc, in.getType(), nearest);
+    // False for NaN, which stays as it is.
+    Value away = arith::CmpFOp::create(
+        rewriter, loc, arith::CmpFPredicate::OGT,
+        math::AbsFOp::create(rewriter, loc, back),
+        math::AbsFOp::create(rewriter, loc, in));
+    Type bitsType = rewriter.getIntegerType(result.getIntOrFloatBitWidth());
+    if (auto shaped = dyn_cast<ShapedType>(op.getType()))
+      bitsType = shaped.clone(bitsType);
+    Value bits = arith::BitcastOp::create(rewriter, loc, bitsType, nearest);
+    Value smaller = arith::BitcastOp::create(
+        rewriter, loc, op.getType(),
+        arith::SubIOp::create(
+            rewriter, loc, bits,
+            createScalarOrSplatConstant(rewriter, loc, bitsType, 1)));
+    rewriter.replaceOpWithNewOp<arith::SelectOp>(op, away, smaller, nearest);
+    return success();
+  }
+};
+
 /// An FMA marked `kExactAttrName` becomes GLSL's Fma decorated
 /// NoContraction (preferred over upstream's pattern, which drops the mark).
 struct ExactFma : OpConversionPattern<math::FmaOp> {
@@ -423,7 +460,8 @@ LogicalResult triton_spirv::prepareKernelForSPIRV(func::FuncOp kernel) {
   populateMathF32ExpansionPatterns(patterns, withoutGLInstruction);
   populateMathPolynomialApproximationPatterns(patterns, withoutGLInstruction);
   populateExactRemainderPatterns(patterns);
-  patterns.add<CtPopTo32Bit, BooleanArithmetic<arith::AddIOp, arith::XOrIOp>,
+  patterns.add<CtPopTo32Bit, TruncFTowardZero,
+               BooleanArithmetic<arith::AddIOp, arith::XOrIOp>,
                BooleanArithmetic<arith::SubIOp, arith::XOrIOp>,
                BooleanArithmetic<arith::MulIOp, arith::AndIOp>>(
       kernel.getContext());

@@ -160,8 +160,8 @@ struct MapElementwiseLowering : OpConversionPattern<MapElementwiseOp> {
   }
 };
 
-/// Sequential inclusive scan along the axis: slice by slice, each slice
-/// combined element-wise with the running accumulator.
+/// Sequential inclusive scan along the axis, in place: slice by slice, each
+/// slice combined element-wise with the running accumulator.
 struct ScanLowering : OpConversionPattern<ScanOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -179,10 +179,10 @@ struct ScanLowering : OpConversionPattern<ScanOp> {
       Value slice =
           sliceAt(rewriter, loc, src, axis, rewriter.getIndexAttr(first));
       accumulators.push_back(slice);
-      auto type = cast<RankedTensorType>(src.getType());
-      Value empty = triton_spirv::emptyLike(rewriter, loc, type);
-      outputs.push_back(triton_spirv::insertAlong(
-          rewriter, loc, slice, empty, axis, rewriter.getIndexAttr(first)));
+      // The scan overwrites its input slice by slice, each slice read just
+      // before it is written: bufferization reuses the input's buffer when
+      // nothing reads the input afterwards, halving the workgroup memory.
+      outputs.push_back(src);
     }
     if (extent > 1) {
       Value lower = arith::ConstantIndexOp::create(rewriter, loc, 1);
@@ -200,8 +200,8 @@ struct ScanLowering : OpConversionPattern<ScanOp> {
                   b, nested,
                   arith::ConstantIndexOp::create(b, nested, extent - 1), iv);
             SmallVector<Value> next;
-            for (Value src : adaptor.getSrcs())
-              next.push_back(sliceAt(b, nested, src, axis, position));
+            for (Value output : carried.drop_front(count))
+              next.push_back(sliceAt(b, nested, output, axis, position));
             SmallVector<Value> inputs(carried.take_front(count));
             inputs.append(next);
             SmallVector<Value> combined =

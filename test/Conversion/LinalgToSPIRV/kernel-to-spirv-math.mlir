@@ -214,3 +214,34 @@ func.func @signed_remainder(%buf: memref<?xi32> {triton_spirv.abi = "buffer", tr
   memref.store %r, %buf[%c0] : memref<?xi32>
   return
 }
+
+// -----
+
+// Narrowing toward zero carries no FPRoundingMode decoration (Vulkan allows
+// it only on conversions stored to 16-bit storage): the conversion rounds to
+// nearest, and where that rounded away from zero the result's bits less one
+// are taken.
+// CHECK-LABEL: spirv.module
+// CHECK-NOT: FPRoundingMode
+// CHECK: %[[X:.*]] = spirv.Load "StorageBuffer" %{{.*}} : f32
+// CHECK: %[[H:.*]] = spirv.FConvert %[[X]] : f32 to f16
+// CHECK: %[[BACK:.*]] = spirv.FConvert %[[H]] : f16 to f32
+// CHECK: %[[ABS_BACK:.*]] = spirv.GL.FAbs %[[BACK]] : f32
+// CHECK: %[[ABS_X:.*]] = spirv.GL.FAbs %[[X]] : f32
+// CHECK: %[[AWAY:.*]] = spirv.FOrdGreaterThan %[[ABS_BACK]], %[[ABS_X]] : f32
+// CHECK: %[[BITS:.*]] = spirv.Bitcast %[[H]] : f16 to i16
+// CHECK: %[[LESS:.*]] = spirv.ISub %[[BITS]], %{{.*}} : i16
+// CHECK: %[[SMALLER:.*]] = spirv.Bitcast %[[LESS]] : i16 to f16
+// CHECK: spirv.Select %[[AWAY]], %[[SMALLER]], %[[H]] : i1, f16
+func.func @narrow_toward_zero(%src: memref<?xf32> {triton_spirv.abi = "buffer", triton_spirv.arg_index = 0 : i64},
+                              %dst: memref<?xf16> {triton_spirv.abi = "buffer", triton_spirv.arg_index = 1 : i64},
+                              %pid: i32 {triton_spirv.abi = "program_id_x"}, %pidy: i32 {triton_spirv.abi = "program_id_y"},
+                              %pidz: i32 {triton_spirv.abi = "program_id_z"}, %nx: i32 {triton_spirv.abi = "num_programs_x"},
+                              %ny: i32 {triton_spirv.abi = "num_programs_y"}, %nz: i32 {triton_spirv.abi = "num_programs_z"})
+    attributes {triton_spirv.kernel} {
+  %c0 = arith.constant 0 : index
+  %x = memref.load %src[%c0] : memref<?xf32>
+  %h = arith.truncf %x to_zero : f32 to f16
+  memref.store %h, %dst[%c0] : memref<?xf16>
+  return
+}

@@ -47,13 +47,18 @@ tt.func @argmax(%v: tensor<8xf32>, %i: tensor<8xi32>) -> (f32, i32) {
 
 // -----
 
+// The scan runs in place: the loop carries the input, reads each slice from
+// the carried value and writes it back at the same position.
 // CHECK-LABEL: tt.func @cumsum
-// CHECK: tensor.insert_slice %{{.*}} into %{{.*}}[0] [1] [1] : tensor<f32> into tensor<8xf32>
+// CHECK-SAME: (%[[V:.*]]: tensor<8xf32>)
+// CHECK: %[[FIRST:.*]] = tensor.extract_slice %[[V]][0] [1] [1]
 // CHECK: scf.for %[[IV:.*]] = %c1 to %c8 step %c1
-// CHECK: tensor.extract_slice %{{.*}}[%[[IV]]] [1] [1] : tensor<8xf32> to tensor<f32>
+// CHECK-SAME: iter_args(%[[ACC:.*]] = %[[FIRST]], %[[OUT:.*]] = %[[V]])
+// CHECK: %[[NEXT:.*]] = tensor.extract_slice %[[OUT]][%[[IV]]] [1] [1] : tensor<8xf32> to tensor<f32>
 // CHECK: linalg.generic
+// CHECK-SAME: ins(%[[ACC]], %[[NEXT]] :
 // CHECK: arith.addf
-// CHECK: tensor.insert_slice %{{.*}} into %{{.*}}[%[[IV]]] [1] [1]
+// CHECK: tensor.insert_slice %{{.*}} into %[[OUT]][%[[IV]]] [1] [1]
 tt.func @cumsum(%v: tensor<8xf32>) -> tensor<8xf32> {
   %0 = "tt.scan"(%v) <{axis = 0 : i32, reverse = false}> ({
   ^bb0(%a: f32, %b: f32):
