@@ -490,8 +490,9 @@ static bool isBroadcastAlong(AffineMap map, unsigned dim) {
   return true;
 }
 
-/// Whether every use of `buffer` can follow `slice`: element-wise ops
-/// without atomics (run on every holder; writes to memory by one), the
+/// Whether every use of `buffer` can follow `slice`: element-wise ops (run
+/// on every holder; writes to memory by one; atomics by one too, which
+/// shuffles their results to the others, lanes of its subgroup), the
 /// reduction that produces it, and reads broadcast along the reduced
 /// dimension through a view that inserts it.
 bool LayoutAssignment::allowsSlice(Value buffer, SliceLayoutAttr slice) {
@@ -501,10 +502,18 @@ bool LayoutAssignment::allowsSlice(Value buffer, SliceLayoutAttr slice) {
     return false;
   return llvm::all_of(buffer.getUsers(), [&](Operation *user) {
     if (isElementwiseUse(user, buffer)) {
-      WalkResult atomics = user->walk([](Operation *op) {
-        return isa<memref::AtomicRMWOp, memref::GenericAtomicRMWOp>(op)
-                   ? WalkResult::interrupt()
-                   : WalkResult::advance();
+      WalkResult atomics = user->walk([&](Operation *op) {
+        if (!isa<memref::AtomicRMWOp, memref::GenericAtomicRMWOp>(op))
+          return WalkResult::advance();
+        Type result = op->getResult(0).getType();
+        bool shuffled =
+            result.isIntOrFloat() && result.getIntOrFloatBitWidth() >= 8 &&
+            result.getIntOrFloatBitWidth() <= 64 &&
+            shufflesAlong(slice.getParent(), slice.getDim(),
+                          result.getIntOrFloatBitWidth() > 32
+                              ? IntegerType::get(op->getContext(), 64)
+                              : IntegerType::get(op->getContext(), 32));
+        return shuffled ? WalkResult::advance() : WalkResult::interrupt();
       });
       return !atomics.wasInterrupted();
     }

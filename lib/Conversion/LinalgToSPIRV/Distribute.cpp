@@ -93,6 +93,7 @@ private:
   Operation *needsSingleElements(Value privateBuffer);
   int64_t vectorWidthOf(linalg::LinalgOp op, bool privateInRuns);
   LogicalResult distributeOnLayout(scf::ParallelOp loop, Attribute layout);
+  void leaderOnly(Operation *atomic, Value leader, Value leaderLane);
   LogicalResult distributeOnFragments(linalg::LinalgOp op, Value buffer,
                                       const FragmentBuffer &fragments);
   Value fragmentScratch(Location loc, Type element);
@@ -1512,12 +1513,23 @@ LogicalResult KernelDistributor::distributeOnLayout(scf::ParallelOp loop,
   SmallVector<Value> coordinates = delinearize(
       loc, invocationId,
       getAsIndexOpFoldResult(rewriter.getContext(), parent.getInvocations()));
-  Value leader;
+  Value leader, leaderLane;
   if (slice) {
+    unsigned dim = slice.getDim();
     leader = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
-                                   coordinates[slice.getDim()],
-                                   indexConstant(loc, 0));
-    coordinates.erase(coordinates.begin() + slice.getDim());
+                                   coordinates[dim], indexConstant(loc, 0));
+    // The leader's lane in the holders' subgroup (the analysis admits
+    // atomics only where the holders are lanes of one).
+    int64_t stride = computeProduct(parent.getInvocations().drop_front(dim + 1));
+    Value leaderId = arith::SubIOp::create(
+        rewriter, loc, invocationId,
+        arith::MulIOp::create(rewriter, loc, coordinates[dim],
+                              indexConstant(loc, stride)));
+    leaderLane = arith::IndexCastOp::create(
+        rewriter, loc, rewriter.getI32Type(),
+        arith::RemUIOp::create(rewriter, loc, leaderId,
+                               indexConstant(loc, subgroupSize)));
+    coordinates.erase(coordinates.begin() + dim);
   }
   SmallVector<Value> ivs, steps;
   Operation *outermost = nullptr;
@@ -1650,10 +1662,58 @@ LogicalResult KernelDistributor::distributeOnLayout(scf::ParallelOp loop,
           scf::IfOp::create(rewriter, loc, leader, /*withElseRegion=*/false);
       rewriter.moveOpBefore(store, guard.thenBlock()->getTerminator());
     }
+    // Atomics too; the others take the leader's result from its lane.
+    SmallVector<Operation *> atomics;
+    outermost->walk([&](Operation *op) {
+      if (isa<memref::AtomicRMWOp, memref::GenericAtomicRMWOp>(op))
+        atomics.push_back(op);
+    });
+    for (Operation *atomic : atomics)
+      leaderOnly(atomic, leader, leaderLane);
   }
   rewriter.setInsertionPointAfter(outermost);
   barrier(loc);
   return success();
+}
+
+/// Runs `atomic` on the leader only and gives every invocation the
+/// leader's result, read from lane `leaderLane` of the subgroup (as 32- or
+/// 64-bit integers: shuffles take no narrower types).
+void KernelDistributor::leaderOnly(Operation *atomic, Value leader,
+                                   Value leaderLane) {
+  Location loc = atomic->getLoc();
+  Value result = atomic->getResult(0);
+  Type type = result.getType();
+  unsigned width = type.getIntOrFloatBitWidth();
+  rewriter.setInsertionPoint(atomic);
+  auto guard = scf::IfOp::create(rewriter, loc, TypeRange{type}, leader,
+                                 /*addThenBlock=*/true, /*addElseBlock=*/true);
+  rewriter.setInsertionPointToEnd(guard.thenBlock());
+  Operation *yield = scf::YieldOp::create(rewriter, loc, result);
+  rewriter.moveOpBefore(atomic, yield);
+  rewriter.setInsertionPointToEnd(guard.elseBlock());
+  scf::YieldOp::create(rewriter, loc,
+                       arith::getZeroConstant(rewriter, loc, type));
+  rewriter.setInsertionPointAfter(guard);
+  Type bits = rewriter.getIntegerType(width);
+  Type wide = rewriter.getIntegerType(width > 32 ? 64 : 32);
+  Value value = guard.getResult(0);
+  if (type != bits)
+    value = arith::BitcastOp::create(rewriter, loc, bits, value);
+  if (wide != bits)
+    value = arith::ExtUIOp::create(rewriter, loc, wide, value);
+  Value shuffled =
+      gpu::ShuffleOp::create(rewriter, loc, value, leaderLane,
+                             arith::ConstantIntOp::create(
+                                 rewriter, loc, rewriter.getI32Type(),
+                                 subgroupSize),
+                             gpu::ShuffleMode::IDX)
+          .getShuffleResult();
+  if (wide != bits)
+    shuffled = arith::TruncIOp::create(rewriter, loc, bits, shuffled);
+  if (type != bits)
+    shuffled = arith::BitcastOp::create(rewriter, loc, type, shuffled);
+  rewriter.replaceAllUsesExcept(result, shuffled, yield);
 }
 
 Value KernelDistributor::fragmentScratch(Location loc, Type element) {

@@ -108,6 +108,64 @@ func.func @row_sums(%src: memref<8x64xf32>, %dst: memref<8xf32>) {
 
 // -----
 
+#vec = affine_map<(d0) -> (d0)>
+
+// Row sums added atomically, the old values kept (split reductions):
+// the sums stay a slice. Only the first lane of a row runs the atomic; the
+// other lanes of the row take its result from that lane with an index
+// shuffle (a 16-bit result travels as 32 bits).
+// CHECK-LABEL: func.func @row_sums_added_atomically
+// CHECK: memref.alloc() {triton_spirv.layout = #triton_spirv.slice<dim = 1, parent = #triton_spirv.grid<[4, 8]>>} : memref<8xf32
+// CHECK: memref.alloc() {triton_spirv.layout = #triton_spirv.slice<dim = 1, parent = #triton_spirv.grid<[4, 8]>>} : memref<8xf16
+// DIST-LABEL: func.func @row_sums_added_atomically
+// DIST-NOT: memref.alloc()
+// DIST: %[[LEADER:.*]] = arith.cmpi eq, %{{.*}}, %c0 : index
+// DIST-NEXT: arith.subi %thread_id_x
+// DIST-NEXT: arith.remui %{{.*}}, %c8
+// DIST-NEXT: %[[LEADER_LANE:.*]] = arith.index_cast %{{.*}} : index to i32
+// DIST-NEXT: scf.for
+// DIST:   %[[OLD:.*]] = scf.if %[[LEADER]] -> (f16) {
+// DIST:     %[[RESULT:.*]] = memref.atomic_rmw addf %{{.*}}, %arg1
+// DIST:     scf.yield %[[RESULT]] : f16
+// DIST:   } else {
+// DIST:     scf.yield %{{.*}} : f16
+// DIST:   }
+// DIST:   %[[BITS:.*]] = arith.bitcast %[[OLD]] : f16 to i16
+// DIST:   %[[WIDE:.*]] = arith.extui %[[BITS]] : i16 to i32
+// DIST:   %[[SHUFFLED:.*]], %{{.*}} = gpu.shuffle idx %[[WIDE]], %[[LEADER_LANE]], %c8_i32 : i32
+// DIST:   %[[NARROW:.*]] = arith.trunci %[[SHUFFLED]] : i32 to i16
+// DIST:   arith.bitcast %[[NARROW]] : i16 to f16
+// DIST:   scf.if %{{.*}} {
+// DIST-NEXT: memref.store %{{.*}}, %arg2
+func.func @row_sums_added_atomically(%src: memref<8x64xf32>, %acc: memref<8xf16>,
+                                     %olds: memref<8xf16>) {
+  %zero = arith.constant 0.0 : f32
+  %block = memref.alloc() : memref<8x64xf32, #gpu.address_space<workgroup>>
+  %sums = memref.alloc() : memref<8xf32, #gpu.address_space<workgroup>>
+  %old = memref.alloc() : memref<8xf16, #gpu.address_space<workgroup>>
+  linalg.copy ins(%src : memref<8x64xf32>) outs(%block : memref<8x64xf32, #gpu.address_space<workgroup>>)
+  linalg.fill ins(%zero : f32) outs(%sums : memref<8xf32, #gpu.address_space<workgroup>>)
+  linalg.reduce ins(%block : memref<8x64xf32, #gpu.address_space<workgroup>>)
+                outs(%sums : memref<8xf32, #gpu.address_space<workgroup>>) dimensions = [1]
+    (%x: f32, %s: f32) {
+      %r = arith.addf %x, %s : f32
+      linalg.yield %r : f32
+    }
+  linalg.generic {indexing_maps = [#vec, #vec], iterator_types = ["parallel"]}
+      ins(%sums : memref<8xf32, #gpu.address_space<workgroup>>)
+      outs(%old : memref<8xf16, #gpu.address_space<workgroup>>) {
+  ^bb0(%sum: f32, %out: f16):
+    %i = linalg.index 0 : index
+    %half = arith.truncf %sum : f32 to f16
+    %previous = memref.atomic_rmw addf %half, %acc[%i] : (f16, memref<8xf16>) -> f16
+    linalg.yield %previous : f16
+  }
+  linalg.copy ins(%old : memref<8xf16, #gpu.address_space<workgroup>>) outs(%olds : memref<8xf16>)
+  return
+}
+
+// -----
+
 #id = affine_map<(d0, d1) -> (d0, d1)>
 #cols = affine_map<(d0, d1) -> (0, d1)>
 
