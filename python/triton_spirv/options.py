@@ -38,6 +38,11 @@ class SPIRVOptions:
     kpack: int = 1
     maxnreg: int | None = None
 
+    def __post_init__(self) -> None:
+        # As Triton's GPU backends require: layouts split warps in halves.
+        assert self.num_warps > 0 and (self.num_warps & (self.num_warps - 1)) == 0, \
+            "num_warps must be a power of 2"
+
     def hash(self) -> str:
         """Part of Triton's compile-cache key."""
         fields = sorted(f"{k}={v}" for k, v in dataclasses.asdict(self).items())

@@ -80,6 +80,31 @@ def test_bad_argument_types() -> None:
 
 
 @triton.jit
+def _double_in_place(ptr):
+    pid = tl.program_id(axis=0)
+    tl.store(ptr + pid, tl.load(ptr + pid) * 2)
+
+
+def test_scalar_kernel_runs_on_one_subgroup() -> None:
+    # Only invocation 0 works in a kernel without blocks: its workgroups are
+    # one subgroup, not the 1024 invocations of 32 warps.
+    x = torch.arange(65536, dtype=torch.float32)
+    compiled = _double_in_place[(65536, )](x, num_warps=32)
+    assert torch.equal(x, torch.arange(65536, dtype=torch.float32) * 2)
+    assert compiled.metadata.spirv_abi["workgroup_size"][0] <= 64
+
+
+def test_num_warps_must_be_a_power_of_two() -> None:
+    # As on Triton's GPU backends; 1, 2 and 8 compile.
+    with pytest.raises(AssertionError, match="num_warps must be a power of 2"):
+        _add.warmup(torch.zeros(16), torch.zeros(16), torch.zeros(16), 16, BLOCK=16, grid=(1, ),
+                    num_warps=3)
+    for num_warps in (1, 2, 8):
+        _add.warmup(torch.zeros(16), torch.zeros(16), torch.zeros(16), 16, BLOCK=16, grid=(1, ),
+                    num_warps=num_warps)
+
+
+@triton.jit
 def _scale_tiles(in_desc, out_ptr, N, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr):
     rows = tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M)
     cols = tl.program_id(1) * BLOCK_N + tl.arange(0, BLOCK_N)

@@ -6,6 +6,7 @@
 #include "triton-spirv/Analysis/WorkgroupMemory.h"
 #include "triton-spirv/Conversion/LinalgToSPIRV/Target.h"
 #include "triton-spirv/Conversion/TritonToLinalg/Passes.h"
+#include "triton-spirv/Dialect/TritonSPIRV/IR/Dialect.h"
 
 #include "Legalization.h"
 
@@ -544,13 +545,17 @@ struct KernelToSPIRVPass
       }
       if (failed(triton_spirv::prepareKernelForSPIRV(kernel)))
         return signalPassFailure();
+      unsigned invocations = workgroupSize;
+      if (auto used = kernel->getAttrOfType<IntegerAttr>(
+              triton_spirv::kWorkgroupSizeAttrName))
+        invocations = std::clamp<int64_t>(used.getInt(), 1, workgroupSize);
       OpBuilder builder(module.getBody(), module.getBody()->end());
       auto spirvModule = spirv::ModuleOp::create(
           builder, kernel.getLoc(), spirv::AddressingModel::Logical,
           spirv::MemoryModel::GLSL450);
       kernel->moveBefore(spirvModule.getBody(), spirvModule.getBody()->end());
       if (failed(KernelLowering(kernel, spirvModule, typeConverter,
-                                *description, workgroupSize, bytes)
+                                *description, invocations, bytes)
                      .lowerArguments()))
         return signalPassFailure();
       StringRef name = kernel.getName();
@@ -569,7 +574,7 @@ struct KernelToSPIRVPass
       }
       entry->setAttr(spirv::getEntryPointABIAttrName(),
                      spirv::getEntryPointABIAttr(
-                         context, {static_cast<int32_t>(workgroupSize), 1, 1}));
+                         context, {static_cast<int32_t>(invocations), 1, 1}));
     }
   }
 

@@ -139,3 +139,16 @@ func.func @forwarded_past_a_scalar_store(%a: memref<64xf32, #gpu.address_space<w
   }
   return
 }
+
+// -----
+
+// A kernel without block work runs on invocation 0: its workgroups shrink
+// to one subgroup.
+// CHECK-LABEL: func.func @scalar_only
+// CHECK-SAME: attributes {triton_spirv.workgroup_size = 8 : i64}
+func.func @scalar_only(%buf: memref<?xf32>, %i: index) {
+  %x = memref.load %buf[%i] : memref<?xf32>
+  %y = arith.addf %x, %x : f32
+  memref.store %y, %buf[%i] : memref<?xf32>
+  return
+}

@@ -533,8 +533,10 @@ func.func @runs_of_four(%src: memref<256xf32>, %r: memref<f32, #gpu.address_spac
 // -----
 
 // A scalar store to a global buffer happens once per program, on invocation
-// 0, with no barrier around it (its value is every invocation's own).
+// 0, with no barrier around it (its value is every invocation's own). A
+// kernel without block work needs one subgroup, here one invocation.
 // CHECK-LABEL: func.func @scalar_store
+// CHECK-SAME: attributes {triton_spirv.workgroup_size = 1 : i64}
 // CHECK-NOT: gpu.barrier
 // CHECK: scf.if %{{.*}} {
 // CHECK:   memref.store %arg2, %arg0[%arg1] : memref<?xf32>

@@ -21,6 +21,11 @@ inline constexpr StringLiteral kLayoutAttrName = "triton_spirv.layout";
 /// The discardable attribute on a distributed loop saying which iterations
 /// each invocation runs (a SpreadAttr).
 inline constexpr StringLiteral kSpreadAttrName = "triton_spirv.spread";
+/// The discardable attribute on a distributed kernel whose work needs fewer
+/// invocations than the pass's workgroup size (an IntegerAttr): a kernel
+/// without block work needs one subgroup, and its workgroups are that small.
+inline constexpr StringLiteral kWorkgroupSizeAttrName =
+    "triton_spirv.workgroup_size";
 /// The side of the square cooperative-matrix tiles of a fragments layout
 /// (16x16 fp16 operands, 16 deep: what NVIDIA's devices offer).
 inline constexpr int64_t kFragmentSize = 16;
