@@ -359,7 +359,8 @@ static bool keepsGrid(memref::SubViewOp view, GridLayoutAttr grid) {
 /// Whether every use of `buffer` can follow `grid`: element-wise ops (which
 /// then iterate in the grid), also through views that keep the grid,
 /// matmuls computed in register tiles of that grid that accumulate into it,
-/// and reductions of one dimension whose sharing invocations can shuffle.
+/// and reductions of one dimension (the invocations sharing a row combine
+/// their partial results with shuffles or through workgroup memory).
 bool LayoutAssignment::allowsGrid(Value buffer, GridLayoutAttr grid) {
   auto type = cast<MemRefType>(buffer.getType());
   if (!grid.tiles(type.getShape()) || grid.getNumInvocations() != workgroupSize)
@@ -373,8 +374,7 @@ bool LayoutAssignment::allowsGrid(Value buffer, GridLayoutAttr grid) {
       std::optional<unsigned> dim = reducedDim(reduce);
       return dim && reduce.getInputs()[0] == buffer &&
              reduce.getInits()[0] != buffer &&
-             isCandidate(reduce.getInits()[0]) &&
-             shufflesAlong(grid, *dim, type.getElementType());
+             isCandidate(reduce.getInits()[0]);
     }
     auto matmul = dyn_cast<linalg::LinalgOp>(user);
     if (!matmul || matmul.getNumDpsInits() != 1 ||
@@ -492,7 +492,8 @@ static bool isBroadcastAlong(AffineMap map, unsigned dim) {
 
 /// Whether every use of `buffer` can follow `slice`: element-wise ops (run
 /// on every holder; writes to memory by one; atomics by one too, which
-/// shuffles their results to the others, lanes of its subgroup), the
+/// shuffles their results to the others where they are lanes of its
+/// subgroup, else shares them through workgroup memory), the
 /// reduction that produces it, and reads broadcast along the reduced
 /// dimension through a view that inserts it.
 bool LayoutAssignment::allowsSlice(Value buffer, SliceLayoutAttr slice) {
@@ -503,7 +504,8 @@ bool LayoutAssignment::allowsSlice(Value buffer, SliceLayoutAttr slice) {
   return llvm::all_of(buffer.getUsers(), [&](Operation *user) {
     if (isElementwiseUse(user, buffer)) {
       WalkResult atomics = user->walk([&](Operation *op) {
-        if (!isa<memref::AtomicRMWOp, memref::GenericAtomicRMWOp>(op))
+        if (!isa<memref::AtomicRMWOp, memref::GenericAtomicRMWOp>(op) ||
+            slice.getParent().getInvocations()[slice.getDim()] == 1)
           return WalkResult::advance();
         Type result = op->getResult(0).getType();
         bool shuffled =
@@ -513,7 +515,10 @@ bool LayoutAssignment::allowsSlice(Value buffer, SliceLayoutAttr slice) {
                           result.getIntOrFloatBitWidth() > 32
                               ? IntegerType::get(op->getContext(), 64)
                               : IntegerType::get(op->getContext(), 32));
-        return shuffled ? WalkResult::advance() : WalkResult::interrupt();
+        // Otherwise the result goes through workgroup memory, behind a
+        // barrier that the op's body must reach unconditionally.
+        return shuffled || op->getParentOp() == user ? WalkResult::advance()
+                                                     : WalkResult::interrupt();
       });
       return !atomics.wasInterrupted();
     }
@@ -772,19 +777,37 @@ BufferLayouts LayoutAssignment::run() {
   });
   propagate(anchors);
 
-  // Reductions of the last dimension of a block that has no layout yet
-  // anchor a grid too: rows spread over as many lanes of a subgroup as
-  // divide them (neighbouring lanes on neighbouring elements, for coalesced
-  // accesses), the rest of the invocations over the other dimensions.
+  // Reductions of one dimension of a block that has no layout yet anchor a
+  // grid too. Of the last dimension: rows spread over as many lanes of a
+  // subgroup as divide them (neighbouring lanes on neighbouring elements,
+  // for coalesced accesses), the rest of the invocations over the other
+  // dimensions. Of another dimension: the invocations spread from the
+  // innermost dimension out, so that neighbouring lanes still read
+  // neighbouring elements, and the holders of a column meet in workgroup
+  // memory.
   anchors.clear();
   kernel.walk([&](linalg::ReduceOp reduce) {
     std::optional<unsigned> dim = reducedDim(reduce);
     Value input = reduce.getInputs()[0];
     auto type = dyn_cast<MemRefType>(input.getType());
-    if (!dim || !type || *dim + 1 != type.getRank() || type.getRank() < 2 ||
-        !isCandidate(input) || layouts.count(input))
+    if (!dim || !type || type.getRank() < 2 || !isCandidate(input) ||
+        layouts.count(input))
       return;
     ArrayRef<int64_t> sizes = type.getShape();
+    if (*dim + 1 != type.getRank()) {
+      SmallVector<int64_t> counts(sizes.size(), 1);
+      int64_t left = workgroupSize;
+      for (int64_t d = sizes.size() - 1; d >= 0 && left > 1; --d) {
+        counts[d] = std::gcd(left, sizes[d]);
+        left /= counts[d];
+      }
+      auto grid = GridLayoutAttr::get(context, counts);
+      if (left == 1 && allowsGrid(input, grid)) {
+        layouts[input] = grid;
+        anchors.push_back(input);
+      }
+      return;
+    }
     for (int64_t lanes = shape.subgroupSize; lanes > 1; lanes /= 2) {
       SmallVector<int64_t> counts(sizes.size(), 1);
       counts.back() = lanes;

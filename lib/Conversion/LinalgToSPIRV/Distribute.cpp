@@ -93,7 +93,10 @@ private:
   Operation *needsSingleElements(Value privateBuffer);
   int64_t vectorWidthOf(linalg::LinalgOp op, bool privateInRuns);
   LogicalResult distributeOnLayout(scf::ParallelOp loop, Attribute layout);
-  void leaderOnly(Operation *atomic, Value leader, Value leaderLane);
+  void leaderOnly(Operation *atomic, Value leader,
+                  function_ref<Value(Value)> share,
+                  function_ref<void(Value)> publish = nullptr);
+  Value shuffleFrom(Value value, Value lane);
   LogicalResult distributeOnFragments(linalg::LinalgOp op, Value buffer,
                                       const FragmentBuffer &fragments);
   Value fragmentScratch(Location loc, Type element);
@@ -1674,48 +1677,90 @@ LogicalResult KernelDistributor::distributeOnLayout(scf::ParallelOp loop,
           scf::IfOp::create(rewriter, loc, leader, /*withElseRegion=*/false);
       rewriter.moveOpBefore(store, guard.thenBlock()->getTerminator());
     }
-    // Atomics too; the others take the leader's result from its lane.
+    // Atomics too. The other holders take the leader's result from its
+    // lane where they share its subgroup, else from a workgroup buffer
+    // (the analysis admits that only for atomics the op's body runs
+    // unconditionally, so that the barrier is reached by all).
     SmallVector<Operation *> atomics;
     outermost->walk([&](Operation *op) {
       if (isa<memref::AtomicRMWOp, memref::GenericAtomicRMWOp>(op))
         atomics.push_back(op);
     });
-    for (Operation *atomic : atomics)
-      leaderOnly(atomic, leader, leaderLane);
+    int64_t holders = parent.getInvocations()[slice.getDim()];
+    int64_t span = holders * computeProduct(parent.getInvocations().drop_front(
+                                 slice.getDim() + 1));
+    for (Operation *atomic : atomics) {
+      if (holders == 1)
+        continue;
+      if (span <= subgroupSize) {
+        leaderOnly(atomic, leader, [&](Value result) {
+          return shuffleFrom(result, leaderLane);
+        });
+        continue;
+      }
+      rewriter.setInsertionPoint(atomic);
+      Value position = linearize(rewriter, loc, ivs, shape);
+      Value results = kernelWorkgroupBuffer(
+          loc, {computeProduct(shape)}, atomic->getResult(0).getType());
+      leaderOnly(
+          atomic, leader,
+          [&](Value) -> Value {
+            barrier(loc);
+            return memref::LoadOp::create(rewriter, loc, results, position);
+          },
+          [&](Value result) {
+            memref::StoreOp::create(rewriter, loc, result, results, position);
+          });
+    }
   }
   rewriter.setInsertionPointAfter(outermost);
   barrier(loc);
   return success();
 }
 
-/// Runs `atomic` on the leader only and gives every invocation the
-/// leader's result, read from lane `leaderLane` of the subgroup (as 32- or
-/// 64-bit integers: shuffles take no narrower types).
-void KernelDistributor::leaderOnly(Operation *atomic, Value leader,
-                                   Value leaderLane) {
+/// Runs `atomic` on the leader only (which may `publish` its result first)
+/// and gives every invocation the value `share` makes of the leader's
+/// result (undefined on the others).
+void KernelDistributor::leaderOnly(
+    Operation *atomic, Value leader, function_ref<Value(Value)> share,
+    function_ref<void(Value)> publish) {
   Location loc = atomic->getLoc();
   Value result = atomic->getResult(0);
   Type type = result.getType();
-  unsigned width = type.getIntOrFloatBitWidth();
   rewriter.setInsertionPoint(atomic);
   auto guard = scf::IfOp::create(rewriter, loc, TypeRange{type}, leader,
                                  /*addThenBlock=*/true, /*addElseBlock=*/true);
   rewriter.setInsertionPointToEnd(guard.thenBlock());
   Operation *yield = scf::YieldOp::create(rewriter, loc, result);
   rewriter.moveOpBefore(atomic, yield);
+  if (publish) {
+    rewriter.setInsertionPoint(yield);
+    publish(result);
+  }
   rewriter.setInsertionPointToEnd(guard.elseBlock());
   scf::YieldOp::create(rewriter, loc,
                        arith::getZeroConstant(rewriter, loc, type));
   rewriter.setInsertionPointAfter(guard);
+  Value shared = share(guard.getResult(0));
+  rewriter.replaceUsesWithIf(result, shared, [&](OpOperand &use) {
+    return !guard->isAncestor(use.getOwner());
+  });
+}
+
+/// `value` of lane `lane` of the subgroup, as 32- or 64-bit integers
+/// (shuffles take no narrower types).
+Value KernelDistributor::shuffleFrom(Value value, Value lane) {
+  Location loc = value.getLoc();
+  Type type = value.getType();
+  unsigned width = type.getIntOrFloatBitWidth();
   Type bits = rewriter.getIntegerType(width);
   Type wide = rewriter.getIntegerType(width > 32 ? 64 : 32);
-  Value value = guard.getResult(0);
   if (type != bits)
     value = arith::BitcastOp::create(rewriter, loc, bits, value);
   if (wide != bits)
     value = arith::ExtUIOp::create(rewriter, loc, wide, value);
   Value shuffled =
-      gpu::ShuffleOp::create(rewriter, loc, value, leaderLane,
+      gpu::ShuffleOp::create(rewriter, loc, value, lane,
                              arith::ConstantIntOp::create(
                                  rewriter, loc, rewriter.getI32Type(),
                                  subgroupSize),
@@ -1725,7 +1770,7 @@ void KernelDistributor::leaderOnly(Operation *atomic, Value leader,
     shuffled = arith::TruncIOp::create(rewriter, loc, bits, shuffled);
   if (type != bits)
     shuffled = arith::BitcastOp::create(rewriter, loc, type, shuffled);
-  rewriter.replaceAllUsesExcept(result, shuffled, yield);
+  return shuffled;
 }
 
 Value KernelDistributor::fragmentScratch(Location loc, Type element) {
@@ -1844,10 +1889,11 @@ KernelDistributor::distributeOnFragments(linalg::LinalgOp op, Value buffer,
 
 /// A reduction of one dimension of a grid buffer into a slice of it: each
 /// invocation folds the elements of each row it holds, seeded with the
-/// first; the invocations sharing the row (lanes of one subgroup, by the
-/// layout analysis) combine their partial results with a butterfly of xor
-/// shuffles, after which all of them hold the row's result and fold in the
-/// output's initial value. False (nothing done) for other reductions.
+/// first; the invocations sharing the row combine their partial results,
+/// with a butterfly of xor shuffles where they are lanes of one subgroup,
+/// else through a workgroup buffer of one slot per holder and kept element;
+/// then all of them hold the row's result and fold in the output's initial
+/// value. False (nothing done) for other reductions.
 bool KernelDistributor::distributeGridReduction(linalg::ReduceOp op) {
   if (op.getInputs().size() != 1 || op.getDimensions().size() != 1)
     return false;
@@ -1864,31 +1910,84 @@ bool KernelDistributor::distributeGridReduction(linalg::ReduceOp op) {
   ArrayRef<int64_t> counts = grid.getInvocations();
   ArrayRef<int64_t> shape =
       cast<MemRefType>(op.getInputs()[0].getType()).getShape();
+  if (shape.size() < 2)
+    return false;
   unsigned reduced = op.getDimensions().front();
   SmallVector<int64_t> tile;
   for (auto [size, count] : llvm::zip(shape, counts))
     tile.push_back(size / count);
-
+  Type element = cast<MemRefType>(op.getInits()[0].getType()).getElementType();
+  int64_t stride = computeProduct(counts.drop_front(reduced + 1));
+  int64_t span = stride * counts[reduced];
+  bool shuffles = counts[reduced] == 1 ||
+                  (subgroupSize > 1 && llvm::isPowerOf2_64(counts[reduced]) &&
+                   llvm::isPowerOf2_64(stride) && span <= subgroupSize &&
+                   triton_spirv::isShuffleType(element));
+  // Otherwise the row's partials meet in workgroup memory: one slot per
+  // holder and kept element.
+  int64_t kept = 1;
+  for (auto [dim, size] : llvm::enumerate(shape))
+    if (dim != reduced)
+      kept *= size;
+  Value partials, holder;
+  SmallVector<Value> coordinates;
   rewriter.setInsertionPoint(op);
+  if (!shuffles) {
+    partials = kernelWorkgroupBuffer(loc, {counts[reduced], kept}, element);
+    coordinates = delinearize(
+        loc, invocationId,
+        getAsIndexOpFoldResult(rewriter.getContext(), counts));
+    holder = coordinates[reduced];
+  }
+
   barrier(loc);
   SmallVector<Value> steps(shape.size());
-  Operation *outermost = nullptr;
-  for (unsigned dim = 0; dim < shape.size(); ++dim) {
-    if (dim == reduced)
-      continue;
-    auto forOp = scf::ForOp::create(rewriter, loc, indexConstant(loc, 0),
-                                    indexConstant(loc, tile[dim]),
-                                    indexConstant(loc, 1));
-    if (!outermost)
-      outermost = forOp;
-    rewriter.setInsertionPointToStart(forOp.getBody());
-    steps[dim] = forOp.getInductionVar();
-  }
+  // Loops over the invocation's tile of the kept dimensions.
+  auto keptLoops = [&]() {
+    Operation *outermost = nullptr;
+    for (unsigned dim = 0; dim < shape.size(); ++dim) {
+      if (dim == reduced)
+        continue;
+      auto forOp = scf::ForOp::create(rewriter, loc, indexConstant(loc, 0),
+                                      indexConstant(loc, tile[dim]),
+                                      indexConstant(loc, 1));
+      if (!outermost)
+        outermost = forOp;
+      rewriter.setInsertionPointToStart(forOp.getBody());
+      steps[dim] = forOp.getInductionVar();
+    }
+    return outermost;
+  };
   auto slotOf = [&](bool keepReduced) {
     return linearize(rewriter, loc, steps, tile,
                      keepReduced ? std::nullopt
                                  : std::optional<unsigned>(reduced));
   };
+  // The row-major position of the current kept element in the result.
+  auto keptPosition = [&]() {
+    SmallVector<Value> positions;
+    SmallVector<int64_t> sizes;
+    for (unsigned dim = 0; dim < shape.size(); ++dim) {
+      if (dim == reduced)
+        continue;
+      positions.push_back(arith::AddIOp::create(
+          rewriter, loc, coordinates[dim],
+          arith::MulIOp::create(rewriter, loc, steps[dim],
+                                indexConstant(loc, counts[dim]))));
+      sizes.push_back(shape[dim]);
+    }
+    return linearize(rewriter, loc, positions, sizes);
+  };
+  auto addToResult = [&](Value partial) {
+    Value keptSlot = slotOf(false);
+    Value initial =
+        memref::LoadOp::create(rewriter, loc, output.registers, keptSlot);
+    memref::StoreOp::create(rewriter, loc,
+                            combine(op, partial, initial).front(),
+                            output.registers, keptSlot);
+  };
+
+  Operation *outermost = keptLoops();
   steps[reduced] = indexConstant(loc, 0);
   Value first =
       memref::LoadOp::create(rewriter, loc, input.registers, slotOf(true));
@@ -1899,20 +1998,33 @@ bool KernelDistributor::distributeGridReduction(linalg::ReduceOp op) {
     outermost = fold;
   rewriter.setInsertionPointToStart(fold.getBody());
   steps[reduced] = fold.getInductionVar();
-  Value element =
+  Value value =
       memref::LoadOp::create(rewriter, loc, input.registers, slotOf(true));
   scf::YieldOp::create(rewriter, loc,
-                       combine(op, element, fold.getRegionIterArgs()));
+                       combine(op, value, fold.getRegionIterArgs()));
   rewriter.setInsertionPointAfter(fold);
-  int64_t stride = computeProduct(counts.drop_front(reduced + 1));
-  Value partial =
-      xorButterfly(op, {fold.getResult(0)}, stride, stride * counts[reduced])
-          .front();
-  Value keptSlot = slotOf(false);
-  Value initial =
-      memref::LoadOp::create(rewriter, loc, output.registers, keptSlot);
-  memref::StoreOp::create(rewriter, loc, combine(op, partial, initial).front(),
-                          output.registers, keptSlot);
+  if (shuffles) {
+    addToResult(
+        xorButterfly(op, {fold.getResult(0)}, stride, span).front());
+  } else {
+    memref::StoreOp::create(rewriter, loc, fold.getResult(0), partials,
+                            ValueRange{holder, keptPosition()});
+    rewriter.setInsertionPointAfter(outermost);
+    barrier(loc);
+    // Every holder folds the row's partials in the same order, so they
+    // all hold the same result.
+    outermost = keptLoops();
+    Value position = keptPosition();
+    Value partial = memref::LoadOp::create(
+        rewriter, loc, partials, ValueRange{indexConstant(loc, 0), position});
+    for (int64_t other = 1; other < counts[reduced]; ++other) {
+      Value next = memref::LoadOp::create(
+          rewriter, loc, partials,
+          ValueRange{indexConstant(loc, other), position});
+      partial = combine(op, next, partial).front();
+    }
+    addToResult(partial);
+  }
   rewriter.setInsertionPointAfter(outermost);
   barrier(loc);
   rewriter.eraseOp(op);

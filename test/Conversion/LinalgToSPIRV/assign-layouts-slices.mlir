@@ -166,6 +166,60 @@ func.func @row_sums_added_atomically(%src: memref<8x64xf32>, %acc: memref<8xf16>
 
 // -----
 
+#vec = affine_map<(d0) -> (d0)>
+
+// Column sums (a reduction of the first dimension) anchor a grid too: the
+// 32 invocations spread over the 16 columns first (neighbouring lanes on
+// neighbouring elements), then 2 over the rows. The two holders of a column
+// are in different subgroups: their partial sums meet in a 2 x 16 buffer
+// of workgroup memory, and both fold them in the same order. Adding the
+// sums atomically, the first holder runs the atomic and shares its result
+// through workgroup memory too.
+// CHECK-LABEL: func.func @column_sums_added_atomically
+// CHECK: memref.alloc() {triton_spirv.layout = #triton_spirv.grid<[2, 16]>} : memref<8x16xi64
+// CHECK: memref.alloc() {triton_spirv.layout = #triton_spirv.slice<dim = 0, parent = #triton_spirv.grid<[2, 16]>>} : memref<16xi64
+// DIST-LABEL: func.func @column_sums_added_atomically
+// DIST-DAG: %[[RESULTS:.*]] = memref.alloc() : memref<16xi64, #gpu.address_space<workgroup>>
+// DIST-DAG: %[[PARTIALS:.*]] = memref.alloc() : memref<2x16xi64, #gpu.address_space<workgroup>>
+// DIST: %[[SUM:.*]] = scf.for {{.*}} iter_args
+// DIST: memref.store %[[SUM]], %[[PARTIALS]][%{{.*}}, %{{.*}}]
+// DIST-NEXT: gpu.barrier
+// DIST-NEXT: %[[FIRST:.*]] = memref.load %[[PARTIALS]][%c0, %{{.*}}]
+// DIST-NEXT: %[[SECOND:.*]] = memref.load %[[PARTIALS]][%c1, %{{.*}}]
+// DIST-NEXT: arith.addi %[[SECOND]], %[[FIRST]]
+// DIST: scf.if %{{.*}} {
+// DIST-NEXT: %[[OLD:.*]] = memref.atomic_rmw addi %{{.*}}, %arg1
+// DIST-NEXT: memref.store %[[OLD]], %[[RESULTS]]
+// DIST-NEXT: }
+// DIST-NEXT: gpu.barrier
+// DIST-NEXT: memref.load %[[RESULTS]]
+func.func @column_sums_added_atomically(%src: memref<8x16xi64>, %acc: memref<16xi64>,
+                                        %olds: memref<16xi64>) {
+  %zero = arith.constant 0 : i64
+  %block = memref.alloc() : memref<8x16xi64, #gpu.address_space<workgroup>>
+  %sums = memref.alloc() : memref<16xi64, #gpu.address_space<workgroup>>
+  linalg.copy ins(%src : memref<8x16xi64>) outs(%block : memref<8x16xi64, #gpu.address_space<workgroup>>)
+  linalg.fill ins(%zero : i64) outs(%sums : memref<16xi64, #gpu.address_space<workgroup>>)
+  linalg.reduce ins(%block : memref<8x16xi64, #gpu.address_space<workgroup>>)
+                outs(%sums : memref<16xi64, #gpu.address_space<workgroup>>) dimensions = [0]
+    (%x: i64, %s: i64) {
+      %r = arith.addi %x, %s : i64
+      linalg.yield %r : i64
+    }
+  linalg.generic {indexing_maps = [#vec, #vec], iterator_types = ["parallel"]}
+      ins(%sums : memref<16xi64, #gpu.address_space<workgroup>>)
+      outs(%sums : memref<16xi64, #gpu.address_space<workgroup>>) {
+  ^bb0(%sum: i64, %out: i64):
+    %i = linalg.index 0 : index
+    %previous = memref.atomic_rmw addi %sum, %acc[%i] : (i64, memref<16xi64>) -> i64
+    linalg.yield %previous : i64
+  }
+  linalg.copy ins(%sums : memref<16xi64, #gpu.address_space<workgroup>>) outs(%olds : memref<16xi64>)
+  return
+}
+
+// -----
+
 #id = affine_map<(d0, d1) -> (d0, d1)>
 #cols = affine_map<(d0, d1) -> (0, d1)>
 
