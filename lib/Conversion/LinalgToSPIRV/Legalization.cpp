@@ -338,37 +338,93 @@ struct BooleanArithmetic : OpRewritePattern<SourceOp> {
 
 /// f32/f64 narrowed to f16/f32 toward zero. SPIR-V's FPRoundingMode
 /// decoration, which upstream's lowering uses, is valid in Vulkan only on
-/// conversions stored to 16-bit storage: round to nearest instead, then
-/// step the result one ulp toward zero where it rounded away from zero
-/// (the bits of a nonzero float, less one, are its next smaller magnitude;
-/// past the largest finite value that is the largest finite value).
+/// conversions stored to 16-bit storage. Integer operations on the bits
+/// instead: normal results drop the low mantissa bits; magnitudes past the
+/// largest finite value give it; subnormal results are |x| scaled so that
+/// their step is 1, truncated to an integer; NaN converts as before. (A
+/// round to nearest corrected by converting back does not do: NVIDIA's
+/// compiler takes the round trip for the identity.)
 struct TruncFTowardZero : OpRewritePattern<arith::TruncFOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(arith::TruncFOp op,
                                 PatternRewriter &rewriter) const override {
-    Type result = getElementTypeOrSelf(op.getType());
-    if (op.getRoundingmode() != arith::RoundingMode::toward_zero ||
+    auto source = dyn_cast<FloatType>(getElementTypeOrSelf(op.getIn()));
+    auto result = dyn_cast<FloatType>(getElementTypeOrSelf(op.getType()));
+    if (op.getRoundingmode() != arith::RoundingMode::toward_zero || !source ||
+        !result || !(source.isF32() || source.isF64()) ||
         !(result.isF16() || result.isF32()))
       return rewriter.notifyMatchFailure(op, "not toward zero to f16/f32");
     Location loc = op.getLoc();
-    Value in = op.getIn();
-    Value nearest = arith::TruncFOp::create(rewriter, loc, op.getType(), in);
-    Value back = arith::ExtFOp::create(rewriter, loc, in.getType(), nearest);
-    // False for NaN, which stays as it is.
-    Value away = arith::CmpFOp::create(
-        rewriter, loc, arith::CmpFPredicate::OGT,
-        math::AbsFOp::create(rewriter, loc, back),
-        math::AbsFOp::create(rewriter, loc, in));
-    Type bitsType = rewriter.getIntegerType(result.getIntOrFloatBitWidth());
-    if (auto shaped = dyn_cast<ShapedType>(op.getType()))
-      bitsType = shaped.clone(bitsType);
-    Value bits = arith::BitcastOp::create(rewriter, loc, bitsType, nearest);
-    Value smaller = arith::BitcastOp::create(
-        rewriter, loc, op.getType(),
-        arith::SubIOp::create(
-            rewriter, loc, bits,
-            createScalarOrSplatConstant(rewriter, loc, bitsType, 1)));
-    rewriter.replaceOpWithNewOp<arith::SelectOp>(op, away, smaller, nearest);
+    unsigned sourceWidth = source.getWidth(), width = result.getWidth();
+    int64_t sourceMantissa = source.getFPMantissaWidth() - 1;
+    int64_t mantissa = result.getFPMantissaWidth() - 1;
+    int64_t sourceBias = (int64_t(1) << (sourceWidth - 2 - sourceMantissa)) - 1;
+    int64_t bias = (int64_t(1) << (width - 2 - mantissa)) - 1;
+    auto typeOf = [&](Type element) -> Type {
+      if (auto shaped = dyn_cast<ShapedType>(op.getType()))
+        return shaped.clone(element);
+      return element;
+    };
+    Type bitsType = typeOf(rewriter.getIntegerType(sourceWidth));
+    auto constant = [&](int64_t value) {
+      return createScalarOrSplatConstant(rewriter, loc, bitsType,
+                                         APInt(sourceWidth, value));
+    };
+    Value bits = arith::BitcastOp::create(rewriter, loc, bitsType, op.getIn());
+    Value magnitude = arith::AndIOp::create(
+        rewriter, loc, bits,
+        constant(int64_t((uint64_t(1) << (sourceWidth - 1)) - 1)));
+    Value sign = arith::AndIOp::create(
+        rewriter, loc,
+        arith::ShRUIOp::create(rewriter, loc, bits,
+                               constant(sourceWidth - width)),
+        constant(int64_t(1) << (width - 1)));
+    int64_t infinity = ((int64_t(1) << (width - 1 - mantissa)) - 1)
+                       << mantissa;
+    int64_t largest = infinity - 1;
+    Value normal = arith::SubIOp::create(
+        rewriter, loc,
+        arith::ShRUIOp::create(rewriter, loc, magnitude,
+                               constant(sourceMantissa - mantissa)),
+        constant((sourceBias - bias) << mantissa));
+    normal = arith::MinUIOp::create(rewriter, loc, normal, constant(largest));
+    // The result's subnormal step, 2^(1 - bias - mantissa), scaled to 1
+    // (exactly: a power of 2, in the source's range).
+    APFloat scale(std::ldexp(1.0, bias - 1 + mantissa));
+    bool losesInfo = false;
+    scale.convert(source.getFloatSemantics(), APFloat::rmNearestTiesToEven,
+                  &losesInfo);
+    Value scaled = arith::MulFOp::create(
+        rewriter, loc, math::AbsFOp::create(rewriter, loc, op.getIn()),
+        createScalarOrSplatConstant(rewriter, loc, op.getIn().getType(),
+                                    scale));
+    Value subnormal = arith::FPToUIOp::create(rewriter, loc, bitsType, scaled);
+    auto compare = [&](arith::CmpIPredicate predicate, int64_t value) {
+      return arith::CmpIOp::create(rewriter, loc, predicate, magnitude,
+                                   constant(value));
+    };
+    Value isSubnormal = compare(arith::CmpIPredicate::ult,
+                                (sourceBias - bias + 1) << sourceMantissa);
+    int64_t sourceInfinity =
+        ((int64_t(1) << (sourceWidth - 1 - sourceMantissa)) - 1)
+        << sourceMantissa;
+    Value isInfinite = compare(arith::CmpIPredicate::eq, sourceInfinity);
+    Value code = arith::SelectOp::create(
+        rewriter, loc, isInfinite, constant(infinity),
+        arith::SelectOp::create(rewriter, loc, isSubnormal, subnormal,
+                                normal));
+    Value narrowBits = arith::OrIOp::create(rewriter, loc, sign, code);
+    Type narrowType = typeOf(rewriter.getIntegerType(width));
+    if (sourceWidth != width)
+      narrowBits = arith::TruncIOp::create(rewriter, loc, narrowType,
+                                           narrowBits);
+    Value narrowed =
+        arith::BitcastOp::create(rewriter, loc, op.getType(), narrowBits);
+    // NaN stays NaN (quiet), as the plain conversion gives it.
+    Value nearest = arith::TruncFOp::create(rewriter, loc, op.getType(),
+                                            op.getIn());
+    Value isNaN = compare(arith::CmpIPredicate::ugt, sourceInfinity);
+    rewriter.replaceOpWithNewOp<arith::SelectOp>(op, isNaN, nearest, narrowed);
     return success();
   }
 };

@@ -218,21 +218,36 @@ func.func @signed_remainder(%buf: memref<?xi32> {triton_spirv.abi = "buffer", tr
 // -----
 
 // Narrowing toward zero carries no FPRoundingMode decoration (Vulkan allows
-// it only on conversions stored to 16-bit storage): the conversion rounds to
-// nearest, and where that rounded away from zero the result's bits less one
-// are taken.
+// it only on conversions stored to 16-bit storage): integer operations on
+// the bits. Normal results drop the low 13 mantissa bits and rebias (112 <<
+// 10), clamped to the largest finite f16 (0x7BFF); subnormal ones are |x|
+// times 2^24 truncated to an integer; infinity stays infinity (0x7C00) and
+// NaN takes the plain conversion.
 // CHECK: entry_point = "narrow_toward_zero"
 // CHECK-NOT: FPRoundingMode
+// CHECK-DAG: %[[INF16:.*]] = spirv.Constant 31744 : i32
+// CHECK-DAG: %[[INF32:.*]] = spirv.Constant 2139095040 : i32
+// CHECK-DAG: %[[SMALLEST_NORMAL:.*]] = spirv.Constant 947912704 : i32
+// CHECK-DAG: %[[SCALE:.*]] = spirv.Constant 0x4B800000 : f32
+// CHECK-DAG: %[[LARGEST:.*]] = spirv.Constant 31743 : i32
+// CHECK-DAG: %[[REBIAS:.*]] = spirv.Constant 114688 : i32
 // CHECK: %[[X:.*]] = spirv.Load "StorageBuffer" %{{.*}} : f32
-// CHECK: %[[H:.*]] = spirv.FConvert %[[X]] : f32 to f16
-// CHECK: %[[BACK:.*]] = spirv.FConvert %[[H]] : f16 to f32
-// CHECK-DAG: %[[ABS_X:.*]] = spirv.GL.FAbs %[[X]] : f32
-// CHECK-DAG: %[[ABS_BACK:.*]] = spirv.GL.FAbs %[[BACK]] : f32
-// CHECK: %[[AWAY:.*]] = spirv.FOrdGreaterThan %[[ABS_BACK]], %[[ABS_X]] : f32
-// CHECK: %[[BITS:.*]] = spirv.Bitcast %[[H]] : f16 to i16
-// CHECK: %[[LESS:.*]] = spirv.ISub %[[BITS]], %{{.*}} : i16
-// CHECK: %[[SMALLER:.*]] = spirv.Bitcast %[[LESS]] : i16 to f16
-// CHECK: spirv.Select %[[AWAY]], %[[SMALLER]], %[[H]] : i1, f16
+// CHECK: %[[BITS:.*]] = spirv.Bitcast %[[X]] : f32 to i32
+// CHECK: %[[MAGNITUDE:.*]] = spirv.BitwiseAnd %[[BITS]]
+// CHECK: %[[KEPT:.*]] = spirv.ShiftRightLogical %[[MAGNITUDE]], %cst13_i32
+// CHECK: %[[NORMAL:.*]] = spirv.ISub %[[KEPT]], %[[REBIAS]]
+// CHECK: %[[FITS:.*]] = spirv.ULessThan %[[NORMAL]], %[[LARGEST]]
+// CHECK: %[[CLAMPED:.*]] = spirv.Select %[[FITS]], %[[NORMAL]], %[[LARGEST]]
+// CHECK: %[[ABS:.*]] = spirv.GL.FAbs %[[X]] : f32
+// CHECK: %[[SCALED:.*]] = spirv.FMul %[[ABS]], %[[SCALE]] : f32
+// CHECK: %[[SUBNORMAL:.*]] = spirv.ConvertFToU %[[SCALED]] : f32 to i32
+// CHECK: %[[IS_SUBNORMAL:.*]] = spirv.ULessThan %[[MAGNITUDE]], %[[SMALLEST_NORMAL]]
+// CHECK: %[[IS_INF:.*]] = spirv.IEqual %[[MAGNITUDE]], %[[INF32]]
+// CHECK: %[[FINITE:.*]] = spirv.Select %[[IS_SUBNORMAL]], %[[SUBNORMAL]], %[[CLAMPED]]
+// CHECK: spirv.Select %[[IS_INF]], %[[INF16]], %[[FINITE]]
+// CHECK: %[[PLAIN:.*]] = spirv.FConvert %[[X]] : f32 to f16
+// CHECK: %[[IS_NAN:.*]] = spirv.UGreaterThan %[[MAGNITUDE]], %[[INF32]]
+// CHECK: spirv.Select %[[IS_NAN]], %[[PLAIN]], %{{.*}} : i1, f16
 func.func @narrow_toward_zero(%src: memref<?xf32> {triton_spirv.abi = "buffer", triton_spirv.arg_index = 0 : i64},
                               %dst: memref<?xf16> {triton_spirv.abi = "buffer", triton_spirv.arg_index = 1 : i64},
                               %pid: i32 {triton_spirv.abi = "program_id_x"}, %pidy: i32 {triton_spirv.abi = "program_id_y"},
