@@ -15,6 +15,7 @@ void mlir::triton_spirv::buildTritonToLinalgPipeline(OpPassManager &pm) {
   pm.addPass(createInlinerPass());
   pm.addPass(createSymbolDCEPass());
   pm.addPass(createTritonFoldPointerRoundTrips());
+  pm.addPass(createTritonSplitPointerSelects());
   pm.addPass(createTritonDecomposeDotScaled());
   pm.addPass(createTritonFuncToKernelABI());
   // Early returns are cf branches; SPIR-V needs structured control flow.

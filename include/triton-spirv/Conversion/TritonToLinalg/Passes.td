@@ -50,6 +50,26 @@ def TritonFoldPointerRoundTrips
   }];
 }
 
+def TritonSplitPointerSelects
+    : Pass<"triton-split-pointer-selects", "ModuleOp"> {
+  let summary = "Accesses through a pointer selected between kernel "
+                "arguments as one masked access of each";
+  let description = [{
+    A kernel argument is a buffer binding, so `tl.where(c, a_ptr, b_ptr)`
+    has no single buffer. Address arithmetic and shape ops applied to the
+    selected pointer (`tt.addptr`, `tt.splat`, and by a scalar condition
+    `tt.broadcast`, `tt.expand_dims`) move into both sides of the select;
+    a `tt.load`, `tt.store` or `tt.atomic_rmw` through a select of pointers
+    of two different arguments becomes one access of each side, masked by
+    the condition and its negation (and the access's mask), and loads and
+    atomics select their results by the condition. Runs after
+    `--triton-fold-pointer-round-trips` (selects of integers cast to
+    pointers) and before the kernel ABI looks for the buffers behind
+    pointers.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
 def TritonIndexSwitchToIf : Pass<"triton-index-switch-to-if", "ModuleOp"> {
   let summary = "scf.index_switch as a chain of scf.if";
   let description = [{
