@@ -10,6 +10,8 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
+#include <numeric>
+
 using namespace mlir;
 using namespace mlir::triton;
 
@@ -144,18 +146,89 @@ SmallVector<Value> applyRegionElementwise(OpBuilder &b, Location loc,
   return SmallVector<Value>(generic.getResults());
 }
 
-/// tl.map_elementwise with one element per call: the scalar region becomes
-/// the body of an element-wise linalg.generic.
+/// `value` flattened and split into `pack` interleaved parts: part j holds
+/// elements j, j + pack, ... (row-major).
+SmallVector<Value> packedParts(OpBuilder &b, Location loc, Value value,
+                               int64_t pack) {
+  auto type = cast<RankedTensorType>(value.getType());
+  int64_t total = type.getNumElements();
+  Value flat = value;
+  if (type.getRank() != 1) {
+    ReassociationIndices all(type.getRank());
+    std::iota(all.begin(), all.end(), 0);
+    flat = tensor::CollapseShapeOp::create(b, loc, value,
+                                           ArrayRef<ReassociationIndices>{all});
+  }
+  auto grouped = tensor::ExpandShapeOp::create(
+      b, loc, RankedTensorType::get({total / pack, pack}, type.getElementType()),
+      flat, ArrayRef<ReassociationIndices>{{0, 1}});
+  SmallVector<Value> parts;
+  for (int64_t j = 0; j < pack; ++j)
+    parts.push_back(triton_spirv::extractAlong(b, loc, grouped, 1,
+                                               b.getIndexAttr(j), 1,
+                                               /*dropDim=*/true));
+  return parts;
+}
+
+/// The inverse of packedParts: `parts` interleaved into a tensor of `type`.
+Value unpackParts(OpBuilder &b, Location loc, ValueRange parts,
+                  RankedTensorType type) {
+  int64_t pack = parts.size(), total = type.getNumElements();
+  auto groupedType =
+      RankedTensorType::get({total / pack, pack}, type.getElementType());
+  Value grouped = triton_spirv::emptyLike(b, loc, groupedType);
+  for (auto [j, part] : llvm::enumerate(parts))
+    grouped = triton_spirv::insertAlong(b, loc, part, grouped, 1,
+                                        b.getIndexAttr(j));
+  Value flat = tensor::CollapseShapeOp::create(
+      b, loc, grouped, ArrayRef<ReassociationIndices>{{0, 1}});
+  if (type.getRank() == 1)
+    return flat;
+  ReassociationIndices all(type.getRank());
+  std::iota(all.begin(), all.end(), 0);
+  return tensor::ExpandShapeOp::create(b, loc, type, flat,
+                                       ArrayRef<ReassociationIndices>{all});
+}
+
+/// tl.map_elementwise: the scalar region becomes the body of an
+/// element-wise linalg.generic. With pack = P it takes P elements of each
+/// input and gives P of each output per call; which elements go together
+/// is the backend's choice (on Triton's GPU backends, those a thread holds):
+/// here P consecutive ones, as P interleaved parts of each block.
 struct MapElementwiseLowering : OpConversionPattern<MapElementwiseOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
   matchAndRewrite(MapElementwiseOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    if (op.getPack() != 1 || !op.getScalarOp().hasOneBlock())
-      return rewriter.notifyMatchFailure(op, "packed or multi-block region");
-    rewriter.replaceOp(
-        op, applyRegionElementwise(rewriter, op.getLoc(), op.getScalarOp(),
-                                   adaptor.getSrcs(), op.getResultTypes()));
+    if (!op.getScalarOp().hasOneBlock())
+      return rewriter.notifyMatchFailure(op, "multi-block region");
+    Location loc = op.getLoc();
+    int64_t pack = op.getPack();
+    if (pack == 1) {
+      rewriter.replaceOp(op, applyRegionElementwise(
+                                 rewriter, loc, op.getScalarOp(),
+                                 adaptor.getSrcs(), op.getResultTypes()));
+      return success();
+    }
+    auto shape = cast<RankedTensorType>(op.getResultTypes()[0]);
+    if (pack < 1 || shape.getNumElements() % pack)
+      return rewriter.notifyMatchFailure(op, "blocks not made of whole packs");
+    SmallVector<Value> inputs;
+    for (Value src : adaptor.getSrcs())
+      llvm::append_range(inputs, packedParts(rewriter, loc, src, pack));
+    SmallVector<Type> partTypes;
+    for (Type type : op.getResultTypes())
+      partTypes.append(pack, RankedTensorType::get(
+                                 {shape.getNumElements() / pack},
+                                 cast<RankedTensorType>(type).getElementType()));
+    SmallVector<Value> parts = applyRegionElementwise(
+        rewriter, loc, op.getScalarOp(), inputs, partTypes);
+    SmallVector<Value> results;
+    for (auto [index, type] : llvm::enumerate(op.getResultTypes()))
+      results.push_back(unpackParts(
+          rewriter, loc, ArrayRef<Value>(parts).slice(index * pack, pack),
+          cast<RankedTensorType>(type)));
+    rewriter.replaceOp(op, results);
     return success();
   }
 };

@@ -32,10 +32,16 @@ std::optional<std::string> unsupportedMessage(Operation *op) {
   if (isa<ElementwiseInlineAsmOp>(op))
     return std::string("inline assembly (tl.inline_asm_elementwise) targets "
                        "a specific GPU ISA and cannot run on Vulkan");
-  if (auto map = dyn_cast<MapElementwiseOp>(op))
-    if (map.getPack() != 1 || !map.getScalarOp().hasOneBlock())
-      return std::string("tl.map_elementwise with pack > 1 or control flow "
-                         "is not supported yet");
+  if (auto map = dyn_cast<MapElementwiseOp>(op)) {
+    if (!map.getScalarOp().hasOneBlock())
+      return std::string("tl.map_elementwise with control flow in its "
+                         "function is not supported yet");
+    auto type = dyn_cast<RankedTensorType>(map.getResultTypes()[0]);
+    if (map.getPack() < 1 || !type ||
+        type.getNumElements() % map.getPack() != 0)
+      return std::string("tl.map_elementwise: the block's elements are not "
+                         "a whole number of packs");
+  }
   return std::nullopt;
 }
 

@@ -135,6 +135,39 @@ tt.func @mapped(%x: tensor<8xf32>) -> tensor<8xf32> {
 
 // -----
 
+// With pack = 2 each call takes two elements of each input and gives two of
+// each output: the blocks are split into their even and odd elements, one
+// generic runs the region on those parts, and each output is interleaved
+// back from its parts.
+// CHECK-LABEL: tt.func @mapped_pairs
+// CHECK-SAME: (%[[X:.*]]: tensor<2x4xi32>, %[[Y:.*]]: tensor<2x4xi32>)
+// CHECK: %[[FX:.*]] = tensor.collapse_shape %[[X]] {{\[\[}}0, 1]] : tensor<2x4xi32> into tensor<8xi32>
+// CHECK: %[[GX:.*]] = tensor.expand_shape %[[FX]] {{\[\[}}0, 1]] output_shape [4, 2] : tensor<8xi32> into tensor<4x2xi32>
+// CHECK: %[[X0:.*]] = tensor.extract_slice %[[GX]][0, 0] [4, 1] [1, 1] : tensor<4x2xi32> to tensor<4xi32>
+// CHECK: %[[X1:.*]] = tensor.extract_slice %[[GX]][0, 1] [4, 1] [1, 1] : tensor<4x2xi32> to tensor<4xi32>
+// CHECK: %[[Y0:.*]] = tensor.extract_slice %{{.*}}[0, 0] [4, 1] [1, 1]
+// CHECK: %[[Y1:.*]] = tensor.extract_slice %{{.*}}[0, 1] [4, 1] [1, 1]
+// CHECK: %[[PARTS:.*]]:4 = linalg.generic {{.*}} ins(%[[X0]], %[[X1]], %[[Y0]], %[[Y1]] :
+// CHECK: ^bb0(%[[A0:[a-z0-9_]+]]: i32, %[[A1:[a-z0-9_]+]]: i32, %[[B0:[a-z0-9_]+]]: i32, %[[B1:[a-z0-9_]+]]: i32,
+// CHECK: %[[Q0:.*]] = arith.divsi %[[A0]], %[[B0]]
+// CHECK: %[[Q1:.*]] = arith.divsi %[[A1]], %[[B1]]
+// CHECK: linalg.yield %[[Q0]], %[[Q1]], %[[A0]], %[[B1]]
+// CHECK: tensor.insert_slice %[[PARTS]]#0 into %{{.*}}[0, 0] [4, 1] [1, 1]
+// CHECK: tensor.insert_slice %[[PARTS]]#1 into %{{.*}}[0, 1] [4, 1] [1, 1]
+// CHECK: tensor.collapse_shape %{{.*}} {{\[\[}}0, 1]] : tensor<4x2xi32> into tensor<8xi32>
+// CHECK: tensor.expand_shape %{{.*}} {{\[\[}}0, 1]] output_shape [2, 4] : tensor<8xi32> into tensor<2x4xi32>
+tt.func @mapped_pairs(%x: tensor<2x4xi32>, %y: tensor<2x4xi32>) -> (tensor<2x4xi32>, tensor<2x4xi32>) {
+  %0:2 = "tt.map_elementwise"(%x, %y) <{pack = 2 : i32}> ({
+  ^bb0(%a0: i32, %a1: i32, %b0: i32, %b1: i32):
+    %q0 = arith.divsi %a0, %b0 : i32
+    %q1 = arith.divsi %a1, %b1 : i32
+    tt.map_elementwise.return %q0, %q1, %a0, %b1 : i32, i32, i32, i32
+  }) : (tensor<2x4xi32>, tensor<2x4xi32>) -> (tensor<2x4xi32>, tensor<2x4xi32>)
+  tt.return %0#0, %0#1 : tensor<2x4xi32>, tensor<2x4xi32>
+}
+
+// -----
+
 // libdevice's counts of 64-bit integers return i32: the i64 count narrowed.
 // CHECK-LABEL: tt.func @count_bits
 // CHECK: %[[COUNT:.*]] = math.ctpop %{{.*}} : tensor<8xi64>

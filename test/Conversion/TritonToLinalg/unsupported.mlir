@@ -36,10 +36,10 @@ tt.func public @inline_asm(%s: i32, %q: !tt.ptr<i32>) {
 tt.func public @packed_map(%s: i32, %q: !tt.ptr<i32>) {
   %x = tt.splat %s : i32 -> tensor<8xi32>
   %p = tt.splat %q : !tt.ptr<i32> -> tensor<8x!tt.ptr<i32>>
-  // expected-error @+1 {{tl.map_elementwise with pack > 1 or control flow is not supported yet}}
-  %y = "tt.map_elementwise"(%x) <{pack = 2 : i32}> ({
-  ^bb0(%a: i32, %b: i32):
-    tt.map_elementwise.return %a, %b : i32, i32
+  // expected-error @+1 {{tl.map_elementwise: the block's elements are not a whole number of packs}}
+  %y = "tt.map_elementwise"(%x) <{pack = 3 : i32}> ({
+  ^bb0(%a: i32, %b: i32, %c: i32):
+    tt.map_elementwise.return %a, %b, %c : i32, i32, i32
   }) : (tensor<8xi32>) -> tensor<8xi32>
   tt.store %p, %y : tensor<8x!tt.ptr<i32>>
   tt.return
