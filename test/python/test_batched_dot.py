@@ -2,7 +2,9 @@
 (cyclic over the batch, row and column space), so that only the operands
 take workgroup memory. The shapes below stage 32 KiB of operands, all of
 lavapipe's workgroup memory: with the accumulator in workgroup memory too
-they raised OutOfResources."""
+they raised OutOfResources. Larger operands are staged a chunk of K at a
+time, also where they are loaded flat and reshaped (a 6-D dot of 64 KiB of
+operands)."""
 
 from __future__ import annotations
 
@@ -67,3 +69,34 @@ def test_many_accumulators_per_invocation(batch: int, warps: int, out_dtype: tor
                                  OUT=tl.float16 if out_dtype == torch.float16 else tl.float32, num_warps=warps)
     expected = torch.bmm(a.float(), b.float()).to(out_dtype)
     torch.testing.assert_close(c, expected, atol=1e-2, rtol=1e-2)
+
+
+@triton.jit
+def _reshaped_dot(x_ptr, y_ptr, z_ptr, RANK: tl.constexpr, TRANS_A: tl.constexpr,
+                  TRANS_B: tl.constexpr):
+    offsets = tl.arange(0, 256 << RANK)
+    shape: tl.constexpr = [2] * (RANK - 2) + [32, 32]
+    x = tl.load(x_ptr + offsets).reshape(shape)
+    y = tl.load(y_ptr + offsets).reshape(shape)
+    if TRANS_A:
+        x = tl.trans(x)
+    if TRANS_B:
+        y = tl.trans(y)
+    tl.store(z_ptr + offsets, tl.dot(x, y).reshape([256 << RANK]))
+
+
+@pytest.mark.parametrize("rank", [5, 6])
+@pytest.mark.parametrize("trans_a, trans_b", [(False, False), (True, False), (True, True)])
+def test_dot_of_flat_loads_reshaped(rank: int, trans_a: bool, trans_b: bool) -> None:
+    shape = (2, ) * (rank - 2) + (32, 32)
+    gen = torch.Generator().manual_seed(rank)
+    a = torch.randint(-4, 5, shape, generator=gen).to(torch.bfloat16)
+    b = torch.randint(-4, 5, shape, generator=gen).to(torch.bfloat16)
+    c = torch.empty(shape)
+    compiled = _reshaped_dot[(1, )](a, b, c, rank, trans_a, trans_b)
+    if trans_a:
+        a = a.transpose(-1, -2)
+    if trans_b:
+        b = b.transpose(-1, -2)
+    assert torch.equal(c, a.float() @ b.float())
+    assert compiled.metadata.shared <= 32768

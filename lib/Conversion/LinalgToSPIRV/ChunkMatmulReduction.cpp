@@ -7,7 +7,11 @@
 //
 // with the producers of A and B (the element-wise loads of the tiles, also
 // under the scf.if of a wrapped load) computed a chunk at a time inside the
-// loop, so that only chunks are ever staged in workgroup memory.
+// loop, so that only chunks are ever staged in workgroup memory. Batched
+// matmuls (3-D dots) are chunked alike, along K for all batches; a block
+// loaded flat and reshaped into their operand is loaded in the operand's
+// shape instead (reshapes folded into the load by expansion), so that its
+// chunks are loads too.
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,6 +24,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -203,6 +208,17 @@ Value MatmulChunker::sliceCollapsed(tensor::CollapseShapeOp collapse,
       sourceSizes.push_back(sizes[dim]);
       continue;
     }
+    // All of the merged dimensions (the batches of a batched matmul).
+    int64_t whole = 1;
+    for (int64_t d : group)
+      whole *= sourceShape[d];
+    if (size == whole && isConstantIntValue(offsets[dim], 0)) {
+      for (int64_t d : group) {
+        sourceOffsets.push_back(rewriter.getIndexAttr(0));
+        sourceSizes.push_back(rewriter.getIndexAttr(sourceShape[d]));
+      }
+      continue;
+    }
     // Two merged dimensions, outer x inner: a chunk of whole inner rows, or
     // a part of one row (the chunks start at multiples of their size).
     if (group.size() != 2 || !size)
@@ -302,24 +318,29 @@ void MatmulChunker::chunk(linalg::LinalgOp op, int64_t chunk) {
   Location loc = op.getLoc();
   Value lhs = op.getDpsInputs()[0], rhs = op.getDpsInputs()[1];
   Value acc = op.getDpsInits()[0];
-  auto lhsType = cast<RankedTensorType>(lhs.getType());
-  auto rhsType = cast<RankedTensorType>(rhs.getType());
-  int64_t m = lhsType.getDimSize(0), k = lhsType.getDimSize(1),
-          n = rhsType.getDimSize(1);
+  ArrayRef<int64_t> lhsShape = cast<RankedTensorType>(lhs.getType()).getShape();
+  ArrayRef<int64_t> rhsShape = cast<RankedTensorType>(rhs.getType()).getShape();
+  // K is A's last dimension and B's next to last (after any batch one).
+  unsigned lhsK = lhsShape.size() - 1, rhsK = rhsShape.size() - 2;
   rewriter.setInsertionPoint(op);
   auto loop = scf::ForOp::create(
       rewriter, loc, arith::ConstantIndexOp::create(rewriter, loc, 0),
-      arith::ConstantIndexOp::create(rewriter, loc, k),
+      arith::ConstantIndexOp::create(rewriter, loc, lhsShape[lhsK]),
       arith::ConstantIndexOp::create(rewriter, loc, chunk), ValueRange{acc});
   rewriter.setInsertionPointToStart(loop.getBody());
   OpFoldResult k0 = loop.getInductionVar();
-  OpFoldResult zero = rewriter.getIndexAttr(0);
-  Value lhsChunk =
-      slice(lhs, lhs.hasOneUse(), {zero, k0},
-            {rewriter.getIndexAttr(m), rewriter.getIndexAttr(chunk)});
-  Value rhsChunk =
-      slice(rhs, rhs.hasOneUse(), {k0, zero},
-            {rewriter.getIndexAttr(chunk), rewriter.getIndexAttr(n)});
+  auto chunkBox = [&](ArrayRef<int64_t> shape, unsigned kDim) {
+    SmallVector<OpFoldResult> offsets(shape.size(), rewriter.getIndexAttr(0));
+    SmallVector<OpFoldResult> sizes =
+        getAsIndexOpFoldResult(rewriter.getContext(), shape);
+    offsets[kDim] = k0;
+    sizes[kDim] = rewriter.getIndexAttr(chunk);
+    return std::pair{offsets, sizes};
+  };
+  auto [lhsOffsets, lhsSizes] = chunkBox(lhsShape, lhsK);
+  auto [rhsOffsets, rhsSizes] = chunkBox(rhsShape, rhsK);
+  Value lhsChunk = slice(lhs, lhs.hasOneUse(), lhsOffsets, lhsSizes);
+  Value rhsChunk = slice(rhs, rhs.hasOneUse(), rhsOffsets, rhsSizes);
   // Operands are set by position: A and B may be the same value.
   auto chunked = cast<linalg::LinalgOp>(rewriter.clone(*op));
   rewriter.modifyOpInPlace(chunked, [&] {
@@ -331,10 +352,94 @@ void MatmulChunker::chunk(linalg::LinalgOp op, int64_t chunk) {
   rewriter.replaceOp(op, loop.getResults());
 }
 
+/// A reshape of an empty tensor of static shape is an empty tensor (the
+/// init of a producer that a reshape folded into, whose chunks must be
+/// empty chunks too).
+template <typename ReshapeOp>
+struct EmptyReshape : OpRewritePattern<ReshapeOp> {
+  using OpRewritePattern<ReshapeOp>::OpRewritePattern;
+  LogicalResult matchAndRewrite(ReshapeOp op,
+                                PatternRewriter &rewriter) const override {
+    RankedTensorType type = op.getResultType();
+    if (!op.getSrc().template getDefiningOp<tensor::EmptyOp>() ||
+        !type.hasStaticShape())
+      return rewriter.notifyMatchFailure(op, "not a static empty reshape");
+    rewriter.replaceOpWithNewOp<tensor::EmptyOp>(op, type.getShape(),
+                                                 type.getElementType());
+    return success();
+  }
+};
+
+/// A linalg.batch_matmul of static shapes (a 3-D tt.dot).
+static bool isStaticBatchMatmul(linalg::LinalgOp op) {
+  return isa<linalg::BatchMatmulOp>(op) &&
+         llvm::all_of(op->getOperandTypes(), [](Type type) {
+           auto shaped = dyn_cast<ShapedType>(type);
+           return shaped && shaped.hasStaticShape();
+         });
+}
+
+/// Whether `op` only moves its one input's elements (a transpose).
+static bool movesElements(Operation *op) {
+  auto generic = dyn_cast_or_null<linalg::GenericOp>(op);
+  return generic && generic.getNumDpsInputs() == 1 &&
+         generic.getNumParallelLoops() == generic.getNumLoops() &&
+         generic.getBody()->getTerminator()->getOperand(0) ==
+             generic.getBody()->getArgument(0);
+}
+
+/// The reshapes between the operands of the batched matmuls among `ops`
+/// and the ops that compute them, through reshapes and transposes.
+static DenseSet<Operation *>
+reshapesBehindOperands(ArrayRef<std::pair<linalg::LinalgOp, int64_t>> ops) {
+  DenseSet<Operation *> reshapes;
+  SmallVector<Value> worklist;
+  for (auto [op, chunk] : ops)
+    if (isa<linalg::BatchMatmulOp>(op))
+      llvm::append_range(worklist, op.getDpsInputs());
+  while (!worklist.empty()) {
+    Operation *producer = worklist.pop_back_val().getDefiningOp();
+    if (isa_and_nonnull<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(
+            producer)) {
+      if (reshapes.insert(producer).second)
+        worklist.push_back(producer->getOperand(0));
+      continue;
+    }
+    if (movesElements(producer))
+      worklist.push_back(producer->getOperand(0));
+  }
+  return reshapes;
+}
+
 namespace {
 struct ChunkMatmulReductionPass
     : triton_spirv::impl::ChunkMatmulReductionBase<ChunkMatmulReductionPass> {
   using Base::Base;
+
+  /// A block loaded flat and reshaped into a chunked operand (tl.reshape of
+  /// a 1-D load) has no chunks that are boxes of the flat block: the
+  /// reshapes fold into the element-wise ops that produce them, which then
+  /// compute the block in the operand's shape.
+  LogicalResult loadReshapedOperandsInShape(
+      ArrayRef<std::pair<linalg::LinalgOp, int64_t>> work) {
+    DenseSet<Operation *> reshapes = reshapesBehindOperands(work);
+    if (reshapes.empty())
+      return success();
+    DenseSet<Operation *> matmuls;
+    for (auto [op, chunk] : work)
+      matmuls.insert(op);
+    RewritePatternSet patterns(&getContext());
+    // A reshape folds into the op that produces it, or into an element-wise
+    // op (a transpose) that consumes it; the matmuls stay as they are.
+    linalg::populateFoldReshapeOpsByExpansionPatterns(
+        patterns, [&](OpOperand *fused) {
+          return !matmuls.contains(fused->getOwner()) &&
+                 (reshapes.contains(fused->getOwner()) ||
+                  reshapes.contains(fused->get().getDefiningOp()));
+        });
+    return applyPatternsGreedily(getOperation(), std::move(patterns));
+  }
+
   void runOnOperation() override {
     if (maxWorkgroupMemory == 0)
       return;
@@ -344,7 +449,8 @@ struct ChunkMatmulReductionPass
     SmallVector<linalg::LinalgOp> matmuls;
     DenseMap<Operation *, int64_t> matmulsPerParent;
     getOperation().walk([&](linalg::LinalgOp op) {
-      if (!triton_spirv::isStaticMatmul(op) || !op.hasPureTensorSemantics())
+      if (!(triton_spirv::isStaticMatmul(op) || isStaticBatchMatmul(op)) ||
+          !op.hasPureTensorSemantics())
         return;
       matmuls.push_back(op);
       ++matmulsPerParent[op->getParentOp()];
@@ -355,24 +461,29 @@ struct ChunkMatmulReductionPass
           maxWorkgroupMemory / (3 * matmulsPerParent.lookup(op->getParentOp()));
       auto lhsType = cast<RankedTensorType>(op.getDpsInputs()[0].getType());
       auto rhsType = cast<RankedTensorType>(op.getDpsInputs()[1].getType());
-      int64_t m = lhsType.getDimSize(0), k = lhsType.getDimSize(1),
-              n = rhsType.getDimSize(1);
-      int64_t lhsBytes = triton_spirv::elementBytes(lhsType.getElementType());
-      int64_t rhsBytes = triton_spirv::elementBytes(rhsType.getElementType());
+      int64_t k = lhsType.getShape().back();
+      // Bytes of A and B per step of K.
+      int64_t lhsBytes = lhsType.getNumElements() / k *
+                         triton_spirv::elementBytes(lhsType.getElementType());
+      int64_t rhsBytes = rhsType.getNumElements() / k *
+                         triton_spirv::elementBytes(rhsType.getElementType());
       auto bytes = [&](int64_t depth) {
-        return m * depth * lhsBytes + depth * n * rhsBytes;
+        return depth * (lhsBytes + rhsBytes);
       };
       if (bytes(k) <= budget)
         continue;
-      int64_t chunk = kMinChunk;
+      // Batched matmuls run on invocations, which take any depth.
+      int64_t chunk = isa<linalg::BatchMatmulOp>(op) ? 1 : kMinChunk;
       while (chunk * 2 < k && k % (chunk * 2) == 0 &&
-             bytes(chunk * 2) <= budget)
+             (bytes(chunk * 2) <= budget || chunk < kMinChunk / 4))
         chunk *= 2;
       if (chunk < k && k % chunk == 0)
         work.push_back({op, chunk});
     }
     if (work.empty())
       return;
+    if (failed(loadReshapedOperandsInShape(work)))
+      return signalPassFailure();
     IRRewriter rewriter(&getContext());
     MatmulChunker chunker(rewriter);
     for (auto [op, chunk] : work)
@@ -381,6 +492,8 @@ struct ChunkMatmulReductionPass
     // so that bufferization allocates chunks, not views of whole blocks.
     RewritePatternSet patterns(&getContext());
     tensor::populateFoldTensorEmptyPatterns(patterns);
+    patterns.add<EmptyReshape<tensor::ExpandShapeOp>,
+                 EmptyReshape<tensor::CollapseShapeOp>>(&getContext());
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       return signalPassFailure();
   }

@@ -175,3 +175,51 @@ func.func @scaled_chain(%a: memref<?xf32>, %s: memref<?xf32>, %rhs: tensor<64x64
   %c = linalg.matmul ins(%lhs, %rhs : tensor<64x64xf32>, tensor<64x64xf32>) outs(%acc : tensor<64x64xf32>) -> tensor<64x64xf32>
   return %c : tensor<64x64xf32>
 }
+
+// -----
+
+#flat = affine_map<(d0) -> (d0)>
+#swap = affine_map<(d0, d1, d2, d3) -> (d0, d1, d3, d2)>
+#id4 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+
+// A batched matmul (a 4-D tl.dot of blocks loaded flat, reshaped, one
+// transposed) is chunked along K for all batches. Its operands' chunks are
+// no boxes of the flat loads: the reshapes fold into the loads, which
+// then load each chunk in the operand's shape (linearizing the indices
+// into the flat offset); the transpose is computed a chunk at a time too.
+// A and B take 16 KiB whole, 8 KiB in chunks of 16 (a third of 24 KiB).
+// CHECK-LABEL: func.func @batched_flat_loads
+// CHECK: scf.for %[[K0:.*]] = %c0 to %c32 step %c16 iter_args(%[[ACC:.*]] = %{{.*}}) -> (tensor<4x32x32xf32>)
+// CHECK:   %[[A:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<2x2x16x32xf16>)
+// CHECK:     memref.load %arg0
+// CHECK:   %[[AT:.*]] = linalg.generic {{.*}} ins(%[[A]] : tensor<2x2x16x32xf16>) outs(%{{.*}} : tensor<2x2x32x16xf16>)
+// CHECK:   %[[ACHUNK:.*]] = tensor.collapse_shape %[[AT]] {{\[\[}}0, 1], [2], [3]] : tensor<2x2x32x16xf16> into tensor<4x32x16xf16>
+// CHECK:   %[[B:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<4x16x32xf16>)
+// CHECK:     memref.load %arg1
+// CHECK:   linalg.batch_matmul ins(%[[ACHUNK]], %[[B]] : tensor<4x32x16xf16>, tensor<4x16x32xf16>) outs(%[[ACC]] : tensor<4x32x32xf32>)
+func.func @batched_flat_loads(%a: memref<?xf16>, %b: memref<?xf16>, %acc: tensor<4x32x32xf32>) -> tensor<4x32x32xf32> {
+  %empty = tensor.empty() : tensor<4096xf16>
+  %la = linalg.generic {indexing_maps = [#flat], iterator_types = ["parallel"]} outs(%empty : tensor<4096xf16>) {
+  ^bb0(%out: f16):
+    %i = linalg.index 0 : index
+    %v = memref.load %a[%i] : memref<?xf16>
+    linalg.yield %v : f16
+  } -> tensor<4096xf16>
+  %lb = linalg.generic {indexing_maps = [#flat], iterator_types = ["parallel"]} outs(%empty : tensor<4096xf16>) {
+  ^bb0(%out: f16):
+    %i = linalg.index 0 : index
+    %v = memref.load %b[%i] : memref<?xf16>
+    linalg.yield %v : f16
+  } -> tensor<4096xf16>
+  %ea = tensor.expand_shape %la [[0, 1, 2, 3]] output_shape [2, 2, 32, 32] : tensor<4096xf16> into tensor<2x2x32x32xf16>
+  %e4 = tensor.empty() : tensor<2x2x32x32xf16>
+  %ta = linalg.generic {indexing_maps = [#swap, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%ea : tensor<2x2x32x32xf16>) outs(%e4 : tensor<2x2x32x32xf16>) {
+  ^bb0(%in: f16, %out: f16):
+    linalg.yield %in : f16
+  } -> tensor<2x2x32x32xf16>
+  %ca = tensor.collapse_shape %ta [[0, 1], [2], [3]] : tensor<2x2x32x32xf16> into tensor<4x32x32xf16>
+  %eb = tensor.expand_shape %lb [[0, 1, 2]] output_shape [4, 32, 32] : tensor<4096xf16> into tensor<4x32x32xf16>
+  %r = linalg.batch_matmul ins(%ca, %eb : tensor<4x32x32xf16>, tensor<4x32x32xf16>) outs(%acc : tensor<4x32x32xf32>) -> tensor<4x32x32xf32>
+  return %r : tensor<4x32x32xf32>
+}
