@@ -1,5 +1,5 @@
 """Functions the backend writes itself, because Vulkan's GLSL.std.450 lacks
-them (erfinv, atan2, double-precision exp/exp2/expm1/log/log2/tanh/erf) or
+them (erfinv, atan2, double-precision exp/exp2/expm1/log/log2/tanh/erf/sin/cos) or
 SPIR-V's instruction is not exact (the float remainder), checked against
 PyTorch over their whole range, edges included."""
 
@@ -104,14 +104,47 @@ def test_erfinv_and_atan2() -> None:
 
 
 @triton.jit
-def _double_sine(x_ptr, BLOCK: tl.constexpr):
+def _double_tangent(x_ptr, BLOCK: tl.constexpr):
     offsets = tl.arange(0, BLOCK)
-    tl.store(x_ptr + offsets, libdevice.sin(tl.load(x_ptr + offsets)))
+    tl.store(x_ptr + offsets, libdevice.tan(tl.load(x_ptr + offsets)))
 
 
 def test_unsupported_double_function_is_named() -> None:
-    with pytest.raises(Exception, match=r"(?s)test_math\.py:\d+:\d+: error: double-precision 'math.sin'"):
-        _double_sine[(1, )](torch.zeros(16, dtype=torch.float64), BLOCK=16)
+    with pytest.raises(Exception, match=r"(?s)test_math\.py:\d+:\d+: error: double-precision 'math.tan'"):
+        _double_tangent[(1, )](torch.zeros(16, dtype=torch.float64), BLOCK=16)
+
+
+@triton.jit
+def _double_sin_cos(x_ptr, sin_ptr, cos_ptr, n, BLOCK: tl.constexpr):
+    offsets = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    inside = offsets < n
+    x = tl.load(x_ptr + offsets, mask=inside)
+    tl.store(sin_ptr + offsets, tl.sin(x), mask=inside)
+    tl.store(cos_ptr + offsets, tl.cos(x), mask=inside)
+
+
+def test_double_precision_sin_cos() -> None:
+    # Small and huge arguments (the reduction by pi/2 is exact at any
+    # magnitude: Payne and Hanek's), one of the doubles closest to a
+    # multiple of pi/2, zeros, infinities and NaN.
+    gen = torch.Generator().manual_seed(0)
+    x = torch.cat([
+        torch.linspace(-10.0, 10.0, 2001, dtype=torch.float64),
+        torch.randn(2000, generator=gen, dtype=torch.float64) * 1e4,
+        torch.randn(500, generator=gen, dtype=torch.float64) * 1e16,
+        torch.tensor([0.0, -0.0, 1e-300, math.pi / 4, math.pi / 2, 1e22, 1.7e308, -1.7e308,
+                      6381956970095103 * 2.0**797, math.inf, -math.inf, math.nan],
+                     dtype=torch.float64),
+    ])
+    sin, cos = torch.empty_like(x), torch.empty_like(x)
+    _double_sin_cos[(triton.cdiv(x.numel(), 256), )](x, sin, cos, x.numel(), BLOCK=256)
+    for got, expected in ((sin, torch.sin(x)), (cos, torch.cos(x))):
+        finite = x.isfinite()
+        assert got[~finite].isnan().all()
+        ulp = torch.nextafter(expected[finite].abs(), torch.tensor(math.inf, dtype=torch.float64)) \
+            - expected[finite].abs()
+        assert ((got[finite] - expected[finite]).abs() <= 3 * ulp).all()
+    assert torch.equal(torch.signbit(sin[x == 0]), torch.signbit(x[x == 0]))
 
 
 @triton.jit

@@ -2,8 +2,9 @@
 //
 // GLSL.std.450's transcendental functions take 16- and 32-bit floats only.
 // The double-precision ones kernels use most (exp, exp2, expm1, log, log2,
-// tanh, erf) are written here with f64 arithmetic; the others are rejected
-// with a diagnostic rather than computed in f32 behind the user's back.
+// tanh, erf, sin, cos) are written here with f64 arithmetic; the others are
+// rejected with a diagnostic rather than computed in f32 behind the user's
+// back.
 //
 //===----------------------------------------------------------------------===//
 
@@ -24,6 +25,21 @@ namespace {
 /// is exact for the exponents of doubles.
 constexpr double kLn2High = 6.93147180369123816490e-01;
 constexpr double kLn2Low = 1.90821492927058770002e-10;
+
+/// 2/pi in 64-bit words: kTwoOverPi[0] is its integer part (0), word i
+/// holds bits 64(i-1)+1 .. 64i of its fraction. Generated with mpmath:
+///   v = 2/mpmath.pi (prec 1500); word = floor(v); v = (v - word) 2^64.
+constexpr uint64_t kTwoOverPi[] = {
+    0x0000000000000000ULL, 0xA2F9836E4E441529ULL, 0xFC2757D1F534DDC0ULL,
+    0xDB6295993C439041ULL, 0xFE5163ABDEBBC561ULL, 0xB7246E3A424DD2E0ULL,
+    0x06492EEA09D1921CULL, 0xFE1DEB1CB129A73EULL, 0xE88235F52EBB4484ULL,
+    0xE99C7026B45F7E41ULL, 0x3991D639835339F4ULL, 0x9C845F8BBDF9283BULL,
+    0x1FF897FFDE05980FULL, 0xEF2F118B5A0A6D1FULL, 0x6D367ECF27CB09B7ULL,
+    0x4F463F669E5FEA2DULL, 0x7527BAC7EBE5F17BULL, 0x3D0739F78A5292EAULL,
+    0x6BFB5FB11F8D5D08ULL, 0x56033046FC7B6BABULL};
+/// pi/2 as a double-double.
+constexpr double kPiOver2High = 1.5707963267948966;
+constexpr double kPiOver2Low = 6.123233995736766e-17;
 
 class DoubleBuilder {
 public:
@@ -231,6 +247,181 @@ public:
     return select(isNaN(x), x, math::CopySignOp::create(b, loc, result, x));
   }
 
+  /// The quadrant n (mod 4, an i64) and r = x - n pi/2 as rHigh + rLow,
+  /// |r| <= pi/4 (about), for finite |x| >= pi/4 (exponent e >= -53):
+  /// Payne and Hanek's reduction, exact at any magnitude. With x = m 2^e
+  /// (m of 53 bits), x 2/pi mod 4 is the product of m with the 4 words of
+  /// 2/pi from word i0 = floor((e - 2) / 64) + 1 on (earlier words only add
+  /// multiples of 4), in 128-bit integer products summed into 64-bit limbs,
+  /// shifted so that the quadrant is the top 2 bits and 126 fraction bits
+  /// follow; the fraction times pi/2 in double-double.
+  std::tuple<Value, Value, Value> reduceByPiOver2(Value magnitude) {
+    Type i64 = b.getI64Type();
+    Value bits = arith::BitcastOp::create(b, loc, i64, magnitude);
+    Value biased = arith::ShRUIOp::create(b, loc, bits, integer(52));
+    Value exponent = arith::SubIOp::create(b, loc, biased, integer(1075));
+    Value mantissa = arith::OrIOp::create(
+        b, loc, arith::AndIOp::create(b, loc, bits, integer((1LL << 52) - 1)),
+        integer(1LL << 52));
+    // i0 = floor((e - 2) / 64) + 1 = (e + 62) >> 6 (arithmetic), e >= -53.
+    Value first = arith::ShRSIOp::create(
+        b, loc, arith::AddIOp::create(b, loc, exponent, integer(62)),
+        integer(6));
+    // q = e - 64 i0, in [-62, 1].
+    Value q = arith::SubIOp::create(
+        b, loc, exponent,
+        arith::ShLIOp::create(b, loc, first, integer(6)));
+    // Word i0 + offset of 2/pi (i0 <= 16 for finite doubles).
+    auto word = [&](int64_t offset) {
+      int64_t last = std::size(kTwoOverPi) - 1;
+      Value result = integer(int64_t(kTwoOverPi[last]));
+      for (int64_t index = last - 1; index >= offset; --index) {
+        Value at = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                         first, integer(index - offset));
+        result = select(at, integer(int64_t(kTwoOverPi[index])), result);
+      }
+      return result;
+    };
+    // The product's limbs below the first (which only adds multiples of
+    // 4), most significant first: limb k sums the low half of product
+    // k - 1 and the high half of product k, with carries from below.
+    SmallVector<Value> high, low;
+    for (int64_t t = 0; t < 4; ++t) {
+      auto product =
+          arith::MulUIExtendedOp::create(b, loc, mantissa, word(t));
+      low.push_back(product.getLow());
+      high.push_back(product.getHigh());
+    }
+    Value zero = integer(0);
+    Value limbs[4];
+    Value carry = zero;
+    limbs[3] = low[3];
+    for (int64_t k = 2; k >= 0; --k) {
+      auto sum = arith::AddUIExtendedOp::create(b, loc, low[k], high[k + 1]);
+      auto withCarry =
+          arith::AddUIExtendedOp::create(b, loc, sum.getSum(), carry);
+      limbs[k] = withCarry.getSum();
+      carry = arith::ExtUIOp::create(
+          b, loc, i64,
+          arith::OrIOp::create(b, loc, sum.getOverflow(),
+                               withCarry.getOverflow()));
+    }
+    // Shift left by c = 62 + q in [0, 63]: the quadrant then is the top 2
+    // bits of the first limb.
+    Value c = arith::AddIOp::create(b, loc, q, integer(62));
+    Value back = arith::SubIOp::create(b, loc, integer(64), c);
+    Value noShift =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, c, zero);
+    auto shifted = [&](Value upper, Value lower) {
+      Value joined = arith::OrIOp::create(
+          b, loc, arith::ShLIOp::create(b, loc, upper, c),
+          arith::ShRUIOp::create(b, loc, lower, back));
+      return select(noShift, upper, joined);
+    };
+    Value top = shifted(limbs[0], limbs[1]);
+    Value next = shifted(limbs[1], limbs[2]);
+    Value quadrant = arith::ShRUIOp::create(b, loc, top, integer(62));
+    Value fractionTop =
+        arith::AndIOp::create(b, loc, top, integer((1LL << 62) - 1));
+    // The fraction: 53 bits, then the next 64 (exact in the high part).
+    Type f64 = b.getF64Type();
+    Value fractionHigh = mul(
+        arith::UIToFPOp::create(
+            b, loc, f64, arith::ShRUIOp::create(b, loc, fractionTop,
+                                                integer(9))),
+        constant(0x1p-53));
+    Value rest = arith::OrIOp::create(
+        b, loc,
+        arith::ShLIOp::create(
+            b, loc, arith::AndIOp::create(b, loc, fractionTop, integer(511)),
+            integer(55)),
+        arith::ShRUIOp::create(b, loc, next, integer(9)));
+    Value fractionLow =
+        mul(arith::UIToFPOp::create(b, loc, f64, rest), constant(0x1p-117));
+    // Past a half, the next quadrant and a negative fraction.
+    Value upper = less(constant(0.5), fractionHigh);
+    fractionHigh =
+        select(upper, sub(fractionHigh, constant(1.0)), fractionHigh);
+    quadrant = arith::AddIOp::create(
+        b, loc, quadrant, arith::ExtUIOp::create(b, loc, i64, upper));
+    // r = fraction pi/2: the exact product of the high parts, plus the rest.
+    Value rHigh = mul(fractionHigh, constant(kPiOver2High));
+    Value error = exactFma(fractionHigh, constant(kPiOver2High),
+                           arith::NegFOp::create(b, loc, rHigh));
+    Value rLow = add(error, add(mul(fractionHigh, constant(kPiOver2Low)),
+                                mul(fractionLow, constant(kPiOver2High))));
+    Value sum = add(rHigh, rLow);
+    rLow = sub(rLow, sub(sum, rHigh));
+    return {quadrant, sum, rLow};
+  }
+
+  /// sin(r) and cos(r) for |r| <= pi/4 + a little: Taylor series to r^25
+  /// and r^26 (remainders below 2^-60 relative there), corrected for the
+  /// low part of r to first order.
+  std::pair<Value, Value> sinCosKernel(Value rHigh, Value rLow) {
+    Value z = mul(rHigh, rHigh);
+    double sinCoefficients[13], cosCoefficients[13];
+    double factorial = 1.0;
+    for (int n = 1; n <= 26; ++n) {
+      factorial *= n;
+      if (n % 2 == 1 && n >= 3)
+        sinCoefficients[(n - 3) / 2] = ((n / 2) % 2 ? -1.0 : 1.0) / factorial;
+      if (n % 2 == 0 && n >= 4)
+        cosCoefficients[(n - 4) / 2] = ((n / 2) % 2 ? -1.0 : 1.0) / factorial;
+    }
+    // sin: r + r^3 (s3 + z (s5 + ...)); cos: 1 - z/2 + z^2 (c4 + ...).
+    Value sinSum = constant(sinCoefficients[11]);
+    for (int k = 10; k >= 0; --k)
+      sinSum = add(constant(sinCoefficients[k]), mul(z, sinSum));
+    Value cosSum = constant(cosCoefficients[11]);
+    for (int k = 10; k >= 0; --k)
+      cosSum = add(constant(cosCoefficients[k]), mul(z, cosSum));
+    Value sinHigh = add(rHigh, mul(mul(rHigh, z), sinSum));
+    Value halfZ = mul(z, constant(0.5));
+    Value cosHigh = sub(constant(1.0), sub(halfZ, mul(mul(z, z), cosSum)));
+    Value sinR = add(sinHigh, mul(rLow, sub(constant(1.0), halfZ)));
+    Value cosR = sub(cosHigh, mul(rLow, rHigh));
+    return {sinR, cosR};
+  }
+
+  /// sin(x) or cos(x): no reduction below pi/4, else Payne and Hanek's;
+  /// NaN for infinity and NaN.
+  Value sinOrCos(Value x, bool cosine) {
+    Value magnitude = math::AbsFOp::create(b, loc, x);
+    Value small = less(magnitude, constant(M_PI_4));
+    // Below pi/4 the reduction is not needed (and its exponents not
+    // covered): it runs on pi/4 instead, and its result is not taken.
+    Value reduced = select(small, constant(M_PI_4), magnitude);
+    auto [quadrant, rHigh, rLow] = reduceByPiOver2(reduced);
+    rHigh = select(small, magnitude, rHigh);
+    rLow = select(small, constant(0.0), rLow);
+    quadrant = select(small, integer(0), quadrant);
+    auto [sinR, cosR] = sinCosKernel(rHigh, rLow);
+    // sin(|x|) and cos(|x|) by quadrant; sin is odd, cos even.
+    Value n = arith::AndIOp::create(
+        b, loc, cosine ? arith::AddIOp::create(b, loc, quadrant, integer(1))
+                       : quadrant,
+        integer(3));
+    auto isQuadrant = [&](int64_t value) {
+      return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, n,
+                                   integer(value));
+    };
+    Value minusSin = arith::NegFOp::create(b, loc, sinR);
+    Value minusCos = arith::NegFOp::create(b, loc, cosR);
+    Value result =
+        select(isQuadrant(0), sinR,
+               select(isQuadrant(1), cosR,
+                      select(isQuadrant(2), minusSin, minusCos)));
+    if (!cosine) {
+      // sin(-x) = -sin(x), also for x = -0.
+      result = select(less(x, constant(0.0)),
+                      arith::NegFOp::create(b, loc, result), result);
+      result = select(equal(x, constant(0.0)), x, result);
+    }
+    Value finite = less(magnitude, constant(INFINITY));
+    return select(finite, result, constant(NAN));
+  }
+
 private:
   OpBuilder &b;
   Location loc;
@@ -257,6 +448,10 @@ template <typename MathOp> struct DoubleFunction : OpRewritePattern<MathOp> {
       result = d.log(x, /*base2=*/false);
     else if constexpr (std::is_same_v<MathOp, math::Log2Op>)
       result = d.log(x, /*base2=*/true);
+    else if constexpr (std::is_same_v<MathOp, math::SinOp>)
+      result = d.sinOrCos(x, /*cosine=*/false);
+    else if constexpr (std::is_same_v<MathOp, math::CosOp>)
+      result = d.sinOrCos(x, /*cosine=*/true);
     else
       result = d.tanh(x);
     rewriter.replaceOp(op, result);
@@ -279,7 +474,8 @@ LogicalResult triton_spirv::expandDoublePrecisionMath(func::FuncOp kernel) {
   patterns.add<DoubleFunction<math::ExpOp>, DoubleFunction<math::ExpM1Op>,
                DoubleFunction<math::TanhOp>, DoubleFunction<math::ErfOp>,
                DoubleFunction<math::Exp2Op>, DoubleFunction<math::LogOp>,
-               DoubleFunction<math::Log2Op>>(kernel.getContext());
+               DoubleFunction<math::Log2Op>, DoubleFunction<math::SinOp>,
+               DoubleFunction<math::CosOp>>(kernel.getContext());
   if (failed(applyPatternsGreedily(kernel, std::move(patterns))))
     return failure();
   WalkResult walk = kernel.walk([](Operation *op) {
@@ -293,7 +489,7 @@ LogicalResult triton_spirv::expandDoublePrecisionMath(func::FuncOp kernel) {
         << op->getName()
         << "' is not supported: Vulkan's GLSL.std.450 functions take 16/32-bit "
            "floats, and this backend implements only exp, exp2, expm1, log, "
-           "log2, tanh and erf in f64; compute in float32";
+           "log2, tanh, erf, sin and cos in f64; compute in float32";
     return WalkResult::interrupt();
   });
   return failure(walk.wasInterrupted());

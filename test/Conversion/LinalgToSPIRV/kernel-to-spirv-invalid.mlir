@@ -16,12 +16,12 @@ func.func @too_much_workgroup_memory(%buf: memref<?xf32> {triton_spirv.abi = "bu
 
 // -----
 
-func.func @double_sine(%buf: memref<?xf64> {triton_spirv.abi = "buffer", triton_spirv.arg_index = 0 : i64})
+func.func @double_tangent(%buf: memref<?xf64> {triton_spirv.abi = "buffer", triton_spirv.arg_index = 0 : i64})
     attributes {triton_spirv.kernel} {
   %c0 = arith.constant 0 : index
   %x = memref.load %buf[%c0] : memref<?xf64>
-  // expected-error @+1 {{double-precision 'math.sin' is not supported: Vulkan's GLSL.std.450 functions take 16/32-bit floats}}
-  %y = math.sin %x : f64
+  // expected-error @+1 {{double-precision 'math.tan' is not supported: Vulkan's GLSL.std.450 functions take 16/32-bit floats}}
+  %y = math.tan %x : f64
   memref.store %y, %buf[%c0] : memref<?xf64>
   return
 }

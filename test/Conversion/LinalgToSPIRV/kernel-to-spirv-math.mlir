@@ -260,3 +260,28 @@ func.func @narrow_toward_zero(%src: memref<?xf32> {triton_spirv.abi = "buffer", 
   memref.store %h, %dst[%c0] : memref<?xf16>
   return
 }
+
+// -----
+
+// f64 sine: Payne and Hanek's reduction by pi/2 (the mantissa times words
+// of 2/pi selected by the exponent, as 128-bit integer products summed
+// with carries), then a series; no 32-bit GLSL Sin.
+// CHECK: entry_point = "double_sine"
+// CHECK-NOT: spirv.GL.Sin
+// CHECK: spirv.ShiftRightArithmetic %{{.*}}, %{{.*}} : i64, i64
+// CHECK: spirv.UMulExtended %{{.*}}, %{{.*}} : !spirv.struct<(i64, i64)>
+// CHECK: spirv.IAddCarry %{{.*}}, %{{.*}} : !spirv.struct<(i64, i64)>
+// CHECK: spirv.ConvertUToF %{{.*}} : i64 to f64
+// CHECK: spirv.GL.Fma %{{.*}}, %{{.*}}, %{{.*}} {no_contraction} : f64
+// CHECK-NOT: spirv.GL.Sin
+func.func @double_sine(%buf: memref<?xf64> {triton_spirv.abi = "buffer", triton_spirv.arg_index = 0 : i64},
+                       %pid: i32 {triton_spirv.abi = "program_id_x"}, %pidy: i32 {triton_spirv.abi = "program_id_y"},
+                       %pidz: i32 {triton_spirv.abi = "program_id_z"}, %nx: i32 {triton_spirv.abi = "num_programs_x"},
+                       %ny: i32 {triton_spirv.abi = "num_programs_y"}, %nz: i32 {triton_spirv.abi = "num_programs_z"})
+    attributes {triton_spirv.kernel} {
+  %c0 = arith.constant 0 : index
+  %x = memref.load %buf[%c0] : memref<?xf64>
+  %y = math.sin %x : f64
+  memref.store %y, %buf[%c0] : memref<?xf64>
+  return
+}
