@@ -47,6 +47,9 @@ using namespace mlir;
 namespace {
 /// The smallest chunk: a cooperative-matrix step is 16 deep.
 constexpr int64_t kMinChunk = 16;
+/// The smallest chunk of a batched matmul, which invocations compute: any
+/// depth would do, and shallower chunks save little memory for more steps.
+constexpr int64_t kMinBatchedChunk = 4;
 
 class MatmulChunker {
 public:
@@ -472,10 +475,10 @@ struct ChunkMatmulReductionPass
       };
       if (bytes(k) <= budget)
         continue;
-      // Batched matmuls run on invocations, which take any depth.
-      int64_t chunk = isa<linalg::BatchMatmulOp>(op) ? 1 : kMinChunk;
+      int64_t chunk =
+          isa<linalg::BatchMatmulOp>(op) ? kMinBatchedChunk : kMinChunk;
       while (chunk * 2 < k && k % (chunk * 2) == 0 &&
-             (bytes(chunk * 2) <= budget || chunk < kMinChunk / 4))
+             bytes(chunk * 2) <= budget)
         chunk *= 2;
       if (chunk < k && k % chunk == 0)
         work.push_back({op, chunk});

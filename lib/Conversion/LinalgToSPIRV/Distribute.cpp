@@ -1528,23 +1528,14 @@ LogicalResult KernelDistributor::distributeOnLayout(scf::ParallelOp loop,
   SmallVector<Value> coordinates = delinearize(
       loc, invocationId,
       getAsIndexOpFoldResult(rewriter.getContext(), parent.getInvocations()));
-  Value leader, leaderLane;
+  // On a slice: the invocation's place among the holders of its elements
+  // (along the reduced dimension), and whether it is the first of them.
+  Value leader, holder;
   if (slice) {
-    unsigned dim = slice.getDim();
+    holder = coordinates[slice.getDim()];
     leader = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
-                                   coordinates[dim], indexConstant(loc, 0));
-    // The leader's lane in the holders' subgroup (the analysis admits
-    // atomics only where the holders are lanes of one).
-    int64_t stride = computeProduct(parent.getInvocations().drop_front(dim + 1));
-    Value leaderId = arith::SubIOp::create(
-        rewriter, loc, invocationId,
-        arith::MulIOp::create(rewriter, loc, coordinates[dim],
-                              indexConstant(loc, stride)));
-    leaderLane = arith::IndexCastOp::create(
-        rewriter, loc, rewriter.getI32Type(),
-        arith::RemUIOp::create(rewriter, loc, leaderId,
-                               indexConstant(loc, subgroupSize)));
-    coordinates.erase(coordinates.begin() + dim);
+                                   holder, indexConstant(loc, 0));
+    coordinates.erase(coordinates.begin() + slice.getDim());
   }
   SmallVector<Value> ivs, steps;
   Operation *outermost = nullptr;
@@ -1687,12 +1678,24 @@ LogicalResult KernelDistributor::distributeOnLayout(scf::ParallelOp loop,
         atomics.push_back(op);
     });
     int64_t holders = parent.getInvocations()[slice.getDim()];
-    int64_t span = holders * computeProduct(parent.getInvocations().drop_front(
-                                 slice.getDim() + 1));
+    int64_t stride = computeProduct(
+        parent.getInvocations().drop_front(slice.getDim() + 1));
+    Value leaderLane;
+    if (!atomics.empty() && holders > 1 && holders * stride <= subgroupSize) {
+      rewriter.setInsertionPoint(outermost);
+      Value leaderId = arith::SubIOp::create(
+          rewriter, loc, invocationId,
+          arith::MulIOp::create(rewriter, loc, holder,
+                                indexConstant(loc, stride)));
+      leaderLane = arith::IndexCastOp::create(
+          rewriter, loc, rewriter.getI32Type(),
+          arith::RemUIOp::create(rewriter, loc, leaderId,
+                                 indexConstant(loc, subgroupSize)));
+    }
     for (Operation *atomic : atomics) {
       if (holders == 1)
         continue;
-      if (span <= subgroupSize) {
+      if (leaderLane) {
         leaderOnly(atomic, leader, [&](Value result) {
           return shuffleFrom(result, leaderLane);
         });
