@@ -159,9 +159,10 @@ SmallVector<Value> packedParts(OpBuilder &b, Location loc, Value value,
     flat = tensor::CollapseShapeOp::create(b, loc, value,
                                            ArrayRef<ReassociationIndices>{all});
   }
+  auto groupedType =
+      RankedTensorType::get({total / pack, pack}, type.getElementType());
   auto grouped = tensor::ExpandShapeOp::create(
-      b, loc, RankedTensorType::get({total / pack, pack}, type.getElementType()),
-      flat, ArrayRef<ReassociationIndices>{{0, 1}});
+      b, loc, groupedType, flat, ArrayRef<ReassociationIndices>{{0, 1}});
   SmallVector<Value> parts;
   for (int64_t j = 0; j < pack; ++j)
     parts.push_back(triton_spirv::extractAlong(b, loc, grouped, 1,
@@ -217,10 +218,11 @@ struct MapElementwiseLowering : OpConversionPattern<MapElementwiseOp> {
     for (Value src : adaptor.getSrcs())
       llvm::append_range(inputs, packedParts(rewriter, loc, src, pack));
     SmallVector<Type> partTypes;
-    for (Type type : op.getResultTypes())
+    for (Type type : op.getResultTypes()) {
+      Type element = cast<RankedTensorType>(type).getElementType();
       partTypes.append(pack, RankedTensorType::get(
-                                 {shape.getNumElements() / pack},
-                                 cast<RankedTensorType>(type).getElementType()));
+                                 {shape.getNumElements() / pack}, element));
+    }
     SmallVector<Value> parts = applyRegionElementwise(
         rewriter, loc, op.getScalarOp(), inputs, partTypes);
     SmallVector<Value> results;

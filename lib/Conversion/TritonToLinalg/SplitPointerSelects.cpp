@@ -106,9 +106,12 @@ OpTy cloneForSide(PatternRewriter &rewriter, OpTy op, Value pointer,
   return side;
 }
 
-struct SplitLoad : OpRewritePattern<LoadOp> {
-  using OpRewritePattern::OpRewritePattern;
-  LogicalResult matchAndRewrite(LoadOp op,
+/// A load or atomic through the select: one of each side, the results
+/// selected by the condition.
+template <typename OpTy>
+struct SplitAccessWithResult : OpRewritePattern<OpTy> {
+  using OpRewritePattern<OpTy>::OpRewritePattern;
+  LogicalResult matchAndRewrite(OpTy op,
                                 PatternRewriter &rewriter) const override {
     arith::SelectOp select = pointerSelect(op.getPtr());
     if (!select || !selectsBetweenBuffers(select, op))
@@ -140,24 +143,6 @@ struct SplitStore : OpRewritePattern<StoreOp> {
   }
 };
 
-struct SplitAtomic : OpRewritePattern<AtomicRMWOp> {
-  using OpRewritePattern::OpRewritePattern;
-  LogicalResult matchAndRewrite(AtomicRMWOp op,
-                                PatternRewriter &rewriter) const override {
-    arith::SelectOp select = pointerSelect(op.getPtr());
-    if (!select || !selectsBetweenBuffers(select, op))
-      return rewriter.notifyMatchFailure(op, "not between two buffers");
-    auto [whenTrue, whenFalse] = sideMasks(rewriter, op.getLoc(), select,
-                                           op.getMask(), op.getPtr().getType());
-    Value first = cloneForSide(rewriter, op, select.getTrueValue(), whenTrue);
-    Value second =
-        cloneForSide(rewriter, op, select.getFalseValue(), whenFalse);
-    rewriter.replaceOpWithNewOp<arith::SelectOp>(op, select.getCondition(),
-                                                 first, second);
-    return success();
-  }
-};
-
 struct TritonSplitPointerSelectsPass
     : public triton_spirv::impl::TritonSplitPointerSelectsBase<
           TritonSplitPointerSelectsPass> {
@@ -166,7 +151,8 @@ struct TritonSplitPointerSelectsPass
     RewritePatternSet patterns(context);
     patterns.add<SinkIntoSelect<AddPtrOp>, SinkIntoSelect<SplatOp>,
                  SinkIntoSelect<BroadcastOp>, SinkIntoSelect<ExpandDimsOp>,
-                 SplitLoad, SplitStore, SplitAtomic>(context);
+                 SplitAccessWithResult<LoadOp>,
+                 SplitAccessWithResult<AtomicRMWOp>, SplitStore>(context);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       signalPassFailure();
   }
