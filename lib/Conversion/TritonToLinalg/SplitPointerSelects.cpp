@@ -106,10 +106,9 @@ OpTy cloneForSide(PatternRewriter &rewriter, OpTy op, Value pointer,
   return side;
 }
 
-/// A load or atomic through the select: one of each side, the results
-/// selected by the condition.
-template <typename OpTy>
-struct SplitAccessWithResult : OpRewritePattern<OpTy> {
+/// A load, store or atomic through the select: one of each side, masked by
+/// the condition; the results of loads and atomics selected by it.
+template <typename OpTy> struct SplitAccess : OpRewritePattern<OpTy> {
   using OpRewritePattern<OpTy>::OpRewritePattern;
   LogicalResult matchAndRewrite(OpTy op,
                                 PatternRewriter &rewriter) const override {
@@ -118,27 +117,15 @@ struct SplitAccessWithResult : OpRewritePattern<OpTy> {
       return rewriter.notifyMatchFailure(op, "not between two buffers");
     auto [whenTrue, whenFalse] = sideMasks(rewriter, op.getLoc(), select,
                                            op.getMask(), op.getPtr().getType());
-    Value first = cloneForSide(rewriter, op, select.getTrueValue(), whenTrue);
-    Value second =
+    OpTy first = cloneForSide(rewriter, op, select.getTrueValue(), whenTrue);
+    OpTy second =
         cloneForSide(rewriter, op, select.getFalseValue(), whenFalse);
-    rewriter.replaceOpWithNewOp<arith::SelectOp>(op, select.getCondition(),
-                                                 first, second);
-    return success();
-  }
-};
-
-struct SplitStore : OpRewritePattern<StoreOp> {
-  using OpRewritePattern::OpRewritePattern;
-  LogicalResult matchAndRewrite(StoreOp op,
-                                PatternRewriter &rewriter) const override {
-    arith::SelectOp select = pointerSelect(op.getPtr());
-    if (!select || !selectsBetweenBuffers(select, op))
-      return rewriter.notifyMatchFailure(op, "not between two buffers");
-    auto [whenTrue, whenFalse] = sideMasks(rewriter, op.getLoc(), select,
-                                           op.getMask(), op.getPtr().getType());
-    cloneForSide(rewriter, op, select.getTrueValue(), whenTrue);
-    cloneForSide(rewriter, op, select.getFalseValue(), whenFalse);
-    rewriter.eraseOp(op);
+    if (op->getNumResults() == 0) {
+      rewriter.eraseOp(op);
+      return success();
+    }
+    rewriter.replaceOpWithNewOp<arith::SelectOp>(
+        op, select.getCondition(), first->getResult(0), second->getResult(0));
     return success();
   }
 };
@@ -151,8 +138,8 @@ struct TritonSplitPointerSelectsPass
     RewritePatternSet patterns(context);
     patterns.add<SinkIntoSelect<AddPtrOp>, SinkIntoSelect<SplatOp>,
                  SinkIntoSelect<BroadcastOp>, SinkIntoSelect<ExpandDimsOp>,
-                 SplitAccessWithResult<LoadOp>,
-                 SplitAccessWithResult<AtomicRMWOp>, SplitStore>(context);
+                 SplitAccess<LoadOp>, SplitAccess<StoreOp>,
+                 SplitAccess<AtomicRMWOp>>(context);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       signalPassFailure();
   }
