@@ -164,7 +164,6 @@ private:
   bool isOwnerAligned(Operation *user, Value buffer);
   bool isPairSwapRead(Operation *user, Value buffer);
   bool isCandidate(Value buffer) const { return candidates.contains(buffer); }
-  bool shufflesAlong(GridLayoutAttr grid, unsigned dim, Type element) const;
   bool allowsGrid(Value buffer, GridLayoutAttr grid);
   bool allowsSlice(Value buffer, SliceLayoutAttr slice);
   bool allows(Value buffer, Attribute layout);
@@ -307,16 +306,13 @@ static GridLayoutAttr gridOf(const MatmulPlan &plan, MLIRContext *context) {
       context, {plan.registerTiling.gridM, plan.registerTiling.gridN});
 }
 
-/// Whether the invocations that share a row of `grid` along `dim` are lanes
-/// of one subgroup that xor-shuffles can combine, for `element` values.
-bool LayoutAssignment::shufflesAlong(GridLayoutAttr grid, unsigned dim,
-                                     Type element) const {
+bool triton_spirv::rowInOneSubgroup(GridLayoutAttr grid, unsigned dim,
+                                    unsigned subgroupSize) {
   ArrayRef<int64_t> counts = grid.getInvocations();
   int64_t stride = computeProduct(counts.drop_front(dim + 1));
   int64_t span = stride * counts[dim];
-  return shape.subgroupSize > 1 && llvm::isPowerOf2_64(counts[dim]) &&
-         llvm::isPowerOf2_64(stride) && span <= shape.subgroupSize &&
-         isShuffleType(element);
+  return subgroupSize > 1 && llvm::isPowerOf2_64(counts[dim]) &&
+         llvm::isPowerOf2_64(stride) && span <= subgroupSize;
 }
 
 /// Whether `offset` is a multiple of `multiple`: a constant, or the
@@ -507,18 +503,14 @@ bool LayoutAssignment::allowsSlice(Value buffer, SliceLayoutAttr slice) {
         if (!isa<memref::AtomicRMWOp, memref::GenericAtomicRMWOp>(op) ||
             slice.getParent().getInvocations()[slice.getDim()] == 1)
           return WalkResult::advance();
-        Type result = op->getResult(0).getType();
-        bool shuffled =
-            result.isIntOrFloat() && result.getIntOrFloatBitWidth() >= 8 &&
-            result.getIntOrFloatBitWidth() <= 64 &&
-            shufflesAlong(slice.getParent(), slice.getDim(),
-                          result.getIntOrFloatBitWidth() > 32
-                              ? IntegerType::get(op->getContext(), 64)
-                              : IntegerType::get(op->getContext(), 32));
-        // Otherwise the result goes through workgroup memory, behind a
-        // barrier that the op's body must reach unconditionally.
-        return shuffled || op->getParentOp() == user ? WalkResult::advance()
-                                                     : WalkResult::interrupt();
+        // Where the holders are not lanes of one subgroup, the result goes
+        // through workgroup memory, behind a barrier that the op's body
+        // must reach unconditionally.
+        return rowInOneSubgroup(slice.getParent(), slice.getDim(),
+                                shape.subgroupSize) ||
+                       op->getParentOp() == user
+                   ? WalkResult::advance()
+                   : WalkResult::interrupt();
       });
       return !atomics.wasInterrupted();
     }

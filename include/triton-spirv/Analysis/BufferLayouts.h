@@ -49,6 +49,11 @@ std::optional<int64_t> pairSwapMask(AffineMap map, ArrayRef<int64_t> shape);
 /// integers and floats).
 bool isShuffleType(Type element);
 
+/// Whether the invocations that share a row of `grid` along `dim` (the
+/// holders of an element of its slice) are lanes of one subgroup of
+/// `subgroupSize`, in an aligned power-of-2 block that xor shuffles combine.
+bool rowInOneSubgroup(GridLayoutAttr grid, unsigned dim, unsigned subgroupSize);
+
 struct BufferLayouts {
   /// The layout attribute of each workgroup allocation (`memref.alloc`) of
   /// the kernel that can live in registers, in program order.

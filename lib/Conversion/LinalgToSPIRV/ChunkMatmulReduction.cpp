@@ -373,15 +373,6 @@ struct EmptyReshape : OpRewritePattern<ReshapeOp> {
   }
 };
 
-/// A linalg.batch_matmul of static shapes (a 3-D tt.dot).
-static bool isStaticBatchMatmul(linalg::LinalgOp op) {
-  return isa<linalg::BatchMatmulOp>(op) &&
-         llvm::all_of(op->getOperandTypes(), [](Type type) {
-           auto shaped = dyn_cast<ShapedType>(type);
-           return shaped && shaped.hasStaticShape();
-         });
-}
-
 /// Whether `op` only moves its one input's elements (a transpose).
 static bool movesElements(Operation *op) {
   auto generic = dyn_cast_or_null<linalg::GenericOp>(op);
@@ -452,7 +443,9 @@ struct ChunkMatmulReductionPass
     SmallVector<linalg::LinalgOp> matmuls;
     DenseMap<Operation *, int64_t> matmulsPerParent;
     getOperation().walk([&](linalg::LinalgOp op) {
-      if (!(triton_spirv::isStaticMatmul(op) || isStaticBatchMatmul(op)) ||
+      // Matmuls and batched matmuls (3-D dots) of static shapes.
+      bool batched = isa<linalg::BatchMatmulOp>(op) && !op.hasDynamicShape();
+      if (!(triton_spirv::isStaticMatmul(op) || batched) ||
           !op.hasPureTensorSemantics())
         return;
       matmuls.push_back(op);

@@ -1677,11 +1677,14 @@ LogicalResult KernelDistributor::distributeOnLayout(scf::ParallelOp loop,
       if (isa<memref::AtomicRMWOp, memref::GenericAtomicRMWOp>(op))
         atomics.push_back(op);
     });
-    int64_t holders = parent.getInvocations()[slice.getDim()];
-    int64_t stride = computeProduct(
-        parent.getInvocations().drop_front(slice.getDim() + 1));
+    // A single holder needs nobody's result.
+    if (parent.getInvocations()[slice.getDim()] == 1)
+      atomics.clear();
     Value leaderLane;
-    if (!atomics.empty() && holders > 1 && holders * stride <= subgroupSize) {
+    if (!atomics.empty() &&
+        triton_spirv::rowInOneSubgroup(parent, slice.getDim(), subgroupSize)) {
+      int64_t stride = computeProduct(
+          parent.getInvocations().drop_front(slice.getDim() + 1));
       rewriter.setInsertionPoint(outermost);
       Value leaderId = arith::SubIOp::create(
           rewriter, loc, invocationId,
@@ -1693,8 +1696,6 @@ LogicalResult KernelDistributor::distributeOnLayout(scf::ParallelOp loop,
                                  indexConstant(loc, subgroupSize)));
     }
     for (Operation *atomic : atomics) {
-      if (holders == 1)
-        continue;
       if (leaderLane) {
         leaderOnly(atomic, leader, [&](Value result) {
           return shuffleFrom(result, leaderLane);
@@ -1921,11 +1922,10 @@ bool KernelDistributor::distributeGridReduction(linalg::ReduceOp op) {
     tile.push_back(size / count);
   Type element = cast<MemRefType>(op.getInits()[0].getType()).getElementType();
   int64_t stride = computeProduct(counts.drop_front(reduced + 1));
-  int64_t span = stride * counts[reduced];
-  bool shuffles = counts[reduced] == 1 ||
-                  (subgroupSize > 1 && llvm::isPowerOf2_64(counts[reduced]) &&
-                   llvm::isPowerOf2_64(stride) && span <= subgroupSize &&
-                   triton_spirv::isShuffleType(element));
+  bool shuffles =
+      counts[reduced] == 1 ||
+      (triton_spirv::rowInOneSubgroup(grid, reduced, subgroupSize) &&
+       triton_spirv::isShuffleType(element));
   // Otherwise the row's partials meet in workgroup memory: one slot per
   // holder and kept element.
   int64_t kept = 1;
@@ -2007,8 +2007,9 @@ bool KernelDistributor::distributeGridReduction(linalg::ReduceOp op) {
                        combine(op, value, fold.getRegionIterArgs()));
   rewriter.setInsertionPointAfter(fold);
   if (shuffles) {
-    addToResult(
-        xorButterfly(op, {fold.getResult(0)}, stride, span).front());
+    addToResult(xorButterfly(op, {fold.getResult(0)}, stride,
+                             stride * counts[reduced])
+                    .front());
   } else {
     memref::StoreOp::create(rewriter, loc, fold.getResult(0), partials,
                             ValueRange{holder, keptPosition()});
