@@ -38,6 +38,24 @@ def test_large_matmul_tiles(block_m: int, block_n: int, block_k: int, dtype: tor
     torch.testing.assert_close(c.double(), expected.double(), atol=tolerance * math.sqrt(k), rtol=tolerance)
 
 
+@pytest.mark.parametrize("block_m, block_n, num_warps", [(64, 64, 4), (64, 64, 8), (128, 64, 2), (64, 128, 4)])
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float16])
+def test_tile_major_operands(block_m: int, block_n: int, num_warps: int, dtype: torch.dtype) -> None:
+    """Register tiles of 4 to 32 rows or columns per invocation read their
+    operands from tile-major workgroup buffers with vector loads (padded
+    where the tile is an even number of vectors); sizes that are not
+    multiples of the blocks keep the masked staging in play."""
+    m, n, k = 200, 136, 72
+    gen = torch.Generator().manual_seed(2)
+    a = torch.randn(m, k, generator=gen).to(dtype)
+    b = torch.randn(k, n, generator=gen).to(dtype)
+    c = torch.empty(m, n, dtype=dtype)
+    launch_matmul(a, b, c, block_m, block_n, 32, num_warps=num_warps, group_m=2)
+    expected = (a.double() @ b.double()).to(dtype)
+    tolerance = 1e-4 if dtype == torch.float32 else 2e-2
+    torch.testing.assert_close(c.double(), expected.double(), atol=tolerance * math.sqrt(k), rtol=tolerance)
+
+
 @pytest.mark.parametrize("block_q, block_kv", [(64, 64), (128, 64), (128, 32)])
 @pytest.mark.parametrize("head_dim", [64, 128])
 def test_attention_blocks(block_q: int, block_kv: int, head_dim: int) -> None:

@@ -7,9 +7,13 @@
 // of A and TN of B and does TM * TN multiply-adds.
 //
 // The invocations form a GM x GN grid; invocation (i, j) owns the outputs
-// (i + GM * r, j + GN * c). Strided rather than contiguous tiles keep
-// neighbouring invocations on neighbouring columns of B (no bank conflicts)
-// and broadcast the rows of A they share.
+// (i + GM * r, j + GN * c). Strided tiles keep the accumulator's grid layout
+// (neighbouring invocations on neighbouring columns). Read as scalars, the
+// operands would cost a shared-memory access per TM * TN / (TM + TN)
+// multiply-adds, as many on NVIDIA as the multiply-adds' issue slots; so
+// operands staged in workgroup memory are laid out tile-major instead
+// (layOutTileMajor), where an invocation's TM rows of A (TN columns of B)
+// for one step are adjacent and read as vectors.
 //
 // With cooperative matrices (fp16 operands), the same scheme works one level
 // up: subgroups form the grid and own 16x16 tiles of outputs, which they
@@ -20,16 +24,120 @@
 //===----------------------------------------------------------------------===//
 
 #include "DistributeMatmul.h"
+#include "triton-spirv/Analysis/WorkgroupMemory.h"
 #include "triton-spirv/Conversion/InlineBlock.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 using namespace mlir;
 using namespace mlir::triton_spirv;
+
+/// Elements of an operand tile read by one vector load.
+static constexpr int64_t kTileVector = 4;
+
+namespace {
+/// An operand of a register-tiled matmul in workgroup memory, laid out
+/// tile-major: `tiles` is [step][grid * stride], the element at position x
+/// of the tiled dimension (rows of A, columns of B) at (x mod grid) * stride
+/// + x / grid. Invocation g of the grid reads its tile, x = g + grid * i
+/// for i < tile, at g * stride + i.
+struct TileMajorOperand {
+  Value tiles;
+  int64_t stride;
+};
+} // namespace
+
+/// Bytes of the kernel's workgroup buffers that stay in workgroup memory
+/// (those with a layout become registers): an upper bound of what it will
+/// take, before clean-up and reuse.
+static int64_t workgroupBytesLeft(func::FuncOp kernel) {
+  int64_t bytes = 0;
+  kernel.walk([&](memref::AllocOp alloc) {
+    MemRefType type = alloc.getType();
+    if (isWorkgroupMemory(type) && type.hasStaticShape() &&
+        !alloc->hasAttr(kLayoutAttrName))
+      bytes += type.getNumElements() * elementBytes(type.getElementType());
+  });
+  return bytes;
+}
+
+/// Lays `operand` (dimension `dim` tiled by a grid of `grid` invocations,
+/// `tile` elements each) out tile-major, rewriting its loads and stores,
+/// when it is a workgroup buffer of 16- or 32-bit elements (not emulated
+/// ones: bf16 becomes i16 later) that only they and `matmul` use (what the
+/// distribution leaves of the copies that stage it). The tiles' stride is padded to an odd number of vectors, so that
+/// the vector loads of a subgroup's invocations meet distinct banks, where
+/// workgroup memory allows.
+static std::optional<TileMajorOperand>
+layOutTileMajor(RewriterBase &rewriter, Value operand, Operation *matmul,
+                unsigned dim, int64_t grid, int64_t tile,
+                int64_t maxWorkgroupMemory) {
+  auto alloc = operand.getDefiningOp<memref::AllocOp>();
+  if (!alloc || tile % kTileVector)
+    return std::nullopt;
+  MemRefType type = alloc.getType();
+  Type element = type.getElementType();
+  if (!isWorkgroupMemory(type) || type.getRank() != 2 ||
+      !type.hasStaticShape() || !type.getLayout().isIdentity() ||
+      !(element.isF16() || element.isF32() || element.isInteger(16) ||
+        element.isInteger(32)))
+    return std::nullopt;
+  SmallVector<Operation *> accesses;
+  for (Operation *user : alloc->getUsers()) {
+    if (user == matmul)
+      continue;
+    if (!isa<memref::LoadOp, memref::StoreOp>(user))
+      return std::nullopt;
+    accesses.push_back(user);
+  }
+  int64_t steps = type.getDimSize(1 - dim);
+  int64_t stride = tile;
+  if ((tile / kTileVector) % 2 == 0) {
+    int64_t padding = steps * grid * kTileVector * elementBytes(element);
+    auto kernel = alloc->getParentOfType<func::FuncOp>();
+    if (!maxWorkgroupMemory ||
+        workgroupBytesLeft(kernel) + padding <= maxWorkgroupMemory)
+      stride += kTileVector;
+  }
+  Location loc = alloc.getLoc();
+  rewriter.setInsertionPoint(alloc);
+  auto tiles = memref::AllocOp::create(
+      rewriter, loc,
+      MemRefType::get({steps, grid * stride}, element, nullptr,
+                      type.getMemorySpace()),
+      alloc.getAlignmentAttr());
+  for (Operation *access : accesses) {
+    rewriter.setInsertionPoint(access);
+    auto load = dyn_cast<memref::LoadOp>(access);
+    ValueRange indices =
+        load ? load.getIndices() : cast<memref::StoreOp>(access).getIndices();
+    Value position = indices[dim], step = indices[1 - dim];
+    auto constant = [&](int64_t value) {
+      return arith::ConstantIndexOp::create(rewriter, loc, value);
+    };
+    Value tileStart = arith::MulIOp::create(
+        rewriter, loc,
+        arith::RemUIOp::create(rewriter, loc, position, constant(grid)),
+        constant(stride));
+    Value moved = arith::AddIOp::create(
+        rewriter, loc, tileStart,
+        arith::DivUIOp::create(rewriter, loc, position, constant(grid)));
+    if (load)
+      rewriter.replaceOpWithNewOp<memref::LoadOp>(load, tiles,
+                                                  ValueRange{step, moved});
+    else
+      rewriter.replaceOpWithNewOp<memref::StoreOp>(
+          access, cast<memref::StoreOp>(access).getValueToStore(), tiles,
+          ValueRange{step, moved});
+  }
+  return TileMajorOperand{tiles, stride};
+}
 
 /// Accumulators one invocation keeps in registers at a time when the
 /// accumulator lives in workgroup memory; larger tiles are done in chunks of
@@ -81,8 +189,10 @@ public:
 
   /// With `registers`, the accumulator is kept there in the grid layout of
   /// `tiling` (triton_spirv.grid).
+  /// Operands are laid out tile-major where they can be (with registers,
+  /// within `maxWorkgroupMemory`).
   void emitRegisterTiles(const MatmulTiling &tiling, Value invocationId,
-                         Value registers);
+                         Value registers, int64_t maxWorkgroupMemory);
   void emitCooperativeTiles(const MatmulTiling &tiling, Value subgroupId,
                             FragmentAccumulator fragments = {});
 
@@ -211,7 +321,8 @@ void MatmulDistributor::accumulate(
 }
 
 void MatmulDistributor::emitRegisterTiles(const MatmulTiling &tiling,
-                                          Value invocationId, Value registers) {
+                                          Value invocationId, Value registers,
+                                          int64_t maxWorkgroupMemory) {
   // Chunks of rows small enough to keep their accumulators in registers;
   // accumulators stay in registers across a loop only without chunks. An
   // accumulator that lives in registers anyway is done whole.
@@ -241,18 +352,55 @@ void MatmulDistributor::emitRegisterTiles(const MatmulTiling &tiling,
   }
   SmallVector<Value> rows = strided(row0, tiling.gridM, firstRow, chunkRows);
 
+  // Whole tiles in registers (no chunks of rows) read tile-major operands.
+  std::optional<TileMajorOperand> lhsTiles, rhsTiles;
+  if (registers && chunkRows == tiling.tileM) {
+    OpBuilder::InsertionGuard guard(rewriter);
+    lhsTiles = layOutTileMajor(rewriter, lhs, op, 0, tiling.gridM,
+                               tiling.tileM, maxWorkgroupMemory);
+    rhsTiles = layOutTileMajor(rewriter, rhs, op, 1, tiling.gridN,
+                               tiling.tileN, maxWorkgroupMemory);
+  }
+  // The elements of an operand at `step` for `positions` (its tile of the
+  // grid, starting at grid position `first`).
+  auto operandElements = [&](Value operand,
+                             const std::optional<TileMajorOperand> &tiles,
+                             Value first, ArrayRef<Value> positions,
+                             Value step, bool isLhs) {
+    SmallVector<Value> elements;
+    if (!tiles) {
+      for (Value position : positions)
+        elements.push_back(memref::LoadOp::create(
+            rewriter, loc, operand,
+            isLhs ? ValueRange{position, step} : ValueRange{step, position}));
+      return elements;
+    }
+    auto vectorType = VectorType::get(
+        {kTileVector}, cast<MemRefType>(operand.getType()).getElementType());
+    Value start = arith::MulIOp::create(rewriter, loc, first,
+                                        constant(tiles->stride));
+    for (int64_t i = 0; i < static_cast<int64_t>(positions.size());
+         i += kTileVector) {
+      Value vector = vector::LoadOp::create(
+          rewriter, loc, vectorType, tiles->tiles,
+          ValueRange{step, arith::AddIOp::create(rewriter, loc, start,
+                                                 constant(i))});
+      for (int64_t lane = 0; lane < kTileVector; ++lane)
+        elements.push_back(
+            vector::ExtractOp::create(rewriter, loc, vector, lane));
+    }
+    return elements;
+  };
+
   auto reduce = [&](ValueRange initial) -> SmallVector<Value> {
     auto steps = scf::ForOp::create(rewriter, loc, constant(0), constant(k),
                                     constant(1), initial);
     rewriter.setInsertionPointToStart(steps.getBody());
     Value step = steps.getInductionVar();
-    SmallVector<Value> lhsElements, rhsElements;
-    for (Value row : rows)
-      lhsElements.push_back(
-          memref::LoadOp::create(rewriter, loc, lhs, ValueRange{row, step}));
-    for (Value col : cols)
-      rhsElements.push_back(
-          memref::LoadOp::create(rewriter, loc, rhs, ValueRange{step, col}));
+    SmallVector<Value> lhsElements =
+        operandElements(lhs, lhsTiles, row0, rows, step, /*isLhs=*/true);
+    SmallVector<Value> rhsElements =
+        operandElements(rhs, rhsTiles, col0, cols, step, /*isLhs=*/false);
     SmallVector<Value> updated;
     for (auto [index, accumulator] : llvm::enumerate(steps.getRegionIterArgs()))
       updated.push_back(triton_spirv::inlineBlock(
@@ -399,10 +547,17 @@ FailureOr<bool> triton_spirv::distributeMatmul(RewriterBase &rewriter,
     rewriter.setInsertionPoint(generic);
     distributor.emitCooperativeTiles(*plan->cooperativeTiling, subgroupId);
   } else {
-    distributor.emitRegisterTiles(tiling, invocationId, accumulatorRegisters);
+    distributor.emitRegisterTiles(tiling, invocationId, accumulatorRegisters,
+                                  shape.maxWorkgroupMemory);
   }
   rewriter.setInsertionPointAfter(generic);
+  SmallVector<Value> operands = generic.getDpsInputs();
   rewriter.eraseOp(generic);
+  // Operands laid out tile-major leave their old buffers unused.
+  for (Value operand : operands)
+    if (auto alloc = operand.getDefiningOp<memref::AllocOp>();
+        alloc && alloc->use_empty())
+      rewriter.eraseOp(alloc);
   return true;
 }
 

@@ -545,6 +545,8 @@ struct KernelToSPIRVPass
       }
       if (failed(triton_spirv::prepareKernelForSPIRV(kernel)))
         return signalPassFailure();
+      if (failed(triton_spirv::verifyWorkgroupVectorBuffers(kernel)))
+        return signalPassFailure();
       unsigned invocations = workgroupSize;
       if (auto used = kernel->getAttrOfType<IntegerAttr>(
               triton_spirv::kWorkgroupSizeAttrName))
@@ -602,6 +604,7 @@ struct KernelToSPIRVPass
     ub::populateUBToSPIRVConversionPatterns(typeConverter, patterns);
     populateVectorToSPIRVPatterns(typeConverter, patterns);
     triton_spirv::populateKernelToSPIRVPatterns(typeConverter, patterns);
+    triton_spirv::populateWorkgroupVectorPatterns(typeConverter, patterns);
     // Compare-and-swap loops first: they create scf.while loops, which the
     // main conversion then lowers with everything else.
     ConversionTarget atomicsTarget(*context);

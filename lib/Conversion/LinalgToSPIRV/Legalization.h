@@ -48,6 +48,18 @@ inline constexpr llvm::StringLiteral kExactAttrName = "triton_spirv.exact";
 void populateKernelToSPIRVPatterns(const SPIRVTypeConverter &typeConverter,
                                    RewritePatternSet &patterns);
 
+/// Workgroup buffers with vector accesses (vector.load, vector.store) as
+/// arrays of vectors, their scalar accesses as components
+/// (WorkgroupVectors.cpp). Vector accesses must start at multiples of their
+/// width: the pass that emits them guarantees it.
+void populateWorkgroupVectorPatterns(const SPIRVTypeConverter &typeConverter,
+                                     RewritePatternSet &patterns);
+
+/// Fails, with a diagnostic, on workgroup buffers whose vector accesses
+/// those patterns cannot lower (views, mixed widths, dynamic shapes).
+/// Runs after the storage classes are set.
+LogicalResult verifyWorkgroupVectorBuffers(func::FuncOp kernel);
+
 /// memref.generic_atomic_rmw as compare-and-swap loops (scf.while around
 /// SPIR-V atomics), applied before the main conversion.
 void populateAtomicToSPIRVPatterns(const SPIRVTypeConverter &typeConverter,

@@ -17,6 +17,7 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
 namespace mlir::triton_spirv {
@@ -51,16 +52,24 @@ struct SharedEffects {
   /// Adds what `op` does, with what it nests.
   void add(Operation *op) {
     op->walk([&](Operation *nested) {
-      auto load = dyn_cast<memref::LoadOp>(nested);
-      auto store = dyn_cast<memref::StoreOp>(nested);
-      if (load || store) {
-        Value memref = load ? load.getMemRef() : store.getMemRef();
+      // Scalar and vector accesses alike.
+      Value memref;
+      bool isLoad = false;
+      if (auto load = dyn_cast<memref::LoadOp>(nested))
+        memref = load.getMemRef(), isLoad = true;
+      else if (auto load = dyn_cast<vector::LoadOp>(nested))
+        memref = load.getBase(), isLoad = true;
+      else if (auto store = dyn_cast<memref::StoreOp>(nested))
+        memref = store.getMemRef();
+      else if (auto store = dyn_cast<vector::StoreOp>(nested))
+        memref = store.getBase();
+      if (memref) {
         auto type = cast<MemRefType>(memref.getType());
         if (triton_spirv::isWorkgroupMemory(type))
-          (load ? readsWorkgroup : writesWorkgroup)
+          (isLoad ? readsWorkgroup : writesWorkgroup)
               .insert(bufferUnderViews(memref));
         else if (triton_spirv::isGlobalMemory(type))
-          (load ? readsGlobal : writesGlobal).insert(spreadAround(nested));
+          (isLoad ? readsGlobal : writesGlobal).insert(spreadAround(nested));
         return;
       }
       // Workgroup allocations become module-level variables; nested

@@ -157,7 +157,10 @@ def DistributeToWorkgroup : Pass<"triton-spirv-distribute", "ModuleOp"> {
     Matmuls are tiled instead: each invocation computes a strided tile of
     outputs in registers, loading a row of A and a column of B per step for
     all of them; an accumulator in a grid layout stays in registers from its
-    fill to its epilogue. With `cooperative-matrix`, fp16 matmuls whose
+    fill to its epilogue. Its operands, staged in workgroup memory, are then
+    laid out tile-major (each invocation's elements of a step adjacent, the
+    tiles' stride an odd number of vectors) and read with `vector.load`s of
+    4 elements. With `cooperative-matrix`, fp16 matmuls whose
     sizes are multiples of 16 and whose accumulator has no layout or a
     fragments one are computed by subgroups in 16x16 tiles with
     `gpu.subgroup_mma_*` ops (cooperative-matrix instructions in SPIR-V). An
@@ -181,7 +184,8 @@ def DistributeToWorkgroup : Pass<"triton-spirv-distribute", "ModuleOp"> {
                            "::mlir::memref::MemRefDialect",
                            "::mlir::scf::SCFDialect",
                            "::mlir::triton_spirv::TritonSPIRVDialect",
-                           "::mlir::ub::UBDialect"];
+                           "::mlir::ub::UBDialect",
+                           "::mlir::vector::VectorDialect"];
 }
 
 def RemoveRedundantBarriers : Pass<"triton-spirv-remove-redundant-barriers",
