@@ -10,10 +10,12 @@
 // (i + GM * r, j + GN * c). Strided tiles keep the accumulator's grid layout
 // (neighbouring invocations on neighbouring columns). Read as scalars, the
 // operands would cost a shared-memory access per TM * TN / (TM + TN)
-// multiply-adds, as many on NVIDIA as the multiply-adds' issue slots; so
-// operands staged in workgroup memory are laid out tile-major instead
-// (layOutTileMajor), where an invocation's TM rows of A (TN columns of B)
-// for one step are adjacent and read as vectors.
+// multiply-adds, as many on NVIDIA as the multiply-adds' issue slots, and
+// where a subgroup's lanes share an operand's elements (rows of A, for a
+// grid as wide as a subgroup) one access serves only a few of them. Such
+// operands, staged in workgroup memory, are laid out tile-major instead
+// (layOutTileMajor): an invocation's TM rows of A (TN columns of B) for one
+// step are adjacent and read as vectors.
 //
 // With cooperative matrices (fp16 operands), the same scheme works one level
 // up: subgroups form the grid and own 16x16 tiles of outputs, which they
@@ -40,6 +42,17 @@ using namespace mlir::triton_spirv;
 
 /// Elements of an operand tile read by one vector load.
 static constexpr int64_t kTileVector = 4;
+/// Read as scalars, an operand element shared by many lanes of a subgroup
+/// costs a shared-memory access for a few distinct words; as vectors, four
+/// elements per access. Operands whose grid position is shared by at least
+/// half a subgroup's lanes are read as vectors (measured on the H200, fp32
+/// at 4096^3: 128x128 tiles of 8 warps, 16 lanes per row of A, 24.5 TFLOP/s
+/// with scalar operands, 29.3 with A's rows as vectors; B's columns, shared
+/// by 2 lanes, as vectors too: 16.2; 128x64 tiles of 4 warps, 8 lanes per
+/// row: 16.8 scalar, 14.0 as vectors).
+static bool readAsVectors(int64_t lanesSharing, int64_t subgroupSize) {
+  return 2 * lanesSharing >= subgroupSize;
+}
 
 namespace {
 /// An operand of a register-tiled matmul in workgroup memory, laid out
@@ -189,10 +202,11 @@ public:
 
   /// With `registers`, the accumulator is kept there in the grid layout of
   /// `tiling` (triton_spirv.grid).
-  /// Operands are laid out tile-major where they can be (with registers,
-  /// within `maxWorkgroupMemory`).
+  /// Operands whose grid position is shared by enough lanes of a subgroup
+  /// are laid out tile-major where they can be (with registers, within
+  /// `shape`'s workgroup memory).
   void emitRegisterTiles(const MatmulTiling &tiling, Value invocationId,
-                         Value registers, int64_t maxWorkgroupMemory);
+                         Value registers, const WorkgroupShape &shape);
   void emitCooperativeTiles(const MatmulTiling &tiling, Value subgroupId,
                             FragmentAccumulator fragments = {});
 
@@ -322,7 +336,7 @@ void MatmulDistributor::accumulate(
 
 void MatmulDistributor::emitRegisterTiles(const MatmulTiling &tiling,
                                           Value invocationId, Value registers,
-                                          int64_t maxWorkgroupMemory) {
+                                          const WorkgroupShape &shape) {
   // Chunks of rows small enough to keep their accumulators in registers;
   // accumulators stay in registers across a loop only without chunks. An
   // accumulator that lives in registers anyway is done whole.
@@ -352,14 +366,21 @@ void MatmulDistributor::emitRegisterTiles(const MatmulTiling &tiling,
   }
   SmallVector<Value> rows = strided(row0, tiling.gridM, firstRow, chunkRows);
 
-  // Whole tiles in registers (no chunks of rows) read tile-major operands.
+  // Whole tiles in registers (no chunks of rows) read tile-major operands
+  // where lanes share positions: a subgroup's lanes (consecutive
+  // invocations) share rows of the grid in runs of GN, columns every GN.
   std::optional<TileMajorOperand> lhsTiles, rhsTiles;
   if (registers && chunkRows == tiling.tileM) {
     OpBuilder::InsertionGuard guard(rewriter);
-    lhsTiles = layOutTileMajor(rewriter, lhs, op, 0, tiling.gridM,
-                               tiling.tileM, maxWorkgroupMemory);
-    rhsTiles = layOutTileMajor(rewriter, rhs, op, 1, tiling.gridN,
-                               tiling.tileN, maxWorkgroupMemory);
+    int64_t subgroup = std::max<int64_t>(shape.subgroupSize, 1);
+    int64_t lanesPerRow = std::min(tiling.gridN, subgroup);
+    int64_t lanesPerColumn = std::max<int64_t>(subgroup / tiling.gridN, 1);
+    if (readAsVectors(lanesPerRow, subgroup))
+      lhsTiles = layOutTileMajor(rewriter, lhs, op, 0, tiling.gridM,
+                                 tiling.tileM, shape.maxWorkgroupMemory);
+    if (readAsVectors(lanesPerColumn, subgroup))
+      rhsTiles = layOutTileMajor(rewriter, rhs, op, 1, tiling.gridN,
+                                 tiling.tileN, shape.maxWorkgroupMemory);
   }
   // The elements of an operand at `step` for `positions` (its tile of the
   // grid, starting at grid position `first`).
@@ -548,7 +569,7 @@ FailureOr<bool> triton_spirv::distributeMatmul(RewriterBase &rewriter,
     distributor.emitCooperativeTiles(*plan->cooperativeTiling, subgroupId);
   } else {
     distributor.emitRegisterTiles(tiling, invocationId, accumulatorRegisters,
-                                  shape.maxWorkgroupMemory);
+                                  shape);
   }
   rewriter.setInsertionPointAfter(generic);
   SmallVector<Value> operands = generic.getDpsInputs();

@@ -195,3 +195,29 @@ func.func @scalar_writes(%buf: memref<64xf32>, %flag: i1, %x: f32,
   memref.store %z, %regs[%c0] : memref<1xf32, #gpu.address_space<private>>
   return
 }
+
+// -----
+
+// Vector loads and stores count as the accesses they are: a barrier between
+// vector reads of one buffer goes, one between a scalar write and a vector
+// read of it stays.
+// CHECK-LABEL: func.func @vector_accesses
+// CHECK: memref.store
+// CHECK-NEXT: gpu.barrier
+// CHECK-NEXT: vector.load
+// CHECK-NEXT: vector.load
+// CHECK-NEXT: arith.addf
+// CHECK-NEXT: vector.store
+// CHECK-NEXT: return
+func.func @vector_accesses(%tiles: memref<64xf32, #gpu.address_space<workgroup>>,
+                           %out: memref<64xf32>, %x: f32) {
+  %t = gpu.thread_id x
+  memref.store %x, %tiles[%t] : memref<64xf32, #gpu.address_space<workgroup>>
+  gpu.barrier
+  %v = vector.load %tiles[%t] : memref<64xf32, #gpu.address_space<workgroup>>, vector<4xf32>
+  gpu.barrier
+  %w = vector.load %tiles[%t] : memref<64xf32, #gpu.address_space<workgroup>>, vector<4xf32>
+  %s = arith.addf %v, %w : vector<4xf32>
+  vector.store %s, %out[%t] : memref<64xf32>, vector<4xf32>
+  return
+}
