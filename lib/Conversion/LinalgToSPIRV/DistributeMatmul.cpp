@@ -11,11 +11,10 @@
 // (neighbouring invocations on neighbouring columns). Read as scalars, the
 // operands would cost a shared-memory access per TM * TN / (TM + TN)
 // multiply-adds, as many on NVIDIA as the multiply-adds' issue slots, and
-// where a subgroup's lanes share an operand's elements (rows of A, for a
-// grid as wide as a subgroup) one access serves only a few of them. Such
-// operands, staged in workgroup memory, are laid out tile-major instead
-// (layOutTileMajor): an invocation's TM rows of A (TN columns of B) for one
-// step are adjacent and read as vectors.
+// where a subgroup's lanes share a row of A, one access serves only a few
+// distinct words. So A, staged in workgroup memory, is laid out tile-major
+// instead where enough lanes share its rows (layOutTileMajor): an
+// invocation's TM rows for one step are adjacent and read as vectors.
 //
 // With cooperative matrices (fp16 operands), the same scheme works one level
 // up: subgroups form the grid and own 16x16 tiles of outputs, which they
@@ -42,24 +41,27 @@ using namespace mlir::triton_spirv;
 
 /// Elements of an operand tile read by one vector load.
 static constexpr int64_t kTileVector = 4;
-/// Read as scalars, an operand element shared by many lanes of a subgroup
-/// costs a shared-memory access for a few distinct words; as vectors, four
-/// elements per access. Operands whose grid position is shared by at least
-/// half a subgroup's lanes are read as vectors (measured on the H200, fp32
-/// at 4096^3: 128x128 tiles of 8 warps, 16 lanes per row of A, 24.5 TFLOP/s
-/// with scalar operands, 29.3 with A's rows as vectors; B's columns, shared
-/// by 2 lanes, as vectors too: 16.2; 128x64 tiles of 4 warps, 8 lanes per
-/// row: 16.8 scalar, 14.0 as vectors).
-static bool readAsVectors(int64_t lanesSharing, int64_t subgroupSize) {
-  return 2 * lanesSharing >= subgroupSize;
+/// Whether the rows of A are read as vectors, for a grid whose rows are
+/// shared by `lanesPerRow` lanes of a subgroup, of `elementBytes` elements.
+/// Read as scalars, a row element shared by many lanes costs a shared-memory
+/// access for a few distinct words; as vectors, four elements per access.
+/// Measured on the H200 (through NVIDIA's Vulkan driver, subgroups of 32):
+/// fp32 tiles gain with 16 lanes per row (128x128 tiles of 8 warps at
+/// 4096^3: 24.5 -> 29.3 TFLOP/s) and lose with 8 (128x64 tiles of 4 warps:
+/// 16.8 -> 14.0); fp16 tiles gain with 8 (attention, 128x64 blocks of 4
+/// warps, HEAD_DIM 128: 16.5 -> 23.9). B's columns stay scalar: neighbouring
+/// lanes read neighbouring columns, and as vectors they were slower (fp32
+/// 128x128 tiles: 16.2) or no faster (attention).
+static bool readRowsAsVectors(int64_t lanesPerRow, int64_t subgroupSize,
+                              int64_t elementBytes) {
+  return lanesPerRow * 8 >= subgroupSize * elementBytes;
 }
 
 namespace {
-/// An operand of a register-tiled matmul in workgroup memory, laid out
-/// tile-major: `tiles` is [step][grid * stride], the element at position x
-/// of the tiled dimension (rows of A, columns of B) at (x mod grid) * stride
-/// + x / grid. Invocation g of the grid reads its tile, x = g + grid * i
-/// for i < tile, at g * stride + i.
+/// The A operand [M][K] of a register-tiled matmul in workgroup memory,
+/// laid out tile-major: `tiles` is [K][grid * stride], row m of step k at
+/// (k, (m mod grid) * stride + m / grid). Row g of the invocation grid reads
+/// its tile, rows m = g + grid * i for i < tile, at g * stride + i.
 struct TileMajorOperand {
   Value tiles;
   int64_t stride;
@@ -80,17 +82,17 @@ static int64_t workgroupBytesLeft(func::FuncOp kernel) {
   return bytes;
 }
 
-/// Lays `operand` (dimension `dim` tiled by a grid of `grid` invocations,
-/// `tile` elements each) out tile-major, rewriting its loads and stores,
-/// when it is a workgroup buffer of 16- or 32-bit elements (not emulated
-/// ones: bf16 becomes i16 later) that only they and `matmul` use (what the
-/// distribution leaves of the copies that stage it). The tiles' stride is padded to an odd number of vectors, so that
-/// the vector loads of a subgroup's invocations meet distinct banks, where
-/// workgroup memory allows.
+/// Lays `operand`, A of `matmul` (its rows tiled by a grid of `grid`
+/// invocations, `tile` rows each), out tile-major, rewriting its loads and
+/// stores, when it is a workgroup buffer of 16- or 32-bit elements (not
+/// emulated ones: bf16 becomes i16 later) that only they and `matmul` use
+/// (what the distribution leaves of the copies that stage it). The tiles'
+/// stride is padded to an odd number of vectors where workgroup memory
+/// allows, so that the staging stores of neighbouring rows meet distinct
+/// banks.
 static std::optional<TileMajorOperand>
 layOutTileMajor(RewriterBase &rewriter, Value operand, Operation *matmul,
-                unsigned dim, int64_t grid, int64_t tile,
-                int64_t maxWorkgroupMemory) {
+                int64_t grid, int64_t tile, int64_t maxWorkgroupMemory) {
   auto alloc = operand.getDefiningOp<memref::AllocOp>();
   if (!alloc || tile % kTileVector)
     return std::nullopt;
@@ -109,7 +111,7 @@ layOutTileMajor(RewriterBase &rewriter, Value operand, Operation *matmul,
       return std::nullopt;
     accesses.push_back(user);
   }
-  int64_t steps = type.getDimSize(1 - dim);
+  int64_t steps = type.getDimSize(1);
   int64_t stride = tile;
   if ((tile / kTileVector) % 2 == 0) {
     int64_t padding = steps * grid * kTileVector * elementBytes(element);
@@ -130,7 +132,7 @@ layOutTileMajor(RewriterBase &rewriter, Value operand, Operation *matmul,
     auto load = dyn_cast<memref::LoadOp>(access);
     ValueRange indices =
         load ? load.getIndices() : cast<memref::StoreOp>(access).getIndices();
-    Value position = indices[dim], step = indices[1 - dim];
+    Value position = indices[0], step = indices[1];
     auto constant = [&](int64_t value) {
       return arith::ConstantIndexOp::create(rewriter, loc, value);
     };
@@ -202,9 +204,8 @@ public:
 
   /// With `registers`, the accumulator is kept there in the grid layout of
   /// `tiling` (triton_spirv.grid).
-  /// Operands whose grid position is shared by enough lanes of a subgroup
-  /// are laid out tile-major where they can be (with registers, within
-  /// `shape`'s workgroup memory).
+  /// A is laid out tile-major where enough lanes of a subgroup share its
+  /// rows (with registers, within `shape`'s workgroup memory).
   void emitRegisterTiles(const MatmulTiling &tiling, Value invocationId,
                          Value registers, const WorkgroupShape &shape);
   void emitCooperativeTiles(const MatmulTiling &tiling, Value subgroupId,
@@ -366,44 +367,30 @@ void MatmulDistributor::emitRegisterTiles(const MatmulTiling &tiling,
   }
   SmallVector<Value> rows = strided(row0, tiling.gridM, firstRow, chunkRows);
 
-  // Whole tiles in registers (no chunks of rows) read tile-major operands
-  // where lanes share positions: a subgroup's lanes (consecutive
-  // invocations) share rows of the grid in runs of GN, columns every GN.
-  std::optional<TileMajorOperand> lhsTiles, rhsTiles;
+  // Whole tiles in registers (no chunks of rows) read A tile-major where
+  // enough lanes share its rows: a subgroup's lanes (consecutive
+  // invocations) share rows of the grid in runs of GN.
+  std::optional<TileMajorOperand> lhsTiles;
   if (registers && chunkRows == tiling.tileM) {
     OpBuilder::InsertionGuard guard(rewriter);
     int64_t subgroup = std::max<int64_t>(shape.subgroupSize, 1);
     int64_t lanesPerRow = std::min(tiling.gridN, subgroup);
-    int64_t lanesPerColumn = std::max<int64_t>(subgroup / tiling.gridN, 1);
-    if (readAsVectors(lanesPerRow, subgroup))
-      lhsTiles = layOutTileMajor(rewriter, lhs, op, 0, tiling.gridM,
+    Type element = cast<MemRefType>(lhs.getType()).getElementType();
+    if (element.isIntOrFloat() &&
+        readRowsAsVectors(lanesPerRow, subgroup, elementBytes(element)))
+      lhsTiles = layOutTileMajor(rewriter, lhs, op, tiling.gridM,
                                  tiling.tileM, shape.maxWorkgroupMemory);
-    if (readAsVectors(lanesPerColumn, subgroup))
-      rhsTiles = layOutTileMajor(rewriter, rhs, op, 1, tiling.gridN,
-                                 tiling.tileN, shape.maxWorkgroupMemory);
   }
-  // The elements of an operand at `step` for `positions` (its tile of the
-  // grid, starting at grid position `first`).
-  auto operandElements = [&](Value operand,
-                             const std::optional<TileMajorOperand> &tiles,
-                             Value first, ArrayRef<Value> positions,
-                             Value step, bool isLhs) {
+  // Row g's tile of A at `step`, as vectors (lhsTiles).
+  auto readRowTile = [&](Value step) {
     SmallVector<Value> elements;
-    if (!tiles) {
-      for (Value position : positions)
-        elements.push_back(memref::LoadOp::create(
-            rewriter, loc, operand,
-            isLhs ? ValueRange{position, step} : ValueRange{step, position}));
-      return elements;
-    }
     auto vectorType = VectorType::get(
-        {kTileVector}, cast<MemRefType>(operand.getType()).getElementType());
-    Value start = arith::MulIOp::create(rewriter, loc, first,
-                                        constant(tiles->stride));
-    for (int64_t i = 0; i < static_cast<int64_t>(positions.size());
-         i += kTileVector) {
+        {kTileVector}, cast<MemRefType>(lhs.getType()).getElementType());
+    Value start = arith::MulIOp::create(rewriter, loc, row0,
+                                        constant(lhsTiles->stride));
+    for (int64_t i = 0; i < chunkRows; i += kTileVector) {
       Value vector = vector::LoadOp::create(
-          rewriter, loc, vectorType, tiles->tiles,
+          rewriter, loc, vectorType, lhsTiles->tiles,
           ValueRange{step, arith::AddIOp::create(rewriter, loc, start,
                                                  constant(i))});
       for (int64_t lane = 0; lane < kTileVector; ++lane)
@@ -418,10 +405,16 @@ void MatmulDistributor::emitRegisterTiles(const MatmulTiling &tiling,
                                     constant(1), initial);
     rewriter.setInsertionPointToStart(steps.getBody());
     Value step = steps.getInductionVar();
-    SmallVector<Value> lhsElements =
-        operandElements(lhs, lhsTiles, row0, rows, step, /*isLhs=*/true);
-    SmallVector<Value> rhsElements =
-        operandElements(rhs, rhsTiles, col0, cols, step, /*isLhs=*/false);
+    SmallVector<Value> lhsElements, rhsElements;
+    if (lhsTiles)
+      lhsElements = readRowTile(step);
+    else
+      for (Value row : rows)
+        lhsElements.push_back(
+            memref::LoadOp::create(rewriter, loc, lhs, ValueRange{row, step}));
+    for (Value col : cols)
+      rhsElements.push_back(
+          memref::LoadOp::create(rewriter, loc, rhs, ValueRange{step, col}));
     SmallVector<Value> updated;
     for (auto [index, accumulator] : llvm::enumerate(steps.getRegionIterArgs()))
       updated.push_back(triton_spirv::inlineBlock(

@@ -1,11 +1,12 @@
 // RUN: triton-spirv-opt %s --triton-spirv-assign-layouts="workgroup-size=256 subgroup-size=32" --triton-spirv-distribute="workgroup-size=256 subgroup-size=32" --canonicalize -split-input-file | FileCheck %s
 
-// A 128x128 matmul on 256 invocations of subgroups of 32: a 16x16 grid of
-// 8x8 register tiles, so the 16 lanes of a half-subgroup share each row of
-// A. A, staged in workgroup memory, is laid out tile-major: the staging
-// copy stores row m of step k at (m mod 16) * 12 + m / 16 (8 rows per
-// tile, padded to 3 vectors of 4), and each invocation reads its 8 rows of
-// a step as two vectors. B's columns (shared by 2 lanes) stay scalar.
+// A 128x128 fp32 matmul on 256 invocations of subgroups of 32: a 16x16
+// grid of 8x8 register tiles, so the 16 lanes of a half-subgroup share each
+// row of A, enough for fp32. A, staged in workgroup memory, is laid out
+// tile-major: the staging copy stores row m of step k at
+// (m mod 16) * 12 + m / 16 (8 rows per tile, padded to 3 vectors of 4), and
+// each invocation reads its 8 rows of a step as two vectors. B's columns
+// stay scalar.
 // CHECK-LABEL: func.func @staged_operands
 // CHECK-DAG: %[[C12:.*]] = arith.constant 12 : index
 // CHECK-DAG: %[[C16:.*]] = arith.constant 16 : index
@@ -43,8 +44,8 @@ func.func @staged_operands(%ga: memref<128x16xf32>, %gb: memref<16x128xf32>,
 
 // -----
 
-// 256x8: a 64x4 grid of 4x2 tiles. Only 4 lanes share a row of A and 8 a
-// column of B, too few for vectors to pay: the operands stay as they are.
+// 256x8: a 64x4 grid of 4x2 tiles. Only 4 lanes share a row of A, too
+// few for fp32 vectors to pay: A stays as it is.
 // CHECK-LABEL: func.func @narrow_grid
 // CHECK-NOT: vector.load
 // CHECK: memref.alloc() : memref<256x16xf32, #gpu.address_space<workgroup>>
