@@ -57,7 +57,6 @@ void populateWorkgroupVectorPatterns(const SPIRVTypeConverter &typeConverter,
 
 /// Fails, with a diagnostic, on workgroup buffers whose vector accesses
 /// those patterns cannot lower (views, mixed widths, dynamic shapes).
-/// Runs after the storage classes are set.
 LogicalResult verifyWorkgroupVectorBuffers(func::FuncOp kernel);
 
 /// memref.generic_atomic_rmw as compare-and-swap loops (scf.while around

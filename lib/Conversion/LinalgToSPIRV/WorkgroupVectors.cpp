@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Legalization.h"
+#include "triton-spirv/Analysis/WorkgroupMemory.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -20,13 +21,9 @@
 
 using namespace mlir;
 
-namespace {
-bool isWorkgroup(MemRefType type) {
-  auto storage =
-      dyn_cast_or_null<spirv::StorageClassAttr>(type.getMemorySpace());
-  return storage && storage.getValue() == spirv::StorageClass::Workgroup;
-}
+using triton_spirv::isWorkgroupMemory;
 
+namespace {
 /// The vector width of every vector access of `alloc`, when it has any;
 /// 0 when it has none; failure when its users are not all direct loads
 /// and stores of one width.
@@ -92,7 +89,7 @@ struct VectorBuffer {
 
 std::optional<VectorBuffer> vectorBufferOf(Value original, Value converted) {
   auto alloc = original.getDefiningOp<memref::AllocOp>();
-  if (!alloc || !isWorkgroup(alloc.getType()))
+  if (!alloc || !isWorkgroupMemory(alloc.getType()))
     return std::nullopt;
   FailureOr<int64_t> width = vectorWidthOf(alloc);
   auto cast = converted.getDefiningOp<UnrealizedConversionCastOp>();
@@ -112,7 +109,7 @@ struct VectorAllocLowering : OpConversionPattern<memref::AllocOp> {
   matchAndRewrite(memref::AllocOp alloc, OpAdaptor,
                   ConversionPatternRewriter &rewriter) const override {
     MemRefType type = alloc.getType();
-    if (!isWorkgroup(type))
+    if (!isWorkgroupMemory(type))
       return rewriter.notifyMatchFailure(alloc, "not workgroup memory");
     FailureOr<int64_t> width = vectorWidthOf(alloc);
     if (failed(width) || !*width)
@@ -203,7 +200,7 @@ struct VectorBufferAccessLowering : OpConversionPattern<Op> {
 LogicalResult triton_spirv::verifyWorkgroupVectorBuffers(func::FuncOp kernel) {
   WalkResult result = kernel.walk([](memref::AllocOp alloc) {
     MemRefType type = alloc.getType();
-    if (!isWorkgroup(type))
+    if (!isWorkgroupMemory(type))
       return WalkResult::advance();
     FailureOr<int64_t> width = vectorWidthOf(alloc);
     if (failed(width)) {

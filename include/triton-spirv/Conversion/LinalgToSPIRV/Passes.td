@@ -157,8 +157,9 @@ def DistributeToWorkgroup : Pass<"triton-spirv-distribute", "ModuleOp"> {
     Matmuls are tiled instead: each invocation computes a strided tile of
     outputs in registers, loading a row of A and a column of B per step for
     all of them; an accumulator in a grid layout stays in registers from its
-    fill to its epilogue. Its operands, staged in workgroup memory, are then
-    laid out tile-major (each invocation's elements of a step adjacent, the
+    fill to its epilogue. Where enough lanes of a subgroup share the rows of
+    A (16 of 32 for fp32, 8 for fp16), A, staged in workgroup memory, is
+    laid out tile-major (each invocation's rows of a step adjacent, the
     tiles' stride an odd number of vectors) and read with `vector.load`s of
     4 elements. With `cooperative-matrix`, fp16 matmuls whose
     sizes are multiples of 16 and whose accumulator has no layout or a
@@ -275,7 +276,10 @@ def KernelToSPIRV : Pass<"triton-spirv-kernel-to-spirv", "ModuleOp"> {
     the target's push constants go to an argument buffer (a storage buffer
     bound after the tensors) instead. Then converts arith, math, scf, cf,
     memref, gpu and func ops to SPIR-V for the module's `spirv.target_env`.
-    A kernel whose workgroup memory exceeds the target's is an error.
+    A workgroup buffer with vector loads or stores becomes an array of
+    vectors (logical addressing has no pointer casts), its scalar accesses
+    components of them. A kernel whose workgroup memory exceeds the target's
+    is an error.
     The argument layout is recorded in the `triton_spirv.abi` attribute of
     the `spirv.module`; --triton-spirv-write-binary writes it as JSON.
   }];
