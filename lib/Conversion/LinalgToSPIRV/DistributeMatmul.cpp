@@ -21,6 +21,9 @@
 // compute with the subgroup's matrix instructions (tensor cores). Their
 // accumulators live in workgroup memory, or, in a fragments layout, only in
 // registers: created from the fill's scalar and handed to the epilogue.
+// Operands staged in workgroup memory get rows padded by 16 bytes
+// (padFragmentRows): a fragment reads 16 rows of 32 bytes, which rows a
+// multiple of 128 bytes long would all start at one bank.
 //
 //===----------------------------------------------------------------------===//
 
@@ -154,6 +157,61 @@ layOutTileMajor(RewriterBase &rewriter, Value operand, Operation *matmul,
   return TileMajorOperand{tiles, stride};
 }
 
+/// Bytes a cooperative-matrix operand's rows are padded by: a 16x16
+/// fragment reads 16 rows of 32 bytes, and rows a multiple of 128 bytes
+/// apart all start at the same bank.
+static constexpr int64_t kFragmentRowPadding = 16;
+
+/// `operand` (a workgroup buffer that only its staging loads and stores and
+/// `matmul` use) with rows padded by kFragmentRowPadding bytes, its accesses
+/// rewritten, where its rows are longer than a fragment's and workgroup
+/// memory allows; else `operand`.
+static Value padFragmentRows(RewriterBase &rewriter, Value operand,
+                             Operation *matmul, int64_t maxWorkgroupMemory) {
+  auto alloc = operand.getDefiningOp<memref::AllocOp>();
+  if (!alloc)
+    return operand;
+  MemRefType type = alloc.getType();
+  if (!isWorkgroupMemory(type) || type.getRank() != 2 ||
+      !type.hasStaticShape() || !type.getLayout().isIdentity() ||
+      !type.getElementType().isIntOrFloat())
+    return operand;
+  int64_t bytes = elementBytes(type.getElementType());
+  int64_t columns = type.getDimSize(1);
+  if (columns <= kCooperativeMatrixSize || kFragmentRowPadding % bytes)
+    return operand;
+  SmallVector<Operation *> accesses;
+  for (Operation *user : alloc->getUsers()) {
+    if (user == matmul)
+      continue;
+    if (!isa<memref::LoadOp, memref::StoreOp>(user))
+      return operand;
+    accesses.push_back(user);
+  }
+  int64_t padding = kFragmentRowPadding / bytes;
+  auto kernel = alloc->getParentOfType<func::FuncOp>();
+  if (maxWorkgroupMemory &&
+      workgroupBytesLeft(kernel) + type.getDimSize(0) * kFragmentRowPadding >
+          maxWorkgroupMemory)
+    return operand;
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPoint(alloc);
+  auto padded = memref::AllocOp::create(
+      rewriter, alloc.getLoc(),
+      MemRefType::get({type.getDimSize(0), columns + padding},
+                      type.getElementType(), nullptr, type.getMemorySpace()),
+      alloc.getAlignmentAttr());
+  // Same indices: every position of the old rows is in the new ones.
+  for (Operation *access : accesses)
+    rewriter.modifyOpInPlace(access, [&] {
+      if (auto load = dyn_cast<memref::LoadOp>(access))
+        load.getMemrefMutable().set(padded);
+      else
+        cast<memref::StoreOp>(access).getMemrefMutable().set(padded);
+    });
+  return padded;
+}
+
 /// Accumulators one invocation keeps in registers at a time when the
 /// accumulator lives in workgroup memory; larger tiles are done in chunks of
 /// rows.
@@ -208,7 +266,10 @@ public:
   /// rows (with registers, within `shape`'s workgroup memory).
   void emitRegisterTiles(const MatmulTiling &tiling, Value invocationId,
                          Value registers, const WorkgroupShape &shape);
+  /// Operands staged in workgroup memory get padded rows (padFragmentRows)
+  /// within `maxWorkgroupMemory`.
   void emitCooperativeTiles(const MatmulTiling &tiling, Value subgroupId,
+                            int64_t maxWorkgroupMemory,
                             FragmentAccumulator fragments = {});
 
 private:
@@ -451,7 +512,10 @@ void MatmulDistributor::emitRegisterTiles(const MatmulTiling &tiling,
 
 void MatmulDistributor::emitCooperativeTiles(const MatmulTiling &tiling,
                                              Value subgroupId,
+                                             int64_t maxWorkgroupMemory,
                                              FragmentAccumulator fragments) {
+  Value lhsRows = padFragmentRows(rewriter, lhs, op, maxWorkgroupMemory);
+  Value rhsRows = padFragmentRows(rewriter, rhs, op, maxWorkgroupMemory);
   if (!accumulationLoops.empty())
     rewriter.setInsertionPoint(accumulationLoops.front());
   auto [rows, cols] = fragmentOrigins(rewriter, loc, tiling, subgroupId);
@@ -473,9 +537,9 @@ void MatmulDistributor::emitCooperativeTiles(const MatmulTiling &tiling,
     Value step = steps.getInductionVar();
     SmallVector<Value> lhsTiles, rhsTiles;
     for (Value row : rows)
-      lhsTiles.push_back(load(lhs, "AOp", row, step));
+      lhsTiles.push_back(load(lhsRows, "AOp", row, step));
     for (Value col : cols)
-      rhsTiles.push_back(load(rhs, "BOp", step, col));
+      rhsTiles.push_back(load(rhsRows, "BOp", step, col));
     SmallVector<Value> updated;
     for (auto [index, accumulator] : llvm::enumerate(steps.getRegionIterArgs()))
       updated.push_back(gpu::SubgroupMmaComputeOp::create(
@@ -559,7 +623,8 @@ FailureOr<bool> triton_spirv::distributeMatmul(RewriterBase &rewriter,
     Value subgroupId =
         gpu::SubgroupIdOp::create(rewriter, generic.getLoc(), nullptr);
     rewriter.setInsertionPoint(generic);
-    distributor.emitCooperativeTiles(*plan->cooperativeTiling, subgroupId);
+    distributor.emitCooperativeTiles(*plan->cooperativeTiling, subgroupId,
+                                     shape.maxWorkgroupMemory);
   } else {
     distributor.emitRegisterTiles(tiling, invocationId, accumulatorRegisters,
                                   shape);
@@ -602,7 +667,8 @@ FailureOr<SmallVector<Value>> triton_spirv::distributeMatmulOnFragments(
   rewriter.setInsertionPoint(*generic);
   SmallVector<Value> fragments;
   MatmulDistributor(rewriter, *generic, *loops)
-      .emitCooperativeTiles(tiling, subgroupId, {fill, &fragments});
+      .emitCooperativeTiles(tiling, subgroupId, shape.maxWorkgroupMemory,
+                            {fill, &fragments});
   rewriter.eraseOp(*generic);
   return fragments;
 }

@@ -59,3 +59,28 @@ func.func @matmul_f16_uneven(%a: memref<24x8xf16, #gpu.address_space<workgroup>>
                 outs(%c : memref<24x32xf32, #gpu.address_space<workgroup>>)
   return
 }
+
+// -----
+
+// Operands staged in workgroup memory (allocated there, written by copies)
+// get rows padded by 16 bytes where a row is longer than a fragment's: the
+// 16 rows a fragment reads would otherwise start at the same bank (B's rows
+// are 128 bytes apart). A's rows of 16 elements are one fragment row wide
+// and stay as they are.
+// CHECK-LABEL: func.func @staged_f16
+// CHECK-DAG: %[[A:.*]] = memref.alloc() : memref<32x16xf16, #gpu.address_space<workgroup>>
+// CHECK-DAG: %[[B:.*]] = memref.alloc() : memref<16x72xf16, #gpu.address_space<workgroup>>
+// CHECK-NOT: memref<16x64xf16, #gpu.address_space<workgroup>>
+// CHECK: memref.store %{{.*}}, %[[B]][%{{.*}}, %{{.*}}] : memref<16x72xf16
+// CHECK: gpu.subgroup_mma_load_matrix %[[A]][%{{.*}}, %{{.*}}] {leadDimension = 16 : index}
+// CHECK: gpu.subgroup_mma_load_matrix %[[B]][%{{.*}}, %{{.*}}] {leadDimension = 72 : index}
+func.func @staged_f16(%ga: memref<32x16xf16>, %gb: memref<16x64xf16>,
+                      %c: memref<32x64xf32, #gpu.address_space<workgroup>>) {
+  %a = memref.alloc() : memref<32x16xf16, #gpu.address_space<workgroup>>
+  %b = memref.alloc() : memref<16x64xf16, #gpu.address_space<workgroup>>
+  linalg.copy ins(%ga : memref<32x16xf16>) outs(%a : memref<32x16xf16, #gpu.address_space<workgroup>>)
+  linalg.copy ins(%gb : memref<16x64xf16>) outs(%b : memref<16x64xf16, #gpu.address_space<workgroup>>)
+  linalg.matmul ins(%a, %b : memref<32x16xf16, #gpu.address_space<workgroup>>, memref<16x64xf16, #gpu.address_space<workgroup>>)
+                outs(%c : memref<32x64xf32, #gpu.address_space<workgroup>>)
+  return
+}

@@ -164,7 +164,9 @@ def DistributeToWorkgroup : Pass<"triton-spirv-distribute", "ModuleOp"> {
     4 elements. With `cooperative-matrix`, fp16 matmuls whose
     sizes are multiples of 16 and whose accumulator has no layout or a
     fragments one are computed by subgroups in 16x16 tiles with
-    `gpu.subgroup_mma_*` ops (cooperative-matrix instructions in SPIR-V). An
+    `gpu.subgroup_mma_*` ops (cooperative-matrix instructions in SPIR-V);
+    their operands staged in workgroup memory get rows padded by 16 bytes
+    against bank conflicts where a row is longer than a fragment's. An
     accumulator in a fragments layout stays in registers as those tiles'
     matrices from its fill to its epilogue, which reads them one tile at a
     time through a 16x16 scratch tile per subgroup in workgroup memory.
