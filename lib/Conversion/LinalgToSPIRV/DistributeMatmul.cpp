@@ -85,6 +85,22 @@ static int64_t workgroupBytesLeft(func::FuncOp kernel) {
   return bytes;
 }
 
+/// The loads and stores of `alloc` when they and `matmul` are its only
+/// users (what the distribution leaves of the copies that stage a matmul's
+/// operand), to move to another buffer.
+static std::optional<SmallVector<Operation *>>
+stagingAccesses(memref::AllocOp alloc, Operation *matmul) {
+  SmallVector<Operation *> accesses;
+  for (Operation *user : alloc->getUsers()) {
+    if (user == matmul)
+      continue;
+    if (!isa<memref::LoadOp, memref::StoreOp>(user))
+      return std::nullopt;
+    accesses.push_back(user);
+  }
+  return accesses;
+}
+
 /// Lays `operand`, A of `matmul` (its rows tiled by a grid of `grid`
 /// invocations, `tile` rows each), out tile-major, rewriting its loads and
 /// stores, when it is a workgroup buffer of 16- or 32-bit elements (not
@@ -106,14 +122,10 @@ layOutTileMajor(RewriterBase &rewriter, Value operand, Operation *matmul,
       !(element.isF16() || element.isF32() || element.isInteger(16) ||
         element.isInteger(32)))
     return std::nullopt;
-  SmallVector<Operation *> accesses;
-  for (Operation *user : alloc->getUsers()) {
-    if (user == matmul)
-      continue;
-    if (!isa<memref::LoadOp, memref::StoreOp>(user))
-      return std::nullopt;
-    accesses.push_back(user);
-  }
+  std::optional<SmallVector<Operation *>> accesses =
+      stagingAccesses(alloc, matmul);
+  if (!accesses)
+    return std::nullopt;
   int64_t steps = type.getDimSize(1);
   int64_t stride = tile;
   if ((tile / kTileVector) % 2 == 0) {
@@ -130,7 +142,7 @@ layOutTileMajor(RewriterBase &rewriter, Value operand, Operation *matmul,
       MemRefType::get({steps, grid * stride}, element, nullptr,
                       type.getMemorySpace()),
       alloc.getAlignmentAttr());
-  for (Operation *access : accesses) {
+  for (Operation *access : *accesses) {
     rewriter.setInsertionPoint(access);
     auto load = dyn_cast<memref::LoadOp>(access);
     ValueRange indices =
@@ -163,7 +175,7 @@ layOutTileMajor(RewriterBase &rewriter, Value operand, Operation *matmul,
 static constexpr int64_t kFragmentRowPadding = 16;
 
 /// `operand` (a workgroup buffer that only its staging loads and stores and
-/// `matmul` use) with rows padded by kFragmentRowPadding bytes, its accesses
+/// `matmul` use: stagingAccesses) with rows padded by kFragmentRowPadding bytes, its accesses
 /// rewritten, where its rows are longer than a fragment's and workgroup
 /// memory allows; else `operand`.
 static Value padFragmentRows(RewriterBase &rewriter, Value operand,
@@ -180,14 +192,10 @@ static Value padFragmentRows(RewriterBase &rewriter, Value operand,
   int64_t columns = type.getDimSize(1);
   if (columns <= kCooperativeMatrixSize || kFragmentRowPadding % bytes)
     return operand;
-  SmallVector<Operation *> accesses;
-  for (Operation *user : alloc->getUsers()) {
-    if (user == matmul)
-      continue;
-    if (!isa<memref::LoadOp, memref::StoreOp>(user))
-      return operand;
-    accesses.push_back(user);
-  }
+  std::optional<SmallVector<Operation *>> accesses =
+      stagingAccesses(alloc, matmul);
+  if (!accesses)
+    return operand;
   int64_t padding = kFragmentRowPadding / bytes;
   auto kernel = alloc->getParentOfType<func::FuncOp>();
   if (maxWorkgroupMemory &&
@@ -202,7 +210,7 @@ static Value padFragmentRows(RewriterBase &rewriter, Value operand,
                       type.getElementType(), nullptr, type.getMemorySpace()),
       alloc.getAlignmentAttr());
   // Same indices: every position of the old rows is in the new ones.
-  for (Operation *access : accesses)
+  for (Operation *access : *accesses)
     rewriter.modifyOpInPlace(access, [&] {
       if (auto load = dyn_cast<memref::LoadOp>(access))
         load.getMemrefMutable().set(padded);
