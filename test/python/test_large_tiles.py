@@ -11,6 +11,7 @@ import math
 import pytest
 import torch
 import triton
+import triton.language as tl
 
 from corpus.kernels.dots import attention_fwd_kernel
 from corpus.kernels.matmul import launch_matmul
@@ -69,3 +70,22 @@ def test_attention_blocks(block_q: int, block_kv: int, head_dim: int) -> None:
     assert compiled.metadata.shared <= _workgroup_memory_limit()
     weights = torch.softmax(q.float() @ k.float().transpose(1, 2) * scale, dim=-1)
     torch.testing.assert_close(out.float(), weights @ v.float(), atol=1e-2, rtol=1e-2)
+
+
+@triton.jit
+def _square_kernel(z_ptr, out_ptr, BLOCK: tl.constexpr):
+    offsets = tl.arange(0, BLOCK)[:, None] * BLOCK + tl.arange(0, BLOCK)[None, :]
+    z = tl.load(z_ptr + offsets)
+    tl.store(out_ptr + offsets, tl.dot(z, z))
+
+
+@pytest.mark.parametrize("block, num_warps", [(16, 1), (64, 4)])
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float16])
+def test_dot_of_a_block_with_itself(block: int, num_warps: int, dtype: torch.dtype) -> None:
+    """One staged block as both operands (Triton's test_noinline[shared]):
+    laying A out again must leave B its data."""
+    gen = torch.Generator().manual_seed(3)
+    z = torch.randn(block, block, generator=gen).to(dtype)
+    out = torch.empty(block, block, dtype=torch.float32)
+    _square_kernel[(1,)](z, out, BLOCK=block, num_warps=num_warps)
+    torch.testing.assert_close(out, z.float() @ z.float(), atol=1e-2, rtol=1e-3)

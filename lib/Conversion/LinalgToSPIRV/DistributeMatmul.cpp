@@ -439,8 +439,9 @@ void MatmulDistributor::emitRegisterTiles(const MatmulTiling &tiling,
   // Whole tiles in registers (no chunks of rows) read A tile-major where
   // enough lanes share its rows: a subgroup's lanes (consecutive
   // invocations) share rows of the grid in runs of GN.
+  // (Not where A is B too, as in tl.dot(z, z): B is read as it is.)
   std::optional<TileMajorOperand> lhsTiles;
-  if (registers && chunkRows == tiling.tileM) {
+  if (registers && chunkRows == tiling.tileM && lhs != rhs) {
     OpBuilder::InsertionGuard guard(rewriter);
     int64_t subgroup = std::max<int64_t>(shape.subgroupSize, 1);
     int64_t lanesPerRow = std::min(tiling.gridN, subgroup);
@@ -522,8 +523,12 @@ void MatmulDistributor::emitCooperativeTiles(const MatmulTiling &tiling,
                                              Value subgroupId,
                                              int64_t maxWorkgroupMemory,
                                              FragmentAccumulator fragments) {
+  // One buffer may be both operands (tl.dot(z, z)): padded once, it is
+  // read as both.
   Value lhsRows = padFragmentRows(rewriter, lhs, op, maxWorkgroupMemory);
-  Value rhsRows = padFragmentRows(rewriter, rhs, op, maxWorkgroupMemory);
+  Value rhsRows = rhs == lhs ? lhsRows
+                             : padFragmentRows(rewriter, rhs, op,
+                                               maxWorkgroupMemory);
   if (!accumulationLoops.empty())
     rewriter.setInsertionPoint(accumulationLoops.front());
   auto [rows, cols] = fragmentOrigins(rewriter, loc, tiling, subgroupId);

@@ -84,3 +84,20 @@ func.func @staged_f16(%ga: memref<32x16xf16>, %gb: memref<16x64xf16>,
                 outs(%c : memref<32x64xf32, #gpu.address_space<workgroup>>)
   return
 }
+
+// -----
+
+// One staged block as both operands: padded once, read as both.
+// CHECK-LABEL: func.func @square_f16
+// CHECK: %[[Z:.*]] = memref.alloc() : memref<32x40xf16, #gpu.address_space<workgroup>>
+// CHECK-NOT: memref.alloc() : memref<32x40xf16
+// CHECK: gpu.subgroup_mma_load_matrix %[[Z]][%{{.*}}, %{{.*}}] {leadDimension = 40 : index} : {{.*}} -> !gpu.mma_matrix<16x16xf16, "AOp">
+// CHECK: gpu.subgroup_mma_load_matrix %[[Z]][%{{.*}}, %{{.*}}] {leadDimension = 40 : index} : {{.*}} -> !gpu.mma_matrix<16x16xf16, "BOp">
+func.func @square_f16(%gz: memref<32x32xf16>,
+                      %c: memref<32x32xf32, #gpu.address_space<workgroup>>) {
+  %z = memref.alloc() : memref<32x32xf16, #gpu.address_space<workgroup>>
+  linalg.copy ins(%gz : memref<32x32xf16>) outs(%z : memref<32x32xf16, #gpu.address_space<workgroup>>)
+  linalg.matmul ins(%z, %z : memref<32x32xf16, #gpu.address_space<workgroup>>, memref<32x32xf16, #gpu.address_space<workgroup>>)
+                outs(%c : memref<32x32xf32, #gpu.address_space<workgroup>>)
+  return
+}

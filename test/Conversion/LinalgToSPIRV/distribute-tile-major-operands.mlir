@@ -68,3 +68,23 @@ func.func @narrow_grid(%ga: memref<256x16xf32>, %gb: memref<16x8xf32>,
   linalg.copy ins(%c : memref<256x8xf32, #gpu.address_space<workgroup>>) outs(%out : memref<256x8xf32>)
   return
 }
+
+// -----
+
+// One staged block as both operands (tl.dot(z, z)): B reads it as it is,
+// so it is not laid out again.
+// CHECK-LABEL: func.func @square
+// CHECK-NOT: vector.load
+// CHECK: memref.alloc() : memref<128x128xf32, #gpu.address_space<workgroup>>
+// CHECK-NOT: vector.load
+func.func @square(%gz: memref<128x128xf32>, %out: memref<128x128xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %z = memref.alloc() : memref<128x128xf32, #gpu.address_space<workgroup>>
+  %c = memref.alloc() : memref<128x128xf32, #gpu.address_space<workgroup>>
+  linalg.copy ins(%gz : memref<128x128xf32>) outs(%z : memref<128x128xf32, #gpu.address_space<workgroup>>)
+  linalg.fill ins(%zero : f32) outs(%c : memref<128x128xf32, #gpu.address_space<workgroup>>)
+  linalg.matmul ins(%z, %z : memref<128x128xf32, #gpu.address_space<workgroup>>, memref<128x128xf32, #gpu.address_space<workgroup>>)
+                outs(%c : memref<128x128xf32, #gpu.address_space<workgroup>>)
+  linalg.copy ins(%c : memref<128x128xf32, #gpu.address_space<workgroup>>) outs(%out : memref<128x128xf32>)
+  return
+}
