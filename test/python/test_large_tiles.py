@@ -42,9 +42,9 @@ def test_large_matmul_tiles(block_m: int, block_n: int, block_k: int, dtype: tor
 @pytest.mark.parametrize("block_m, block_n, num_warps", [(64, 64, 4), (64, 64, 8), (128, 64, 2), (64, 128, 4)])
 @pytest.mark.parametrize("dtype", [torch.float32, torch.float16])
 def test_tile_major_operands(block_m: int, block_n: int, num_warps: int, dtype: torch.dtype) -> None:
-    """Register tiles of 4 to 32 rows or columns per invocation read their
-    operands from tile-major workgroup buffers with vector loads (padded
-    where the tile is an even number of vectors); sizes that are not
+    """Register tiles of 4 to 32 rows per invocation read A from a
+    tile-major workgroup buffer with vector loads where lanes share its rows
+    (padded where the tile is an even number of vectors); sizes that are not
     multiples of the blocks keep the masked staging in play."""
     m, n, k = 200, 136, 72
     gen = torch.Generator().manual_seed(2)
