@@ -643,12 +643,16 @@ FailureOr<bool> triton_spirv::distributeMatmul(RewriterBase &rewriter,
                                   shape);
   }
   rewriter.setInsertionPointAfter(generic);
-  SmallVector<Value> operands = generic.getDpsInputs();
-  rewriter.eraseOp(generic);
-  // Operands laid out tile-major leave their old buffers unused.
-  for (Value operand : operands)
+  // Operands laid out again leave their old buffers unused (once each: A
+  // may be B too).
+  SmallVector<memref::AllocOp> oldBuffers;
+  for (Value operand : generic.getDpsInputs())
     if (auto alloc = operand.getDefiningOp<memref::AllocOp>();
-        alloc && alloc->use_empty())
+        alloc && !llvm::is_contained(oldBuffers, alloc))
+      oldBuffers.push_back(alloc);
+  rewriter.eraseOp(generic);
+  for (memref::AllocOp alloc : oldBuffers)
+    if (alloc->use_empty())
       rewriter.eraseOp(alloc);
   return true;
 }
