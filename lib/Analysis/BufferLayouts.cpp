@@ -749,7 +749,7 @@ BufferLayouts LayoutAssignment::run() {
         layouts[acc] = fragments;
         return;
       }
-      if (plan->cooperativeFitsWorkgroupMemory && !feedsReduction(acc))
+      if (plan->cooperativeFitsWorkgroupMemory() && !feedsReduction(acc))
         return;
     }
     GridLayoutAttr grid = gridOf(*plan, context);

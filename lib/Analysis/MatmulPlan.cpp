@@ -119,7 +119,7 @@ triton_spirv::planMatmul(linalg::LinalgOp op, const WorkgroupShape &shape) {
       shape.subgroupSize > 1 ? std::min<int64_t>(shape.subgroupSize, 32) : 32);
   if (!tiling)
     return std::nullopt;
-  MatmulPlan plan{*tiling, std::nullopt, false, {}};
+  MatmulPlan plan{*tiling, std::nullopt, {}};
   // Cooperative matrices need whole 16x16x16 tiles, rows of unit stride,
   // and a grid of subgroups over them.
   constexpr int64_t size = kCooperativeMatrixSize;
@@ -150,7 +150,6 @@ triton_spirv::planMatmul(linalg::LinalgOp op, const WorkgroupShape &shape) {
         "registers, computed by invocations";
     return plan;
   }
-  plan.cooperativeFitsWorkgroupMemory = true;
   return plan;
 }
 

@@ -1,6 +1,7 @@
 //===- WorkgroupMemory.cpp - Workgroup memory a kernel uses ---------------===//
 
 #include "triton-spirv/Analysis/WorkgroupMemory.h"
+#include "triton-spirv/Dialect/TritonSPIRV/IR/Dialect.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -71,11 +72,13 @@ int64_t triton_spirv::elementBytes(Type type) {
              : std::max<int64_t>(1, type.getIntOrFloatBitWidth() / 8);
 }
 
-int64_t triton_spirv::workgroupMemoryBytes(func::FuncOp kernel) {
+int64_t triton_spirv::workgroupMemoryBytes(func::FuncOp kernel,
+                                           bool withLayoutBuffers) {
   int64_t bytes = 0;
   kernel.walk([&](memref::AllocOp alloc) {
     MemRefType type = alloc.getType();
-    if (!isWorkgroupMemory(type) || !type.hasStaticShape())
+    if (!isWorkgroupMemory(type) || !type.hasStaticShape() ||
+        (!withLayoutBuffers && alloc->hasAttr(kLayoutAttrName)))
       return;
     bytes += type.getNumElements() * elementBytes(type.getElementType());
   });

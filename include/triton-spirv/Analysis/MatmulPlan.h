@@ -45,12 +45,16 @@ struct MatmulPlan {
   /// (triton_spirv.fragments) takes no workgroup memory; one in workgroup
   /// memory needs `cooperativeFitsWorkgroupMemory`.
   std::optional<MatmulTiling> cooperativeTiling;
-  /// Whether the accumulator and both operands take at most a quarter of
-  /// the target's workgroup memory.
-  bool cooperativeFitsWorkgroupMemory = false;
   /// Why cooperative matrices cannot be used although the matmul has their
   /// form (empty otherwise): a remark for the user.
   std::string cooperativeMatrixMissed;
+
+  /// Whether the accumulator and both operands take at most a quarter of
+  /// the target's workgroup memory (cooperative matrices with their
+  /// accumulator there are not missed).
+  bool cooperativeFitsWorkgroupMemory() const {
+    return cooperativeTiling && cooperativeMatrixMissed.empty();
+  }
 };
 
 /// Whether `op` has matmul indexing, no index semantics and static shapes

@@ -49,8 +49,10 @@ bool usesBuffer(Operation *op, Value buffer);
 int64_t elementBytes(Type type);
 
 /// Bytes of workgroup memory the kernel's allocations take (booleans are
-/// stored as bytes, `index` as 32 bits).
-int64_t workgroupMemoryBytes(func::FuncOp kernel);
+/// stored as bytes, `index` as 32 bits); without the buffers given a layout
+/// (which the distribution turns into registers) unless `withLayoutBuffers`.
+int64_t workgroupMemoryBytes(func::FuncOp kernel,
+                             bool withLayoutBuffers = true);
 } // namespace triton_spirv
 } // namespace mlir
 

@@ -42,7 +42,7 @@ struct AssignLayoutsPass
           return;
         if (!plan.cooperativeMatrixMissed.empty())
           op->emitRemark(plan.cooperativeMatrixMissed);
-        else if (plan.cooperativeFitsWorkgroupMemory &&
+        else if (plan.cooperativeFitsWorkgroupMemory() &&
                  isa_and_nonnull<GridLayoutAttr>(accLayout))
           op->emitRemark("cooperative matrices not used: the accumulator is "
                          "reduced, which needs it in registers; it is computed "

@@ -1654,13 +1654,24 @@ LogicalResult KernelDistributor::distributeOnLayout(scf::ParallelOp loop,
   markSpread(outermost, getAsIndexOpFoldResult(rewriter.getContext(), shape),
              1, layout);
   if (leader) {
-    // The other holders skip writes to memory.
+    // The other holders skip writes to memory, and atomics too: they take
+    // the leader's result from its lane where they share its subgroup, else
+    // from a workgroup buffer (the analysis admits that only for atomics the
+    // op's body runs unconditionally, so that the barrier is reached by
+    // all). A single holder needs nobody's result.
+    bool oneHolder = parent.getInvocations()[slice.getDim()] == 1;
     SmallVector<memref::StoreOp> writes;
-    outermost->walk([&](memref::StoreOp store) {
-      auto space = dyn_cast_or_null<gpu::AddressSpaceAttr>(
-          store.getMemRefType().getMemorySpace());
-      if (!space || space.getValue() != gpu::AddressSpace::Private)
-        writes.push_back(store);
+    SmallVector<Operation *> atomics;
+    outermost->walk([&](Operation *op) {
+      if (auto store = dyn_cast<memref::StoreOp>(op)) {
+        auto space = dyn_cast_or_null<gpu::AddressSpaceAttr>(
+            store.getMemRefType().getMemorySpace());
+        if (!space || space.getValue() != gpu::AddressSpace::Private)
+          writes.push_back(store);
+      } else if (!oneHolder &&
+                 isa<memref::AtomicRMWOp, memref::GenericAtomicRMWOp>(op)) {
+        atomics.push_back(op);
+      }
     });
     for (memref::StoreOp store : writes) {
       rewriter.setInsertionPoint(store);
@@ -1668,18 +1679,6 @@ LogicalResult KernelDistributor::distributeOnLayout(scf::ParallelOp loop,
           scf::IfOp::create(rewriter, loc, leader, /*withElseRegion=*/false);
       rewriter.moveOpBefore(store, guard.thenBlock()->getTerminator());
     }
-    // Atomics too. The other holders take the leader's result from its
-    // lane where they share its subgroup, else from a workgroup buffer
-    // (the analysis admits that only for atomics the op's body runs
-    // unconditionally, so that the barrier is reached by all).
-    SmallVector<Operation *> atomics;
-    outermost->walk([&](Operation *op) {
-      if (isa<memref::AtomicRMWOp, memref::GenericAtomicRMWOp>(op))
-        atomics.push_back(op);
-    });
-    // A single holder needs nobody's result.
-    if (parent.getInvocations()[slice.getDim()] == 1)
-      atomics.clear();
     Value leaderLane;
     if (!atomics.empty() &&
         triton_spirv::rowInOneSubgroup(parent, slice.getDim(), subgroupSize)) {
@@ -1928,15 +1927,12 @@ bool KernelDistributor::distributeGridReduction(linalg::ReduceOp op) {
        triton_spirv::isShuffleType(element));
   // Otherwise the row's partials meet in workgroup memory: one slot per
   // holder and kept element.
-  int64_t kept = 1;
-  for (auto [dim, size] : llvm::enumerate(shape))
-    if (dim != reduced)
-      kept *= size;
-  Value partials, holder;
+  int64_t kept = computeProduct(shape) / shape[reduced];
+  Value rowPartials, holder;
   SmallVector<Value> coordinates;
   rewriter.setInsertionPoint(op);
   if (!shuffles) {
-    partials = kernelWorkgroupBuffer(loc, {counts[reduced], kept}, element);
+    rowPartials = kernelWorkgroupBuffer(loc, {counts[reduced], kept}, element);
     coordinates = delinearize(
         loc, invocationId,
         getAsIndexOpFoldResult(rewriter.getContext(), counts));
@@ -2011,7 +2007,7 @@ bool KernelDistributor::distributeGridReduction(linalg::ReduceOp op) {
                              stride * counts[reduced])
                     .front());
   } else {
-    memref::StoreOp::create(rewriter, loc, fold.getResult(0), partials,
+    memref::StoreOp::create(rewriter, loc, fold.getResult(0), rowPartials,
                             ValueRange{holder, keptPosition()});
     rewriter.setInsertionPointAfter(outermost);
     barrier(loc);
@@ -2019,11 +2015,12 @@ bool KernelDistributor::distributeGridReduction(linalg::ReduceOp op) {
     // all hold the same result.
     outermost = keptLoops();
     Value position = keptPosition();
-    Value partial = memref::LoadOp::create(
-        rewriter, loc, partials, ValueRange{indexConstant(loc, 0), position});
+    Value partial =
+        memref::LoadOp::create(rewriter, loc, rowPartials,
+                               ValueRange{indexConstant(loc, 0), position});
     for (int64_t other = 1; other < counts[reduced]; ++other) {
       Value next = memref::LoadOp::create(
-          rewriter, loc, partials,
+          rewriter, loc, rowPartials,
           ValueRange{indexConstant(loc, other), position});
       partial = combine(op, next, partial).front();
     }

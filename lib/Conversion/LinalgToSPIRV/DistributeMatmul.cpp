@@ -71,20 +71,6 @@ struct TileMajorOperand {
 };
 } // namespace
 
-/// Bytes of the kernel's workgroup buffers that stay in workgroup memory
-/// (those with a layout become registers): an upper bound of what it will
-/// take, before clean-up and reuse.
-static int64_t workgroupBytesLeft(func::FuncOp kernel) {
-  int64_t bytes = 0;
-  kernel.walk([&](memref::AllocOp alloc) {
-    MemRefType type = alloc.getType();
-    if (isWorkgroupMemory(type) && type.hasStaticShape() &&
-        !alloc->hasAttr(kLayoutAttrName))
-      bytes += type.getNumElements() * elementBytes(type.getElementType());
-  });
-  return bytes;
-}
-
 /// The loads and stores of `alloc` when they and `matmul` are its only
 /// users (what the distribution leaves of the copies that stage a matmul's
 /// operand), to move to another buffer.
@@ -132,7 +118,8 @@ layOutTileMajor(RewriterBase &rewriter, Value operand, Operation *matmul,
     int64_t padding = steps * grid * kTileVector * elementBytes(element);
     auto kernel = alloc->getParentOfType<func::FuncOp>();
     if (!maxWorkgroupMemory ||
-        workgroupBytesLeft(kernel) + padding <= maxWorkgroupMemory)
+        workgroupMemoryBytes(kernel, /*withLayoutBuffers=*/false) + padding <=
+            maxWorkgroupMemory)
       stride += kTileVector;
   }
   Location loc = alloc.getLoc();
@@ -175,9 +162,9 @@ layOutTileMajor(RewriterBase &rewriter, Value operand, Operation *matmul,
 static constexpr int64_t kFragmentRowPadding = 16;
 
 /// `operand` (a workgroup buffer that only its staging loads and stores and
-/// `matmul` use: stagingAccesses) with rows padded by kFragmentRowPadding bytes, its accesses
-/// rewritten, where its rows are longer than a fragment's and workgroup
-/// memory allows; else `operand`.
+/// `matmul` use: stagingAccesses) with rows padded by kFragmentRowPadding
+/// bytes, its accesses rewritten, where its rows are longer than a
+/// fragment's and workgroup memory allows; else `operand`.
 static Value padFragmentRows(RewriterBase &rewriter, Value operand,
                              Operation *matmul, int64_t maxWorkgroupMemory) {
   auto alloc = operand.getDefiningOp<memref::AllocOp>();
@@ -199,7 +186,8 @@ static Value padFragmentRows(RewriterBase &rewriter, Value operand,
   int64_t padding = kFragmentRowPadding / bytes;
   auto kernel = alloc->getParentOfType<func::FuncOp>();
   if (maxWorkgroupMemory &&
-      workgroupBytesLeft(kernel) + type.getDimSize(0) * kFragmentRowPadding >
+      workgroupMemoryBytes(kernel, /*withLayoutBuffers=*/false) +
+              type.getDimSize(0) * kFragmentRowPadding >
           maxWorkgroupMemory)
     return operand;
   OpBuilder::InsertionGuard guard(rewriter);
@@ -446,8 +434,7 @@ void MatmulDistributor::emitRegisterTiles(const MatmulTiling &tiling,
     int64_t subgroup = std::max<int64_t>(shape.subgroupSize, 1);
     int64_t lanesPerRow = std::min(tiling.gridN, subgroup);
     Type element = cast<MemRefType>(lhs.getType()).getElementType();
-    if (element.isIntOrFloat() &&
-        readRowsAsVectors(lanesPerRow, subgroup, elementBytes(element)))
+    if (readRowsAsVectors(lanesPerRow, subgroup, elementBytes(element)))
       lhsTiles = layOutTileMajor(rewriter, lhs, op, tiling.gridM,
                                  tiling.tileM, shape.maxWorkgroupMemory);
   }
@@ -605,7 +592,7 @@ FailureOr<bool> triton_spirv::distributeMatmul(RewriterBase &rewriter,
   // An accumulator in registers (a grid layout) means register tiles, in
   // its grid (the layout analysis may choose another than the plan's, to
   // agree with other matmuls).
-  bool cooperative = plan->cooperativeFitsWorkgroupMemory &&
+  bool cooperative = plan->cooperativeFitsWorkgroupMemory() &&
                      !accumulatorRegisters;
   MatmulTiling tiling = plan->registerTiling;
   if (accumulatorRegisters) {

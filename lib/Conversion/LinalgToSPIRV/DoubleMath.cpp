@@ -64,6 +64,13 @@ public:
   Value select(Value c, Value x, Value y) {
     return arith::SelectOp::create(b, loc, c, x, y);
   }
+  /// c[0] + x (c[1] + x (c[2] + ...)), in Horner's order.
+  Value polynomial(Value x, ArrayRef<double> c) {
+    Value sum = constant(c.back());
+    for (double coefficient : llvm::reverse(c.drop_back()))
+      sum = add(constant(coefficient), mul(x, sum));
+    return sum;
+  }
   /// x * y + z rounded once, which drivers may not rearrange.
   Value exactFma(Value x, Value y, Value z) {
     auto fma = math::FmaOp::create(b, loc, x, y, z);
@@ -79,10 +86,7 @@ public:
     coefficients[0] = 1.0;
     for (int n = 1; n <= 13; ++n)
       coefficients[n] = coefficients[n - 1] / n;
-    Value sum = constant(coefficients[13]);
-    for (int n = 12; n >= 1; --n)
-      sum = add(constant(coefficients[n]), mul(r, sum));
-    return mul(r, sum);
+    return mul(r, polynomial(r, ArrayRef(coefficients).drop_front()));
   }
 
   /// numerator / denominator to double precision: the driver's quotient,
@@ -159,9 +163,10 @@ public:
     exponent = select(above, add(exponent, constant(1.0)), exponent);
     Value s = divide(sub(m, constant(1.0)), add(m, constant(1.0)));
     Value z = mul(s, s);
-    Value sum = constant(1.0 / 25);
-    for (int n = 11; n >= 0; --n)
-      sum = add(constant(1.0 / (2 * n + 1)), mul(z, sum));
+    double coefficients[13]; // 1 / (2n + 1)
+    for (int n = 0; n < 13; ++n)
+      coefficients[n] = 1.0 / (2 * n + 1);
+    Value sum = polynomial(z, coefficients);
     return {exponent, mul(mul(constant(2.0), s), sum)};
   }
 
@@ -229,9 +234,7 @@ public:
       coefficients.push_back(coefficient);
       coefficient /= 2 * n + 3;
     }
-    Value sum = constant(coefficients.back());
-    for (int n = 59; n >= 0; --n)
-      sum = add(constant(coefficients[n]), mul(twiceSquare, sum));
+    Value sum = polynomial(twiceSquare, coefficients);
     Value series = mul(mul(constant(2.0 / std::sqrt(M_PI)), magnitude),
                        mul(gaussian, sum));
     Value fraction = magnitude;
@@ -360,7 +363,7 @@ public:
   /// low part of r to first order.
   std::pair<Value, Value> sinCosKernel(Value rHigh, Value rLow) {
     Value z = mul(rHigh, rHigh);
-    double sinCoefficients[13], cosCoefficients[13];
+    double sinCoefficients[12], cosCoefficients[12];
     double factorial = 1.0;
     for (int n = 1; n <= 26; ++n) {
       factorial *= n;
@@ -370,12 +373,8 @@ public:
         cosCoefficients[(n - 4) / 2] = ((n / 2) % 2 ? -1.0 : 1.0) / factorial;
     }
     // sin: r + r^3 (s3 + z (s5 + ...)); cos: 1 - z/2 + z^2 (c4 + ...).
-    Value sinSum = constant(sinCoefficients[11]);
-    for (int k = 10; k >= 0; --k)
-      sinSum = add(constant(sinCoefficients[k]), mul(z, sinSum));
-    Value cosSum = constant(cosCoefficients[11]);
-    for (int k = 10; k >= 0; --k)
-      cosSum = add(constant(cosCoefficients[k]), mul(z, cosSum));
+    Value sinSum = polynomial(z, sinCoefficients);
+    Value cosSum = polynomial(z, cosCoefficients);
     Value sinHigh = add(rHigh, mul(mul(rHigh, z), sinSum));
     Value halfZ = mul(z, constant(0.5));
     Value cosHigh = sub(constant(1.0), sub(halfZ, mul(mul(z, z), cosSum)));

@@ -545,7 +545,9 @@ struct KernelToSPIRVPass
       }
       if (failed(triton_spirv::prepareKernelForSPIRV(kernel)))
         return signalPassFailure();
-      if (failed(triton_spirv::verifyWorkgroupVectorBuffers(kernel)))
+      FailureOr<triton_spirv::WorkgroupVectorWidths> vectorWidths =
+          triton_spirv::findWorkgroupVectorBuffers(kernel);
+      if (failed(vectorWidths))
         return signalPassFailure();
       unsigned invocations = workgroupSize;
       if (auto used = kernel->getAttrOfType<IntegerAttr>(
@@ -561,7 +563,8 @@ struct KernelToSPIRVPass
                      .lowerArguments()))
         return signalPassFailure();
       StringRef name = kernel.getName();
-      if (failed(convertToSPIRV(spirvModule, targetEnv, typeConverter)))
+      if (failed(convertToSPIRV(spirvModule, targetEnv, typeConverter,
+                                *vectorWidths)))
         return signalPassFailure();
       if (description->relaxedAtomicsOnly)
         dropAtomicOrdering(spirvModule);
@@ -580,9 +583,10 @@ struct KernelToSPIRVPass
     }
   }
 
-  LogicalResult convertToSPIRV(spirv::ModuleOp spirvModule,
-                               spirv::TargetEnvAttr targetEnv,
-                               const SPIRVTypeConverter &typeConverter) {
+  LogicalResult
+  convertToSPIRV(spirv::ModuleOp spirvModule, spirv::TargetEnvAttr targetEnv,
+                 const SPIRVTypeConverter &typeConverter,
+                 const triton_spirv::WorkgroupVectorWidths &vectorWidths) {
     MLIRContext *context = &getContext();
     std::unique_ptr<ConversionTarget> conversionTarget =
         SPIRVConversionTarget::get(targetEnv);
@@ -604,7 +608,8 @@ struct KernelToSPIRVPass
     ub::populateUBToSPIRVConversionPatterns(typeConverter, patterns);
     populateVectorToSPIRVPatterns(typeConverter, patterns);
     triton_spirv::populateKernelToSPIRVPatterns(typeConverter, patterns);
-    triton_spirv::populateWorkgroupVectorPatterns(typeConverter, patterns);
+    triton_spirv::populateWorkgroupVectorPatterns(typeConverter, vectorWidths,
+                                                  patterns);
     // Compare-and-swap loops first: they create scf.while loops, which the
     // main conversion then lowers with everything else.
     ConversionTarget atomicsTarget(*context);

@@ -415,9 +415,8 @@ struct TruncFTowardZero : OpRewritePattern<arith::TruncFOp> {
                                 normal));
     Value narrowBits = arith::OrIOp::create(rewriter, loc, sign, code);
     Type narrowType = typeOf(rewriter.getIntegerType(width));
-    if (sourceWidth != width)
-      narrowBits = arith::TruncIOp::create(rewriter, loc, narrowType,
-                                           narrowBits);
+    // (arith.truncf narrows strictly.)
+    narrowBits = arith::TruncIOp::create(rewriter, loc, narrowType, narrowBits);
     Value narrowed =
         arith::BitcastOp::create(rewriter, loc, op.getType(), narrowBits);
     // NaN stays NaN (quiet), as the plain conversion gives it.

@@ -4,9 +4,11 @@
 #define TRITON_SPIRV_LIB_CONVERSION_LINALGTOSPIRV_LEGALIZATION_H
 
 #include "mlir/Support/LLVM.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringRef.h"
 
 namespace mlir {
+class Operation;
 class RewritePatternSet;
 class SPIRVTypeConverter;
 namespace func {
@@ -48,16 +50,22 @@ inline constexpr llvm::StringLiteral kExactAttrName = "triton_spirv.exact";
 void populateKernelToSPIRVPatterns(const SPIRVTypeConverter &typeConverter,
                                    RewritePatternSet &patterns);
 
-/// Workgroup buffers with vector accesses (vector.load, vector.store) as
-/// arrays of vectors, their scalar accesses as components
+/// The vector width of each workgroup buffer (memref.alloc) that has vector
+/// accesses (vector.load, vector.store).
+using WorkgroupVectorWidths = llvm::DenseMap<Operation *, int64_t>;
+
+/// The workgroup buffers of `kernel` with vector accesses; fails, with a
+/// diagnostic, on one that the patterns below cannot lower (views, mixed
+/// widths, dynamic shapes).
+FailureOr<WorkgroupVectorWidths>
+findWorkgroupVectorBuffers(func::FuncOp kernel);
+
+/// Those buffers as arrays of vectors, their scalar accesses as components
 /// (WorkgroupVectors.cpp). Vector accesses must start at multiples of their
 /// width: the pass that emits them guarantees it.
 void populateWorkgroupVectorPatterns(const SPIRVTypeConverter &typeConverter,
+                                     const WorkgroupVectorWidths &widths,
                                      RewritePatternSet &patterns);
-
-/// Fails, with a diagnostic, on workgroup buffers whose vector accesses
-/// those patterns cannot lower (views, mixed widths, dynamic shapes).
-LogicalResult verifyWorkgroupVectorBuffers(func::FuncOp kernel);
 
 /// memref.generic_atomic_rmw as compare-and-swap loops (scf.while around
 /// SPIR-V atomics), applied before the main conversion.

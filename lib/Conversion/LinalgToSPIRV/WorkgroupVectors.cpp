@@ -87,39 +87,39 @@ struct VectorBuffer {
   MemRefType type;
 };
 
-std::optional<VectorBuffer> vectorBufferOf(Value original, Value converted) {
+std::optional<VectorBuffer>
+vectorBufferOf(Value original, Value converted,
+               const triton_spirv::WorkgroupVectorWidths &widths) {
   auto alloc = original.getDefiningOp<memref::AllocOp>();
-  if (!alloc || !isWorkgroupMemory(alloc.getType()))
-    return std::nullopt;
-  FailureOr<int64_t> width = vectorWidthOf(alloc);
   auto cast = converted.getDefiningOp<UnrealizedConversionCastOp>();
-  if (failed(width) || !*width || !cast)
+  int64_t width = alloc ? widths.lookup(alloc) : 0;
+  if (!width || !cast)
     return std::nullopt;
-  return VectorBuffer{*width, cast.getInputs()[0], alloc.getType()};
+  return VectorBuffer{width, cast.getInputs()[0], alloc.getType()};
 }
 
 /// The workgroup buffer as a variable holding an array of vectors. Stands
 /// for the buffer through a cast to the type the type converter gives it,
 /// which only this file's patterns look through.
 struct VectorAllocLowering : OpConversionPattern<memref::AllocOp> {
-  VectorAllocLowering(const TypeConverter &converter, MLIRContext *context)
-      : OpConversionPattern(converter, context, /*benefit=*/2) {}
+  VectorAllocLowering(const TypeConverter &converter, MLIRContext *context,
+                      const triton_spirv::WorkgroupVectorWidths &widths)
+      : OpConversionPattern(converter, context, /*benefit=*/2),
+        widths(widths) {}
 
   LogicalResult
   matchAndRewrite(memref::AllocOp alloc, OpAdaptor,
                   ConversionPatternRewriter &rewriter) const override {
     MemRefType type = alloc.getType();
-    if (!isWorkgroupMemory(type))
-      return rewriter.notifyMatchFailure(alloc, "not workgroup memory");
-    FailureOr<int64_t> width = vectorWidthOf(alloc);
-    if (failed(width) || !*width)
+    int64_t width = widths.lookup(alloc);
+    if (!width)
       return rewriter.notifyMatchFailure(alloc, "no vector accesses");
     Type element = getTypeConverter()->convertType(type.getElementType());
     Type converted = getTypeConverter()->convertType(type);
     if (!element || !converted)
       return rewriter.notifyMatchFailure(alloc, "unconvertible type");
-    auto array = spirv::ArrayType::get(VectorType::get({*width}, element),
-                                       type.getNumElements() / *width);
+    auto array = spirv::ArrayType::get(VectorType::get({width}, element),
+                                       type.getNumElements() / width);
     auto pointer = spirv::PointerType::get(spirv::StructType::get({array}),
                                            spirv::StorageClass::Workgroup);
     Operation *symbolTable = SymbolTable::getNearestSymbolTable(alloc);
@@ -140,6 +140,9 @@ struct VectorAllocLowering : OpConversionPattern<memref::AllocOp> {
                                                             address);
     return success();
   }
+
+private:
+  const triton_spirv::WorkgroupVectorWidths &widths;
 };
 
 Value baseOf(memref::LoadOp op) { return op.getMemRef(); }
@@ -163,14 +166,16 @@ template <typename Op>
 struct VectorBufferAccessLowering : OpConversionPattern<Op> {
   using Adaptor = typename OpConversionPattern<Op>::OpAdaptor;
   VectorBufferAccessLowering(const TypeConverter &converter,
-                             MLIRContext *context)
-      : OpConversionPattern<Op>(converter, context, /*benefit=*/2) {}
+                             MLIRContext *context,
+                             const triton_spirv::WorkgroupVectorWidths &widths)
+      : OpConversionPattern<Op>(converter, context, /*benefit=*/2),
+        widths(widths) {}
 
   LogicalResult
   matchAndRewrite(Op op, Adaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     std::optional<VectorBuffer> buffer =
-        vectorBufferOf(baseOf(op), baseOf(adaptor));
+        vectorBufferOf(baseOf(op), baseOf(adaptor), widths);
     if (!buffer)
       return rewriter.notifyMatchFailure(op, "not a vector buffer");
     constexpr bool isVector = std::is_same_v<Op, vector::LoadOp> ||
@@ -194,11 +199,16 @@ struct VectorBufferAccessLowering : OpConversionPattern<Op> {
                                                   storedValue(adaptor));
     return success();
   }
+
+private:
+  const triton_spirv::WorkgroupVectorWidths &widths;
 };
 } // namespace
 
-LogicalResult triton_spirv::verifyWorkgroupVectorBuffers(func::FuncOp kernel) {
-  WalkResult result = kernel.walk([](memref::AllocOp alloc) {
+FailureOr<triton_spirv::WorkgroupVectorWidths>
+triton_spirv::findWorkgroupVectorBuffers(func::FuncOp kernel) {
+  WorkgroupVectorWidths widths;
+  WalkResult result = kernel.walk([&](memref::AllocOp alloc) {
     MemRefType type = alloc.getType();
     if (!isWorkgroupMemory(type))
       return WalkResult::advance();
@@ -209,24 +219,29 @@ LogicalResult triton_spirv::verifyWorkgroupVectorBuffers(func::FuncOp kernel) {
                       "one width");
       return WalkResult::interrupt();
     }
-    if (*width && (!type.hasStaticShape() || !type.getLayout().isIdentity() ||
-                   !llvm::isPowerOf2_64(*width) ||
-                   type.getNumElements() % *width)) {
+    if (!*width)
+      return WalkResult::advance();
+    if (!type.hasStaticShape() || !type.getLayout().isIdentity() ||
+        !llvm::isPowerOf2_64(*width) || type.getNumElements() % *width) {
       alloc.emitError("a workgroup buffer with vector accesses must be "
                       "static, of identity layout and a whole number of "
                       "vectors");
       return WalkResult::interrupt();
     }
+    widths[alloc] = *width;
     return WalkResult::advance();
   });
-  return failure(result.wasInterrupted());
+  if (result.wasInterrupted())
+    return failure();
+  return widths;
 }
 
 void triton_spirv::populateWorkgroupVectorPatterns(
-    const SPIRVTypeConverter &typeConverter, RewritePatternSet &patterns) {
+    const SPIRVTypeConverter &typeConverter,
+    const WorkgroupVectorWidths &widths, RewritePatternSet &patterns) {
   patterns.add<VectorAllocLowering, VectorBufferAccessLowering<memref::LoadOp>,
                VectorBufferAccessLowering<memref::StoreOp>,
                VectorBufferAccessLowering<vector::LoadOp>,
                VectorBufferAccessLowering<vector::StoreOp>>(
-      typeConverter, patterns.getContext());
+      typeConverter, patterns.getContext(), widths);
 }

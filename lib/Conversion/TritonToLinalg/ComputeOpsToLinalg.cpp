@@ -10,7 +10,6 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
-#include <numeric>
 
 using namespace mlir;
 using namespace mlir::triton;
@@ -151,18 +150,9 @@ SmallVector<Value> applyRegionElementwise(OpBuilder &b, Location loc,
 SmallVector<Value> packedParts(OpBuilder &b, Location loc, Value value,
                                int64_t pack) {
   auto type = cast<RankedTensorType>(value.getType());
-  int64_t total = type.getNumElements();
-  Value flat = value;
-  if (type.getRank() != 1) {
-    ReassociationIndices all(type.getRank());
-    std::iota(all.begin(), all.end(), 0);
-    flat = tensor::CollapseShapeOp::create(b, loc, value,
-                                           ArrayRef<ReassociationIndices>{all});
-  }
-  auto groupedType =
-      RankedTensorType::get({total / pack, pack}, type.getElementType());
-  auto grouped = tensor::ExpandShapeOp::create(
-      b, loc, groupedType, flat, ArrayRef<ReassociationIndices>{{0, 1}});
+  auto groupedType = RankedTensorType::get({type.getNumElements() / pack, pack},
+                                           type.getElementType());
+  Value grouped = triton_spirv::reshapeInOrder(b, loc, value, groupedType);
   SmallVector<Value> parts;
   for (int64_t j = 0; j < pack; ++j)
     parts.push_back(triton_spirv::extractAlong(b, loc, grouped, 1,
@@ -174,21 +164,14 @@ SmallVector<Value> packedParts(OpBuilder &b, Location loc, Value value,
 /// The inverse of packedParts: `parts` interleaved into a tensor of `type`.
 Value unpackParts(OpBuilder &b, Location loc, ValueRange parts,
                   RankedTensorType type) {
-  int64_t pack = parts.size(), total = type.getNumElements();
-  auto groupedType =
-      RankedTensorType::get({total / pack, pack}, type.getElementType());
+  int64_t pack = parts.size();
+  auto groupedType = RankedTensorType::get({type.getNumElements() / pack, pack},
+                                           type.getElementType());
   Value grouped = triton_spirv::emptyLike(b, loc, groupedType);
   for (auto [j, part] : llvm::enumerate(parts))
     grouped = triton_spirv::insertAlong(b, loc, part, grouped, 1,
                                         b.getIndexAttr(j));
-  Value flat = tensor::CollapseShapeOp::create(
-      b, loc, grouped, ArrayRef<ReassociationIndices>{{0, 1}});
-  if (type.getRank() == 1)
-    return flat;
-  ReassociationIndices all(type.getRank());
-  std::iota(all.begin(), all.end(), 0);
-  return tensor::ExpandShapeOp::create(b, loc, type, flat,
-                                       ArrayRef<ReassociationIndices>{all});
+  return triton_spirv::reshapeInOrder(b, loc, grouped, type);
 }
 
 /// tl.map_elementwise: the scalar region becomes the body of an
@@ -212,7 +195,7 @@ struct MapElementwiseLowering : OpConversionPattern<MapElementwiseOp> {
       return success();
     }
     auto shape = cast<RankedTensorType>(op.getResultTypes()[0]);
-    if (pack < 1 || shape.getNumElements() % pack)
+    if (shape.getNumElements() % pack)
       return rewriter.notifyMatchFailure(op, "blocks not made of whole packs");
     SmallVector<Value> inputs;
     for (Value src : adaptor.getSrcs())
@@ -249,16 +232,13 @@ struct ScanLowering : OpConversionPattern<ScanOp> {
     bool reverse = op.getReverse();
     int64_t first = reverse ? extent - 1 : 0;
 
-    SmallVector<Value> accumulators, outputs;
-    for (Value src : adaptor.getSrcs()) {
-      Value slice =
-          sliceAt(rewriter, loc, src, axis, rewriter.getIndexAttr(first));
-      accumulators.push_back(slice);
-      // The scan overwrites its input slice by slice, each slice read just
-      // before it is written: bufferization reuses the input's buffer when
-      // nothing reads the input afterwards, halving the workgroup memory.
-      outputs.push_back(src);
-    }
+    // The scan overwrites its input slice by slice, each slice read just
+    // before it is written: bufferization reuses the input's buffer when
+    // nothing reads the input afterwards, halving the workgroup memory.
+    SmallVector<Value> accumulators, outputs(adaptor.getSrcs());
+    for (Value src : adaptor.getSrcs())
+      accumulators.push_back(
+          sliceAt(rewriter, loc, src, axis, rewriter.getIndexAttr(first)));
     if (extent > 1) {
       Value lower = arith::ConstantIndexOp::create(rewriter, loc, 1);
       Value upper = arith::ConstantIndexOp::create(rewriter, loc, extent);

@@ -97,18 +97,15 @@ bool addAddressSources(Value address, SmallVectorImpl<Value> &out) {
 }
 } // namespace
 
-FailureOr<Value> mlir::triton_spirv::findPointerRoot(Value pointer,
-                                                     Operation *user) {
+/// The single root of `pointer`, or a failure made by `unsupported` from
+/// the reason there is none (and the op the pointer comes from, where there
+/// is one).
+static FailureOr<Value>
+traceRoot(Value pointer,
+          function_ref<LogicalResult(Operation *, StringRef)> unsupported) {
   llvm::SetVector<Value> visited;
   llvm::SetVector<Value> roots;
   SmallVector<Value> worklist{pointer};
-  auto unsupported = [&](Operation *source, StringRef why) {
-    InFlightDiagnostic diag = user->emitError()
-                              << "unsupported pointer: " << why;
-    if (source)
-      diag.attachNote(source->getLoc()) << "pointer produced here";
-    return failure();
-  };
 
   while (!worklist.empty()) {
     Value value = worklist.pop_back_val();
@@ -174,4 +171,23 @@ FailureOr<Value> mlir::triton_spirv::findPointerRoot(Value pointer,
                            ? "it is not derived from a kernel argument"
                            : "it may come from different pointer arguments");
   return roots.front();
+}
+
+FailureOr<Value> mlir::triton_spirv::findPointerRoot(Value pointer,
+                                                     Operation *user) {
+  return traceRoot(pointer, [&](Operation *source, StringRef why) {
+    InFlightDiagnostic diag = user->emitError()
+                              << "unsupported pointer: " << why;
+    if (source)
+      diag.attachNote(source->getLoc()) << "pointer produced here";
+    return failure();
+  });
+}
+
+std::optional<Value> mlir::triton_spirv::pointerRoot(Value pointer) {
+  FailureOr<Value> root =
+      traceRoot(pointer, [](Operation *, StringRef) { return failure(); });
+  if (failed(root))
+    return std::nullopt;
+  return *root;
 }

@@ -21,6 +21,9 @@ namespace mlir::triton_spirv {
 /// arguments). Addresses (tt.ptr_to_int ... tt.int_to_ptr) are followed.
 FailureOr<Value> findPointerRoot(Value pointer, Operation *user);
 
+/// The same root, or none, without a diagnostic (for rewrites that only ask).
+std::optional<Value> pointerRoot(Value pointer);
+
 } // namespace mlir::triton_spirv
 
 #endif // TRITON_SPIRV_LIB_CONVERSION_TRITONTOLINALG_POINTERROOTS_H

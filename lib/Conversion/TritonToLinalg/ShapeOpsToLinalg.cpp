@@ -7,7 +7,6 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
-#include "mlir/Dialect/Utils/ReshapeOpsUtils.h"
 
 using namespace mlir;
 using namespace mlir::triton;
@@ -97,27 +96,6 @@ struct BroadcastLowering : OpConversionPattern<BroadcastOp> {
   }
 };
 
-/// A reshape that keeps the row-major element order: expand_shape,
-/// collapse_shape, or a collapse to 1-D followed by an expand.
-Value reshapeInOrder(OpBuilder &b, Location loc, Value src,
-                     RankedTensorType dstType) {
-  auto srcType = cast<RankedTensorType>(src.getType());
-  if (srcType.getShape() == dstType.getShape())
-    return src;
-  if (auto reassociation =
-          getReassociationIndicesForReshape(srcType, dstType)) {
-    if (srcType.getRank() < dstType.getRank())
-      return tensor::ExpandShapeOp::create(b, loc, dstType, src,
-                                           *reassociation);
-    return tensor::CollapseShapeOp::create(b, loc, dstType, src,
-                                           *reassociation);
-  }
-  auto flatType = RankedTensorType::get({srcType.getNumElements()},
-                                        srcType.getElementType());
-  Value flat = reshapeInOrder(b, loc, src, flatType);
-  return reshapeInOrder(b, loc, flat, dstType);
-}
-
 /// expand_dims and reshape keep the row-major element order (reshape's
 /// allow_reorder permits any order, so this one is valid too).
 template <typename OpT> struct ReshapeLikeLowering : OpConversionPattern<OpT> {
@@ -125,9 +103,10 @@ template <typename OpT> struct ReshapeLikeLowering : OpConversionPattern<OpT> {
   LogicalResult
   matchAndRewrite(OpT op, typename OpT::Adaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    rewriter.replaceOp(op,
-                       reshapeInOrder(rewriter, op.getLoc(), adaptor.getSrc(),
-                                      cast<RankedTensorType>(op.getType())));
+    rewriter.replaceOp(
+        op, triton_spirv::reshapeInOrder(rewriter, op.getLoc(),
+                                         adaptor.getSrc(),
+                                         cast<RankedTensorType>(op.getType())));
     return success();
   }
 };

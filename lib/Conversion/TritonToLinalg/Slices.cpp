@@ -3,6 +3,7 @@
 #include "Slices.h"
 
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/ReshapeOpsUtils.h"
 
 using namespace mlir;
 
@@ -49,4 +50,25 @@ Value mlir::triton_spirv::insertAlong(OpBuilder &b, Location loc, Value part,
   SliceBounds bounds = boundsAlong(b, destType.getShape(), dim, offset, size);
   return tensor::InsertSliceOp::create(b, loc, part, dest, bounds.offsets,
                                        bounds.sizes, bounds.strides);
+}
+
+/// A reshape that keeps the row-major element order: expand_shape,
+/// collapse_shape, or a collapse to 1-D followed by an expand.
+Value triton_spirv::reshapeInOrder(OpBuilder &b, Location loc, Value src,
+                                   RankedTensorType dstType) {
+  auto srcType = cast<RankedTensorType>(src.getType());
+  if (srcType.getShape() == dstType.getShape())
+    return src;
+  if (auto reassociation =
+          getReassociationIndicesForReshape(srcType, dstType)) {
+    if (srcType.getRank() < dstType.getRank())
+      return tensor::ExpandShapeOp::create(b, loc, dstType, src,
+                                           *reassociation);
+    return tensor::CollapseShapeOp::create(b, loc, dstType, src,
+                                           *reassociation);
+  }
+  auto flatType = RankedTensorType::get({srcType.getNumElements()},
+                                        srcType.getElementType());
+  Value flat = reshapeInOrder(b, loc, src, flatType);
+  return reshapeInOrder(b, loc, flat, dstType);
 }

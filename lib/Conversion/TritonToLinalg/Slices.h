@@ -19,6 +19,11 @@ Value extractAlong(OpBuilder &b, Location loc, Value src, unsigned dim,
 /// than `dest` lacks `dim` and covers one position.
 Value insertAlong(OpBuilder &b, Location loc, Value part, Value dest,
                   unsigned dim, OpFoldResult offset);
+/// `src` as `dstType`, keeping the row-major element order: expand_shape,
+/// collapse_shape, or a collapse to 1-D followed by an expand (none where
+/// the shape is the same).
+Value reshapeInOrder(OpBuilder &b, Location loc, Value src,
+                     RankedTensorType dstType);
 } // namespace mlir::triton_spirv
 
 #endif // TRITON_SPIRV_LIB_CONVERSION_TRITONTOLINALG_SLICES_H

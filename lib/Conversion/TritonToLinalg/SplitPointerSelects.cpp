@@ -14,7 +14,6 @@
 #include "triton-spirv/Dialect/Triton/IR/Dialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
@@ -37,15 +36,13 @@ arith::SelectOp pointerSelect(Value value) {
 
 /// Whether the two sides of `select` come from different kernel arguments
 /// (with a single one, the pointer lowering takes the select as it is).
-bool selectsBetweenBuffers(arith::SelectOp select, Operation *user) {
+bool selectsBetweenBuffers(arith::SelectOp select) {
   // Pointers with no single root are diagnosed where they are lowered.
-  ScopedDiagnosticHandler quiet(select.getContext(),
-                                [](Diagnostic &) { return success(); });
-  FailureOr<Value> trueRoot =
-      triton_spirv::findPointerRoot(select.getTrueValue(), user);
-  FailureOr<Value> falseRoot =
-      triton_spirv::findPointerRoot(select.getFalseValue(), user);
-  return succeeded(trueRoot) && succeeded(falseRoot) && *trueRoot != *falseRoot;
+  std::optional<Value> trueRoot =
+      triton_spirv::pointerRoot(select.getTrueValue());
+  std::optional<Value> falseRoot =
+      triton_spirv::pointerRoot(select.getFalseValue());
+  return trueRoot && falseRoot && *trueRoot != *falseRoot;
 }
 
 /// `op(select(c, a, b), rest...)` as `select(c', op(a, rest...),
@@ -57,7 +54,7 @@ template <typename OpTy> struct SinkIntoSelect : OpRewritePattern<OpTy> {
   LogicalResult matchAndRewrite(OpTy op,
                                 PatternRewriter &rewriter) const override {
     arith::SelectOp select = pointerSelect(op->getOperand(0));
-    if (!select || !selectsBetweenBuffers(select, op))
+    if (!select || !selectsBetweenBuffers(select))
       return rewriter.notifyMatchFailure(op, "not on a select of pointers "
                                              "of two arguments");
     Value condition = select.getCondition();
@@ -79,10 +76,9 @@ template <typename OpTy> struct SinkIntoSelect : OpRewritePattern<OpTy> {
 /// The access's condition for each side: the select's condition (splat to
 /// the access's shape), and its negation, each with the access's mask.
 std::pair<Value, Value> sideMasks(PatternRewriter &rewriter, Location loc,
-                                  arith::SelectOp select, Value mask,
-                                  Type pointerType) {
+                                  arith::SelectOp select, Value mask) {
   Value condition = select.getCondition();
-  if (auto shaped = dyn_cast<RankedTensorType>(pointerType);
+  if (auto shaped = dyn_cast<RankedTensorType>(select.getType());
       shaped && !isa<ShapedType>(condition.getType()))
     condition = SplatOp::create(rewriter, loc,
                                 shaped.clone(rewriter.getI1Type()), condition);
@@ -95,8 +91,7 @@ std::pair<Value, Value> sideMasks(PatternRewriter &rewriter, Location loc,
           arith::AndIOp::create(rewriter, loc, mask, otherwise)};
 }
 
-/// Clones `op` for one side: its pointer (operand `pointerIndex`) and mask
-/// replaced.
+/// Clones `op` for one side: its pointer and mask replaced.
 template <typename OpTy>
 OpTy cloneForSide(PatternRewriter &rewriter, OpTy op, Value pointer,
                   Value mask) {
@@ -113,10 +108,10 @@ template <typename OpTy> struct SplitAccess : OpRewritePattern<OpTy> {
   LogicalResult matchAndRewrite(OpTy op,
                                 PatternRewriter &rewriter) const override {
     arith::SelectOp select = pointerSelect(op.getPtr());
-    if (!select || !selectsBetweenBuffers(select, op))
+    if (!select || !selectsBetweenBuffers(select))
       return rewriter.notifyMatchFailure(op, "not between two buffers");
-    auto [whenTrue, whenFalse] = sideMasks(rewriter, op.getLoc(), select,
-                                           op.getMask(), op.getPtr().getType());
+    auto [whenTrue, whenFalse] =
+        sideMasks(rewriter, op.getLoc(), select, op.getMask());
     OpTy first = cloneForSide(rewriter, op, select.getTrueValue(), whenTrue);
     OpTy second =
         cloneForSide(rewriter, op, select.getFalseValue(), whenFalse);

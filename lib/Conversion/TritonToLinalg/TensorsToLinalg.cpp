@@ -36,9 +36,9 @@ std::optional<std::string> unsupportedMessage(Operation *op) {
     if (!map.getScalarOp().hasOneBlock())
       return std::string("tl.map_elementwise with control flow in its "
                          "function is not supported yet");
-    auto type = dyn_cast<RankedTensorType>(map.getResultTypes()[0]);
-    if (map.getPack() < 1 || !type ||
-        type.getNumElements() % map.getPack() != 0)
+    // (The verifier makes the pack at least 1, the results ranked tensors.)
+    auto type = cast<RankedTensorType>(map.getResultTypes()[0]);
+    if (type.getNumElements() % map.getPack() != 0)
       return std::string("tl.map_elementwise: the block's elements are not "
                          "a whole number of packs");
   }
