@@ -786,36 +786,33 @@ BufferLayouts LayoutAssignment::run() {
         layouts.count(input))
       return;
     ArrayRef<int64_t> sizes = type.getShape();
-    if (*dim + 1 != type.getRank()) {
-      SmallVector<int64_t> counts(sizes.size(), 1);
-      int64_t left = workgroupSize;
-      for (int64_t d = sizes.size() - 1; d >= 0 && left > 1; --d) {
+    // A grid of `counts`, the invocations left spread from dimension
+    // `from` outwards; anchored where they all find a place and the buffer
+    // allows it.
+    auto tryGrid = [&](SmallVector<int64_t> counts, int64_t from) {
+      int64_t left = workgroupSize / computeProduct(counts);
+      for (int64_t d = from; d >= 0 && left > 1; --d) {
         counts[d] = std::gcd(left, sizes[d]);
         left /= counts[d];
       }
       auto grid = GridLayoutAttr::get(context, counts);
-      if (left == 1 && allowsGrid(input, grid)) {
-        layouts[input] = grid;
-        anchors.push_back(input);
-      }
-      return;
-    }
-    for (int64_t lanes = shape.subgroupSize; lanes > 1; lanes /= 2) {
-      SmallVector<int64_t> counts(sizes.size(), 1);
-      counts.back() = lanes;
-      // The other invocations go to the outer dimensions, innermost first.
-      int64_t left = workgroupSize / lanes;
-      for (int64_t d = sizes.size() - 2; d >= 0 && left > 1; --d) {
-        int64_t take = std::gcd(left, sizes[d]);
-        counts[d] = take;
-        left /= take;
-      }
-      auto grid = GridLayoutAttr::get(context, counts);
       if (left != 1 || !allowsGrid(input, grid))
-        continue;
+        return false;
       layouts[input] = grid;
       anchors.push_back(input);
-      break;
+      return true;
+    };
+    SmallVector<int64_t> ones(sizes.size(), 1);
+    if (*dim + 1 != type.getRank()) {
+      tryGrid(ones, sizes.size() - 1);
+      return;
+    }
+    // The other invocations go to the outer dimensions, innermost first.
+    for (int64_t lanes = shape.subgroupSize; lanes > 1; lanes /= 2) {
+      SmallVector<int64_t> counts = ones;
+      counts.back() = lanes;
+      if (tryGrid(counts, sizes.size() - 2))
+        break;
     }
   });
   propagate(anchors);
