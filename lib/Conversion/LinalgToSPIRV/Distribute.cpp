@@ -93,9 +93,10 @@ private:
   Operation *needsSingleElements(Value privateBuffer);
   int64_t vectorWidthOf(linalg::LinalgOp op, bool privateInRuns);
   LogicalResult distributeOnLayout(scf::ParallelOp loop, Attribute layout);
-  void leaderOnly(Operation *atomic, Value leader,
-                  function_ref<Value(Value)> share,
-                  function_ref<void(Value)> publish = nullptr);
+  void leaderOnly(Operation *atomic, Value leader, Value leaderLane);
+  scf::IfOp runAloneAndShare(Operation *op, Value condition,
+                             ArrayRef<Value> slots, Value position,
+                             bool barrierAfter);
   Value shuffleFrom(Value value, Value lane);
   LogicalResult distributeOnFragments(linalg::LinalgOp op, Value buffer,
                                       const FragmentBuffer &fragments);
@@ -1696,24 +1697,15 @@ LogicalResult KernelDistributor::distributeOnLayout(scf::ParallelOp loop,
     }
     for (Operation *atomic : atomics) {
       if (leaderLane) {
-        leaderOnly(atomic, leader, [&](Value result) {
-          return shuffleFrom(result, leaderLane);
-        });
+        leaderOnly(atomic, leader, leaderLane);
         continue;
       }
       rewriter.setInsertionPoint(atomic);
       Value position = linearize(rewriter, loc, ivs, shape);
       Value results = kernelWorkgroupBuffer(
           loc, {computeProduct(shape)}, atomic->getResult(0).getType());
-      leaderOnly(
-          atomic, leader,
-          [&](Value) -> Value {
-            barrier(loc);
-            return memref::LoadOp::create(rewriter, loc, results, position);
-          },
-          [&](Value result) {
-            memref::StoreOp::create(rewriter, loc, result, results, position);
-          });
+      runAloneAndShare(atomic, leader, {results}, position,
+                       /*barrierAfter=*/true);
     }
   }
   rewriter.setInsertionPointAfter(outermost);
@@ -1721,12 +1713,10 @@ LogicalResult KernelDistributor::distributeOnLayout(scf::ParallelOp loop,
   return success();
 }
 
-/// Runs `atomic` on the leader only (which may `publish` its result first)
-/// and gives every invocation the value `share` makes of the leader's
-/// result (undefined on the others).
-void KernelDistributor::leaderOnly(
-    Operation *atomic, Value leader, function_ref<Value(Value)> share,
-    function_ref<void(Value)> publish) {
+/// Runs `atomic` on the leader only and gives every invocation the
+/// leader's result from lane `leaderLane` of its subgroup.
+void KernelDistributor::leaderOnly(Operation *atomic, Value leader,
+                                   Value leaderLane) {
   Location loc = atomic->getLoc();
   Value result = atomic->getResult(0);
   Type type = result.getType();
@@ -1736,18 +1726,42 @@ void KernelDistributor::leaderOnly(
   rewriter.setInsertionPointToEnd(guard.thenBlock());
   Operation *yield = scf::YieldOp::create(rewriter, loc, result);
   rewriter.moveOpBefore(atomic, yield);
-  if (publish) {
-    rewriter.setInsertionPoint(yield);
-    publish(result);
-  }
+  // (The other lanes' values are never read.)
   rewriter.setInsertionPointToEnd(guard.elseBlock());
   scf::YieldOp::create(rewriter, loc,
                        arith::getZeroConstant(rewriter, loc, type));
   rewriter.setInsertionPointAfter(guard);
-  Value shared = share(guard.getResult(0));
+  Value shared = shuffleFrom(guard.getResult(0), leaderLane);
   rewriter.replaceUsesWithIf(result, shared, [&](OpOperand &use) {
     return !guard->isAncestor(use.getOwner());
   });
+}
+
+/// Runs `op` where `condition` holds only, storing its results to `slots`
+/// at `position`; every use of them outside reads them there, after a
+/// barrier where `barrierAfter`.
+scf::IfOp KernelDistributor::runAloneAndShare(Operation *op, Value condition,
+                                              ArrayRef<Value> slots,
+                                              Value position,
+                                              bool barrierAfter) {
+  Location loc = op->getLoc();
+  rewriter.setInsertionPoint(op);
+  auto guard =
+      scf::IfOp::create(rewriter, loc, condition, /*withElseRegion=*/false);
+  rewriter.moveOpBefore(op, guard.thenBlock()->getTerminator());
+  rewriter.setInsertionPointAfter(op);
+  for (auto [result, slot] : llvm::zip(op->getResults(), slots))
+    memref::StoreOp::create(rewriter, loc, result, slot, position);
+  rewriter.setInsertionPointAfter(guard);
+  if (barrierAfter)
+    barrier(loc);
+  for (auto [result, slot] : llvm::zip(op->getResults(), slots)) {
+    Value shared = memref::LoadOp::create(rewriter, loc, slot, position);
+    rewriter.replaceUsesWithIf(result, shared, [&](OpOperand &use) {
+      return !guard->isAncestor(use.getOwner());
+    });
+  }
+  return guard;
 }
 
 /// `value` of lane `lane` of the subgroup, as 32- or 64-bit integers
@@ -2047,23 +2061,10 @@ void KernelDistributor::runOnInvocationZero(Operation *op) {
   bool ordered = startsWithBarrier(op);
   if (ordered)
     barrier(loc);
-  auto guard = scf::IfOp::create(rewriter, loc, isInvocationZero,
-                                 /*withElseRegion=*/false);
+  scf::IfOp guard =
+      runAloneAndShare(op, isInvocationZero, slots, zero, ordered);
   // A 0-d iteration space: invocation 0 runs its one iteration.
   markSpread(guard, {}, 1);
-  rewriter.moveOpBefore(op, guard.thenBlock()->getTerminator());
-  rewriter.setInsertionPointAfter(op);
-  for (auto [result, slot] : llvm::zip(op->getResults(), slots))
-    memref::StoreOp::create(rewriter, loc, result, slot, zero);
-  rewriter.setInsertionPointAfter(guard);
-  if (ordered)
-    barrier(loc);
-  for (auto [result, slot] : llvm::zip(op->getResults(), slots)) {
-    Value shared = memref::LoadOp::create(rewriter, loc, slot, zero);
-    rewriter.replaceUsesWithIf(result, shared, [&](OpOperand &use) {
-      return !guard->isAncestor(use.getOwner());
-    });
-  }
 }
 
 
