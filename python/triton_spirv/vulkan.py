@@ -183,6 +183,9 @@ class Device:
         # addresses in order (for finding the allocation holding an address).
         self.allocations: dict[int, int] = {}
         self._starts: list[int] = []
+        # Counts the allocations freed (so callers may cache what
+        # allocation_holding told them until it changes).
+        self.frees = 0
         self._timing = False  # enable_timing() done
         raw = _Properties()
         _check(_lib().tsr_get_properties(handle, ctypes.byref(raw)))
@@ -245,6 +248,7 @@ class Device:
         """Frees an allocate()d allocation or an import."""
         if self.allocations.pop(address, None) is not None:
             del self._starts[bisect.bisect_left(self._starts, address)]
+            self.frees += 1
         if self.handle:
             _lib().tsr_free(handle)
 

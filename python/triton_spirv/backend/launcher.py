@@ -12,6 +12,7 @@ from __future__ import annotations
 import atexit
 import ctypes
 import functools
+import operator
 import os
 import re
 import struct
@@ -21,7 +22,7 @@ from collections import deque
 from typing import Any, Callable, Sequence
 
 from .. import vulkan
-from .bindings import HostImports, StagedStorages, binding_range
+from .bindings import HostImports, Region, StagedStorages, binding_range
 from .debug_buffer import DebugBuffer
 from .kernel_abi import NUM_PROGRAMS, PROGRAM_ID_BASES, Role
 
@@ -211,7 +212,10 @@ class SPIRVLauncher:
         self.runtime_args = [(i, ty.startswith("tensordesc"))
                              for i, ty in enumerate(signature.values()) if ty != "constexpr"]
         self.has_descriptors = any(is_descriptor for _, is_descriptor in self.runtime_args)
-        self.runtime_indices = [i for i, _ in self.runtime_args]
+        runtime_indices = [i for i, _ in self.runtime_args]
+        self.select_runtime_args: Callable[[Sequence[Any]], Sequence[Any]] = (
+            operator.itemgetter(*runtime_indices) if len(runtime_indices) > 1 else
+            lambda args: [args[index] for index in runtime_indices])
         self.abi = abi = metadata.spirv_abi
         self.name = metadata.name
         # The tensor arguments (in binding order), the argument bound at
@@ -257,6 +261,10 @@ class SPIRVLauncher:
         # and _MAX_ELEMENTS of its smallest element.
         self.max_bytes = {index: min(self.max_binding_bytes, (_MAX_ELEMENTS + 1) * smallest - 1)
                           for index, smallest in smallest_element.items()}
+        # (storage start, bytes) -> the range binding it, for storages in
+        # device memory; valid while the device has freed nothing more.
+        self.device_ranges: dict[tuple[int, int], Region] = {}
+        self.device_ranges_frees = self.device.frees
         # The argument and debug blocks: mapped device memory, made once and
         # rewritten by each launch (launches run one at a time).
         self.extra_bindings: list[tuple[int, int]] = []
@@ -274,13 +282,13 @@ class SPIRVLauncher:
         self.extra_bindings.append((address, size))
         return address
 
-    def _flatten(self, args: Sequence[Any]) -> list[Any]:
+    def _flatten(self, args: Sequence[Any]) -> Sequence[Any]:
         """The TTIR function's arguments. Triton's front end expands a host
         TensorDescriptor into its base, shape, strides, whether padding is
         NaN, then the shape (i32) and strides again (as its CUDA launcher
         passes them when there is no TMA descriptor)."""
         if not self.has_descriptors:
-            return [args[index] for index in self.runtime_indices]
+            return self.select_runtime_args(args)
         values: list[Any] = []
         for index, is_descriptor in self.runtime_args:
             value = args[index]
@@ -308,13 +316,9 @@ class SPIRVLauncher:
 
     def _tensor_binding(self, value: Any, position: int,
                         staged: StagedStorages | None) -> tuple[int, int, int]:
-        """(address, size, element offset) of the range that binds a tensor argument."""
-        # Triton types a pointer argument by its tensor's dtype, so the offset
-        # counts elements of that size.
-        if type(value) is self.plain_tensor and value.is_cpu:  # the common case
-            tensor, element_bytes = value, value.element_size()
-        else:
-            tensor, element_bytes = self._unwrap(value, position)
+        """(address, size, element offset) of the range that binds a tensor
+        argument that is not a plain tensor in device memory."""
+        tensor, element_bytes = self._unwrap(value, position)
         storage = tensor.untyped_storage()
         start, nbytes = storage.data_ptr(), storage.nbytes()
         data = tensor.data_ptr()
@@ -328,6 +332,12 @@ class SPIRVLauncher:
             # Imports are bound whole: the runtime imports page-aligned ranges.
             address, size = _imports(self.device).region(storage, start, nbytes)
         offset_bytes = data - address
+        self._check_binding(offset_bytes, element_bytes, size, nbytes, position)
+        return address, size, offset_bytes // element_bytes
+
+    def _check_binding(self, offset_bytes: int, element_bytes: int, size: int, nbytes: int,
+                       position: int) -> None:
+        """Raises for a tensor the kernel cannot index through its binding."""
         if offset_bytes % element_bytes:
             raise ValueError(f"argument {position} of {self.name} is not aligned to its element size")
         if size > self.max_bytes[position]:
@@ -335,7 +345,6 @@ class SPIRVLauncher:
                 f"argument {position} of {self.name} spans {nbytes} bytes; this device binds at "
                 f"most {self.max_binding_bytes} bytes per buffer (maxStorageBufferRange) and "
                 f"kernels index at most {_MAX_ELEMENTS} elements of a buffer")
-        return address, size, offset_bytes // element_bytes
 
     def __call__(self, grid_x: int, grid_y: int, grid_z: int, stream: Any, function: KernelBinary,
                  packed_metadata: Any, launch_metadata: Any, enter_hook: Any, exit_hook: Any,
@@ -356,42 +365,34 @@ class SPIRVLauncher:
 
     def _launch(self, grid: tuple[int, int, int], function: KernelBinary, args: Sequence[Any]) -> None:
         global _last_launch, _synchronize_at_exit
-        # Staged storages are copied back, and the argument and debug blocks
-        # rewritten, only once the launches before are done.
-        staging = not self.can_import or os.environ.get("TRITON_SPIRV_STAGING") == "1"
-        if _abandoned or (_in_flight and (staging or self.extra_bindings)):
+        # The argument and debug blocks are rewritten only once the launches
+        # before are done.
+        if _abandoned or (_in_flight and self.extra_bindings):
             synchronize()
         if grid[0] == 0:
             return
         values = self._flatten(args)
-        staged = StagedStorages(self.device) if staging else None
-        asynchronous = _asynchronous
-        launch = _InFlight(0, values, staged, self.report)
+        staged: StagedStorages | None = None
         submitted = False
         try:
-            bindings, offsets, buffers = [], {}, {}
-            for index in self.tensor_args:
-                address, size, offsets[index] = self._tensor_binding(values[index], index, staged)
-                buffers[index] = address, size
-                bindings += address, size
-            if not self.one_binding_each:  # aliasing bindings of one argument
-                bindings = [field for index in self.binding_args for field in buffers[index]]
+            bindings, offsets = self._bind_tensors(values)
+            if bindings is None:  # a tensor outside device memory
+                staged = self._staging()
+                bindings, offsets = self._bind_tensors(values, staged)
             if self.argument_bytes:
                 ctypes.memmove(self.argument_address,
                                self.arguments.pack(values, offsets, grid), self.argument_bytes)
             if self.debug:
                 ctypes.memset(self.debug_address, 0, self.debug.size)
-            for block in self.extra_bindings:
-                bindings += block
             kernel = function.kernel or function.pipeline(self.abi["entry_point"], self.num_bindings,
                                                           self.push_constant_bytes)
             grid_bytes, push_constants = vulkan.GRID.pack(*grid), self.push_constants.pack(values, offsets, grid)
             submitted = True
-            launch.sequence = _last_launch = kernel.run(
-                not asynchronous, grid_bytes, self.bindings.pack(*bindings), self.num_bindings,
+            sequence = _last_launch = kernel.run(
+                not _asynchronous, grid_bytes, self.bindings.pack(*bindings), self.num_bindings,
                 push_constants, self.program_id_base_offset)
         except vulkan.LaunchTimeoutError:
-            _abandoned.append(launch)
+            _abandoned.append(_InFlight(0, values, staged, self.report))
             raise
         except BaseException:
             if submitted:  # it may have been submitted: its memory may be in use
@@ -399,18 +400,82 @@ class SPIRVLauncher:
                     self.device.synchronize()
                 except vulkan.VulkanError:
                     pass
-            launch.finish(report=False)
+            if staged is not None:
+                staged.finish()
             raise
-        if not asynchronous:
-            launch.finish()
+        if not _asynchronous:
+            if staged is not None or self.report is not None:
+                _InFlight(sequence, values, staged, self.report).finish()
             return
-        _in_flight.append(launch)
+        _in_flight.append(_InFlight(sequence, values, staged, self.report))
         if not _synchronize_at_exit:
             # Registered after the device's close, so it runs before it.
             atexit.register(synchronize)
             _synchronize_at_exit = True
         if len(_in_flight) > 16:  # bounded, without a runtime call per launch
             _finish_done(self.device)
+
+    def _device_range(self, start: int, nbytes: int) -> Region | None:
+        """The range that binds a storage in device memory, kept until an
+        allocation is freed; None for other memory."""
+        region = self.device.allocation_holding(start)
+        if region is None:
+            return None
+        bound = self.device_ranges[start, nbytes] = binding_range(region, start, nbytes,
+                                                                 self.offset_alignment)
+        return bound
+
+    def _staging_wanted(self) -> bool:
+        # Read at each launch that needs it: TRITON_SPIRV_STAGING may change.
+        return not self.can_import or os.environ.get("TRITON_SPIRV_STAGING") == "1"
+
+    def _staging(self) -> StagedStorages:
+        """Staging for this launch: the launches before are done first, since
+        they may write what it copies (and copy back what they staged)."""
+        if _in_flight:
+            synchronize()
+        return StagedStorages(self.device)
+
+    def _bind_tensors(self, values: Sequence[Any], staged: StagedStorages | None = None,
+                      ) -> tuple[list[int] | None, dict[int, int]]:
+        """The packed (address, size) fields of every binding but the argument
+        and debug blocks, and each tensor argument's element offset. Without
+        `staged`, only plain tensors in device memory (the hot path): None
+        for the fields where there is another."""
+        fields: list[int] = []
+        offsets: dict[int, int] = {}
+        max_bytes, device_ranges = self.max_bytes, self.device_ranges
+        if self.device.frees != self.device_ranges_frees:
+            device_ranges.clear()
+            self.device_ranges_frees = self.device.frees
+        checked_staging = staged is not None
+        for index in self.tensor_args:
+            value = values[index]
+            if type(value) is self.plain_tensor:
+                storage = value.untyped_storage()
+                key = storage.data_ptr(), storage.nbytes()
+                bound = device_ranges.get(key) or self._device_range(*key)
+                if bound is not None:
+                    address, size = bound
+                    nbytes = key[1]
+                    offset_bytes, element_bytes = value.data_ptr() - address, value.element_size()
+                    if offset_bytes % element_bytes or size > max_bytes[index]:
+                        self._check_binding(offset_bytes, element_bytes, size, nbytes, index)
+                    offsets[index] = offset_bytes // element_bytes
+                    fields += address, size
+                    continue
+            if not checked_staging:
+                if self._staging_wanted():
+                    return None, offsets
+                checked_staging = True
+            address, size, offsets[index] = self._tensor_binding(value, index, staged)
+            fields += address, size
+        if not self.one_binding_each:  # aliasing bindings of one argument
+            ranges = dict(zip(self.tensor_args, zip(fields[::2], fields[1::2])))
+            fields = [field for index in self.binding_args for field in ranges[index]]
+        for block in self.extra_bindings:
+            fields += block
+        return fields, offsets
 
 
 def _imports(device: vulkan.Device) -> HostImports:
