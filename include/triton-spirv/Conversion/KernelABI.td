@@ -36,7 +36,11 @@ def KernelArgRole : I32EnumAttr<"KernelArgRole",
   I32EnumAttrCase<"NumProgramsZ", 9, "num_programs_z">,
   I32EnumAttrCase<"ProgramIdBaseX", 10, "program_id_base_x">,
   I32EnumAttrCase<"ProgramIdBaseY", 11, "program_id_base_y">,
-  I32EnumAttrCase<"ProgramIdBaseZ", 12, "program_id_base_z">
+  I32EnumAttrCase<"ProgramIdBaseZ", 12, "program_id_base_z">,
+  // With bounds checks (debug): the byte range [begin, end) of a tensor's
+  // storage within its buffer binding.
+  I32EnumAttrCase<"BoundsBegin", 13, "bounds_begin">,
+  I32EnumAttrCase<"BoundsEnd", 14, "bounds_end">
 ]> {
   let cppNamespace = "::mlir::triton_spirv";
   let genSpecializedAttr = 0;

@@ -258,6 +258,8 @@ LogicalResult KernelLowering::lowerArguments() {
       continue;
     case KernelArgRole::Offset:
     case KernelArgRole::Scalar:
+    case KernelArgRole::BoundsBegin:
+    case KernelArgRole::BoundsEnd:
       addPushConstant(**role, argIndex, arg.getType()).uses.push_back(arg);
       continue;
     case KernelArgRole::NumProgramsX:
@@ -298,7 +300,9 @@ LogicalResult KernelLowering::lowerArguments() {
   if (pushConstantBytes > target.maxPushConstantBytes) {
     for (PushConstant &member : pushConstants)
       member.inArgumentBuffer = member.role == KernelArgRole::Offset ||
-                                member.role == KernelArgRole::Scalar;
+                                member.role == KernelArgRole::Scalar ||
+                                member.role == KernelArgRole::BoundsBegin ||
+                                member.role == KernelArgRole::BoundsEnd;
     argumentBytes = layOut(/*argumentBuffer=*/true);
     pushConstantBytes = layOut(/*argumentBuffer=*/false);
   }
@@ -362,11 +366,15 @@ LogicalResult KernelLowering::lowerArguments() {
     auto number = [&](StringRef name, int64_t value) {
       record.set(name, builder.getI64IntegerAttr(value));
     };
+    // Print records only where the kernel prints (assertions, bounds checks
+    // among them, need the header alone).
+    auto prints = formats.getAs<ArrayAttr>("prints");
+    unsigned capacity = prints && !prints.empty() ? kRecordCapacity : 0;
     number("binding", debugBinding);
-    number("bytes", (kHeaderWords + kRecordWords * kRecordCapacity) * 4);
+    number("bytes", (kHeaderWords + kRecordWords * capacity) * 4);
     number("header_words", kHeaderWords);
     number("record_words", kRecordWords);
-    number("capacity", kRecordCapacity);
+    number("capacity", capacity);
     number("failed_assert_word", kFailedAssertWord);
     number("failed_program_word", kFailedProgramWord);
     number("failed_index_word", kFailedIndexWord);

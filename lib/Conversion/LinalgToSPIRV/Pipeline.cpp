@@ -91,7 +91,7 @@ void mlir::triton_spirv::registerTritonToSPIRVPipeline() {
       "Compile TTIR to a Vulkan compute shader (see --triton-spirv-write-"
       "binary for the files written with output=)",
       [](OpPassManager &pm, const TritonToSPIRVOptions &options) {
-        buildTritonToLinalgPipeline(pm);
+        buildTritonToLinalgPipeline(pm, options.boundsChecks);
         return buildLinalgToSPIRVPipeline(pm, options);
       });
 }

@@ -5,6 +5,7 @@
 #include "triton-spirv/Conversion/DebugBuffer.h"
 #include "triton-spirv/Conversion/TritonToLinalg/Passes.h"
 #include "triton-spirv/Dialect/Triton/IR/Dialect.h"
+#include "triton-spirv/Dialect/TritonSPIRV/IR/Ops.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -26,25 +27,33 @@ namespace {
 using triton_spirv::kArgIndexAttrName;
 using triton_spirv::KernelArgRole;
 
-/// The pointer operand of ops that access memory through pointers; null for
-/// other ops.
+/// The pointer operand of ops that access memory through pointers, or check
+/// the bounds of such an access; null for other ops.
 Value accessedPointer(Operation *op) {
-  if (isa<LoadOp, StoreOp, AtomicRMWOp, AtomicCASOp>(op))
+  if (isa<LoadOp, StoreOp, AtomicRMWOp, AtomicCASOp,
+          triton_spirv::PointerInBoundsOp>(op))
     return op->getOperand(0);
   return {};
 }
 
-/// Marks every memory op with the kernel argument its pointer derives from,
-/// and returns the element types through which each pointer argument is
-/// accessed: its own pointee type first, then those of pointers reinterpreted
-/// by tt.bitcast or tt.int_to_ptr. Each becomes one (aliasing) buffer
-/// argument.
-FailureOr<SmallVector<llvm::SetVector<Type>>>
+/// What the kernel ABI gives each pointer argument: the element types
+/// through which it is accessed (its own pointee type first, then those of
+/// pointers reinterpreted by tt.bitcast or tt.int_to_ptr; each becomes one
+/// aliasing buffer argument), and whether an access through it checks its
+/// bounds.
+struct PointerArgUses {
+  llvm::SetVector<Type> accessTypes;
+  bool boundsChecked = false;
+};
+
+/// Marks every memory op (and bounds check) with the kernel argument its
+/// pointer derives from, and returns how each argument is used.
+FailureOr<SmallVector<PointerArgUses>>
 annotatePointerRoots(triton::FuncOp func) {
-  SmallVector<llvm::SetVector<Type>> types(func.getNumArguments());
+  SmallVector<PointerArgUses> uses(func.getNumArguments());
   for (BlockArgument arg : func.getArguments())
     if (auto ptrType = dyn_cast<PointerType>(arg.getType()))
-      types[arg.getArgNumber()].insert(ptrType.getPointeeType());
+      uses[arg.getArgNumber()].accessTypes.insert(ptrType.getPointeeType());
   Builder builder(func.getContext());
   WalkResult walk = func.walk([&](Operation *op) -> WalkResult {
     Value pointer = accessedPointer(op);
@@ -56,16 +65,20 @@ annotatePointerRoots(triton::FuncOp func) {
     unsigned argIndex = cast<BlockArgument>(*root).getArgNumber();
     op->setAttr(triton_spirv::kRootArgAttrName,
                 builder.getI64IntegerAttr(argIndex));
+    if (isa<triton_spirv::PointerInBoundsOp>(op)) {
+      uses[argIndex].boundsChecked = true;
+      return WalkResult::advance();
+    }
     Type accessType = cast<PointerType>(getElementTypeOrSelf(pointer.getType()))
                           .getPointeeType();
     // Block pointers are rejected by the memory lowering.
     if (!isa<ShapedType>(accessType))
-      types[argIndex].insert(accessType);
+      uses[argIndex].accessTypes.insert(accessType);
     return WalkResult::advance();
   });
   if (walk.wasInterrupted())
     return failure();
-  return types;
+  return uses;
 }
 
 /// "file:line:col" of the first file location in `loc`.
@@ -132,9 +145,9 @@ LogicalResult convertKernel(triton::FuncOp func) {
   if (!func.getResultTypes().empty())
     return func.emitError("kernel '")
            << func.getName() << "' returns values; kernels return nothing";
-  FailureOr<SmallVector<llvm::SetVector<Type>>> accessTypes =
+  FailureOr<SmallVector<PointerArgUses>> pointerUses =
       annotatePointerRoots(func);
-  if (failed(accessTypes))
+  if (failed(pointerUses))
     return failure();
 
   MLIRContext *ctx = func.getContext();
@@ -173,11 +186,17 @@ LogicalResult convertKernel(triton::FuncOp func) {
     if (isa<ShapedType>(ptrType.getPointeeType()))
       return func.emitError("kernel argument ")
              << index << " is a block pointer; pass plain pointers";
-    for (Type elementType : (*accessTypes)[index])
+    const PointerArgUses &uses = (*pointerUses)[index];
+    for (Type elementType : uses.accessTypes)
       addArg(MemRefType::get({ShapedType::kDynamic}, elementType),
              KernelArgRole::Buffer, index, original, arg.getLoc());
     addArg(builder.getIndexType(), KernelArgRole::Offset, index,
            DictionaryAttr(), arg.getLoc());
+    if (uses.boundsChecked)
+      for (KernelArgRole role :
+           {KernelArgRole::BoundsBegin, KernelArgRole::BoundsEnd})
+        addArg(builder.getIndexType(), role, index, DictionaryAttr(),
+               arg.getLoc());
   }
   // Kernels that print or assert write to a debug buffer.
   DictionaryAttr debugFormats = describeDebugOps(func);
@@ -213,8 +232,8 @@ LogicalResult convertKernel(triton::FuncOp func) {
     }
     // The buffers (one per accessed element type), then the offset.
     Value buffer = entry->getArgument(first);
-    Value offset =
-        entry->getArgument(first + (*accessTypes)[arg.getArgNumber()].size());
+    Value offset = entry->getArgument(
+        first + (*pointerUses)[arg.getArgNumber()].accessTypes.size());
     replacements.push_back(
         UnrealizedConversionCastOp::create(
             rewriter, arg.getLoc(), arg.getType(), ValueRange{buffer, offset})

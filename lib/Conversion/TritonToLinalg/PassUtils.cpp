@@ -6,6 +6,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/IR/TypeUtilities.h"
 
 using namespace mlir;
 
@@ -41,8 +42,9 @@ LogicalResult mlir::triton_spirv::applyConversionWithoutRollback(
   return applyPartialConversion(root, target, std::move(patterns), config);
 }
 
-FailureOr<Value> mlir::triton_spirv::lookupBuffer(Operation *op,
-                                                  Type elementType) {
+FailureOr<Value> mlir::triton_spirv::lookupRootArg(Operation *op,
+                                                   KernelArgRole role,
+                                                   Type elementType) {
   auto root = op->getAttrOfType<IntegerAttr>(kRootArgAttrName);
   auto func = op->getParentOfType<func::FuncOp>();
   if (!root || !func)
@@ -50,19 +52,26 @@ FailureOr<Value> mlir::triton_spirv::lookupBuffer(Operation *op,
                          "--triton-func-to-kernel-abi first");
   for (BlockArgument arg : func.getArguments()) {
     unsigned index = arg.getArgNumber();
-    FailureOr<std::optional<KernelArgRole>> role = getArgRole(func, index);
-    if (failed(role))
+    FailureOr<std::optional<KernelArgRole>> argRole = getArgRole(func, index);
+    if (failed(argRole))
       return failure();
     auto argIndex =
         func.getArgAttrOfType<IntegerAttr>(index, kArgIndexAttrName);
-    auto memrefType = dyn_cast<MemRefType>(arg.getType());
-    if (*role == KernelArgRole::Buffer && argIndex &&
-        argIndex.getInt() == root.getInt() && memrefType &&
-        memrefType.getElementType() == elementType)
+    if (*argRole != role || !argIndex || argIndex.getInt() != root.getInt())
+      continue;
+    if (!elementType || getElementTypeOrSelf(arg.getType()) == elementType)
       return Value(arg);
   }
-  return op->emitError("no buffer of element type ")
-         << elementType << " for kernel argument " << root.getInt();
+  InFlightDiagnostic error = op->emitError("no ")
+                             << stringifyKernelArgRole(role) << " argument";
+  if (elementType)
+    error << " of element type " << elementType;
+  return error << " for kernel argument " << root.getInt();
+}
+
+FailureOr<Value> mlir::triton_spirv::lookupBuffer(Operation *op,
+                                                  Type elementType) {
+  return lookupRootArg(op, KernelArgRole::Buffer, elementType);
 }
 
 bool mlir::triton_spirv::isPointerRootCast(UnrealizedConversionCastOp op) {

@@ -12,8 +12,13 @@ namespace mlir::triton_spirv {
 /// derives from.
 inline constexpr StringLiteral kRootArgAttrName = "triton_spirv.root_arg";
 
-/// The buffer argument through which memory op `op` (marked with
-/// `kRootArgAttrName` by the ABI pass) accesses elements of `elementType`.
+/// The kernel argument of `role` that stands for the Triton argument behind
+/// `op`'s pointer (marked with `kRootArgAttrName` by the ABI pass), for
+/// buffers the one with elements of `elementType`.
+FailureOr<Value> lookupRootArg(Operation *op, KernelArgRole role,
+                               Type elementType = {});
+/// The buffer argument through which memory op `op` accesses elements of
+/// `elementType`.
 FailureOr<Value> lookupBuffer(Operation *op, Type elementType);
 
 /// The ABI pass rebuilds each pointer argument as a cast of (buffer, offset).

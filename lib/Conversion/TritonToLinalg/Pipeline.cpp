@@ -10,13 +10,17 @@
 
 using namespace mlir;
 
-void mlir::triton_spirv::buildTritonToLinalgPipeline(OpPassManager &pm) {
+void mlir::triton_spirv::buildTritonToLinalgPipeline(OpPassManager &pm,
+                                                      bool boundsChecks) {
   // Device functions (tt.call) are inlined; kernels get the buffer ABI.
   pm.addPass(createInlinerPass());
   pm.addPass(createSymbolDCEPass());
   pm.addPass(createTritonFoldPointerRoundTrips());
   pm.addPass(createTritonSplitPointerSelects());
   pm.addPass(createTritonDecomposeDotScaled());
+  // Checked once each access has a single argument behind its pointer.
+  if (boundsChecks)
+    pm.addPass(createTritonInsertBoundsChecks());
   pm.addPass(createTritonFuncToKernelABI());
   // Early returns are cf branches; SPIR-V needs structured control flow.
   pm.addPass(createLiftControlFlowToSCFPass());
@@ -36,5 +40,5 @@ void mlir::triton_spirv::registerTritonToLinalgPipeline() {
   PassPipelineRegistration<>(
       "triton-to-linalg",
       "Lower TTIR to linalg/tensor/memref with the kernel buffer ABI",
-      buildTritonToLinalgPipeline);
+      [](OpPassManager &pm) { buildTritonToLinalgPipeline(pm); });
 }

@@ -11,6 +11,7 @@
 #include "triton-spirv/Conversion/ParallelGeneric.h"
 #include "triton-spirv/Conversion/TritonToLinalg/Passes.h"
 #include "triton-spirv/Dialect/Triton/IR/Dialect.h"
+#include "triton-spirv/Dialect/TritonSPIRV/IR/Ops.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -378,6 +379,45 @@ struct AtomicCASLowering : OpConversionPattern<AtomicCASOp> {
   }
 };
 
+/// A bounds check compares each element offset with the whole elements of
+/// the storage of the argument behind the pointer: from its byte bounds
+/// (launch constants), the first element rounded up, the end rounded down.
+struct PointerInBoundsLowering
+    : OpConversionPattern<triton_spirv::PointerInBoundsOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(triton_spirv::PointerInBoundsOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    FailureOr<Value> begin = triton_spirv::lookupRootArg(
+        op, triton_spirv::KernelArgRole::BoundsBegin);
+    FailureOr<Value> end = triton_spirv::lookupRootArg(
+        op, triton_spirv::KernelArgRole::BoundsEnd);
+    if (failed(begin) || failed(end))
+      return failure();
+    Location loc = op.getLoc();
+    int64_t bytes = pointeeStorageBytes(op.getPointer().getType());
+    Value elementBytes = arith::ConstantIndexOp::create(rewriter, loc, bytes);
+    Value first = arith::DivUIOp::create(
+        rewriter, loc,
+        arith::AddIOp::create(
+            rewriter, loc, *begin,
+            arith::ConstantIndexOp::create(rewriter, loc, bytes - 1)),
+        elementBytes);
+    Value last = arith::DivUIOp::create(rewriter, loc, *end, elementBytes);
+    Value result = mapElements(
+        rewriter, loc, adaptor.getPointer(), {}, op.getType(),
+        [&](OpBuilder &b, Location l, Value offset, ValueRange) -> Value {
+          Value fromFirst = arith::CmpIOp::create(
+              b, l, arith::CmpIPredicate::sge, offset, first);
+          Value beforeLast = arith::CmpIOp::create(
+              b, l, arith::CmpIPredicate::slt, offset, last);
+          return arith::AndIOp::create(b, l, fromFirst, beforeLast);
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
 /// Ops this lowering cannot express, with the message shown to the user.
 std::optional<std::string> unsupportedMessage(Operation *op) {
   if (isa<MakeTensorDescOp, DescriptorLoadOp, DescriptorStoreOp,
@@ -439,6 +479,7 @@ struct TritonPointersToMemRefPass
     PointerOffsetTypeConverter converter(ctx);
     ConversionTarget target(*ctx);
     target.addIllegalDialect<TritonDialect>();
+    target.addIllegalOp<triton_spirv::PointerInBoundsOp>();
     target.markUnknownOpDynamicallyLegal([&](Operation *op) {
       if (auto cast = dyn_cast<UnrealizedConversionCastOp>(op))
         if (triton_spirv::isPointerRootCast(cast))
@@ -452,8 +493,8 @@ struct TritonPointersToMemRefPass
     RewritePatternSet patterns(ctx);
     patterns.add<RootCastLowering, AddPtrLowering, PointerBitcastLowering,
                  PtrToIntLowering, IntToPtrLowering, LoadLowering,
-                 StoreLowering, AtomicRMWLowering, AtomicCASLowering>(converter,
-                                                                      ctx);
+                 StoreLowering, AtomicRMWLowering, AtomicCASLowering,
+                 PointerInBoundsLowering>(converter, ctx);
     triton_spirv::populateDebugOpsToMemRefPatterns(converter, patterns);
     patterns.add<ConvertPointerTypesOfAnyOp>(converter, ctx);
     scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,

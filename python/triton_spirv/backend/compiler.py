@@ -95,7 +95,7 @@ class SPIRVBackend(BaseBackend):
             pipeline = (f"--triton-to-spirv=target={preset} subgroup-size={subgroup} "
                         f"max-workgroup-memory={memory} max-workgroup-size={workgroup} "
                         f"num-warps={options.num_warps} fp-fusion={int(options.enable_fp_fusion)} "
-                        f"output={binary}")
+                        f"bounds-checks={int(options.debug)} output={binary}")
             seconds = float(os.environ.get("TRITON_SPIRV_COMPILE_TIMEOUT_S", "600"))
             try:
                 proc = subprocess.run([str(tool_path()), pipeline, str(source), "-o", "/dev/null"],

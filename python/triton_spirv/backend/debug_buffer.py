@@ -16,6 +16,7 @@ class DebugBuffer:
 
     def __init__(self, record: dict[str, Any], kernel_name: str) -> None:
         self.size: int = record["bytes"]
+        self.header_bytes: int = 4 * record["header_words"]
         self.layout = record
         self.asserts: list[dict[str, str]] = record["asserts"]
         self.prints: list[dict[str, Any]] = record["prints"]

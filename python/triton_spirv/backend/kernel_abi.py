@@ -22,6 +22,8 @@ class Role(str, Enum):
     PROGRAM_ID_BASE_X = "program_id_base_x"
     PROGRAM_ID_BASE_Y = "program_id_base_y"
     PROGRAM_ID_BASE_Z = "program_id_base_z"
+    BOUNDS_BEGIN = "bounds_begin"
+    BOUNDS_END = "bounds_end"
 
 
 # The launch-constant slots the launcher fills with the grid, by axis.

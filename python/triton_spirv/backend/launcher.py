@@ -154,8 +154,8 @@ class KernelBinary:
 
 class _Packer:
     """Packs a push-constant or argument block: each slot takes an element
-    offset, a scalar argument or a grid size; gaps and the program id bases
-    (written by the runtime) are zero. `pack` is one generated expression
+    offset, a scalar argument, a grid size or a tensor's storage bounds; gaps
+    and the program id bases (written by the runtime) are zero. `pack` is one generated expression
     and one struct call, since it runs at every launch."""
 
     def __init__(self, size: int, records: list[dict[str, Any]]) -> None:
@@ -169,6 +169,8 @@ class _Packer:
             position = record["offset"] + struct.calcsize("<" + code)
             if role == Role.OFFSET:
                 sources.append(f"offsets[{int(record['arg_index'])}]")
+            elif role in (Role.BOUNDS_BEGIN, Role.BOUNDS_END):
+                sources.append(f"bounds[{int(record['arg_index'])}][{int(role == Role.BOUNDS_END)}]")
             elif role == Role.SCALAR:
                 value = f"values[{int(record['arg_index'])}]"
                 sources.append(f"float({value})" if mask is None else f"int({value}) & {mask}")
@@ -176,10 +178,10 @@ class _Packer:
                 sources.append(f"grid[{NUM_PROGRAMS.index(role)}]")
         fmt += "x" * (size - position)
         namespace = {"pack_struct": struct.Struct(fmt).pack}
-        exec(f"def pack(values, offsets, grid):\n    return pack_struct({', '.join(sources)})\n",
+        exec(f"def pack(values, offsets, grid, bounds):\n    return pack_struct({', '.join(sources)})\n",
              namespace)
-        self.pack: Callable[[Sequence[Any], dict[int, int], tuple[int, int, int]], bytes] = \
-            namespace["pack"]
+        self.pack: Callable[[Sequence[Any], dict[int, int], tuple[int, int, int],
+                             dict[int, tuple[int, int]]], bytes] = namespace["pack"]
 
 
 def _element_bytes(type_name: str) -> int:
@@ -231,6 +233,10 @@ class SPIRVLauncher:
             index = record["arg_index"]
             smallest_element[index] = min(size, smallest_element.get(index, size))
         self.push_constant_bytes = abi["push_constant_bytes"]
+        # debug=True: each access checks that it stays in its tensor's storage.
+        argument_slots = abi.get("argument_buffer", {}).get("slots", [])
+        self.checks_bounds = any(Role(record["role"]) == Role.BOUNDS_BEGIN
+                                 for record in abi["push_constants"] + argument_slots)
         self.push_constants = _Packer(self.push_constant_bytes, abi["push_constants"])
         # Scalars that did not fit in push constants go to an argument buffer,
         # bound after the tensors; kernels with device_print/device_assert
@@ -314,10 +320,10 @@ class SPIRVLauncher:
             return tensor, tensor.element_size()
         return tensor, max(getattr(value.dtype, "primitive_bitwidth", 8) // 8, 1)
 
-    def _tensor_binding(self, value: Any, position: int,
-                        staged: StagedStorages | None) -> tuple[int, int, int]:
-        """(address, size, element offset) of the range that binds a tensor
-        argument that is not a plain tensor in device memory."""
+    def _tensor_binding(self, value: Any, position: int, staged: StagedStorages | None,
+                        ) -> tuple[int, int, int, tuple[int, int]]:
+        """(address, size, element offset, storage bounds) of the range that
+        binds a tensor argument that is not a plain tensor in device memory."""
         tensor, element_bytes = self._unwrap(value, position)
         storage = tensor.untyped_storage()
         start, nbytes = storage.data_ptr(), storage.nbytes()
@@ -327,13 +333,13 @@ class SPIRVLauncher:
             address, size = binding_range(region, start, nbytes, self.offset_alignment)
         elif staged is not None:
             address, size = staged.region(start, nbytes)
-            data += address - start
+            data, start = data + address - start, address
         else:
             # Imports are bound whole: the runtime imports page-aligned ranges.
             address, size = _imports(self.device).region(storage, start, nbytes)
         offset_bytes = data - address
         self._check_binding(offset_bytes, element_bytes, size, nbytes, position)
-        return address, size, offset_bytes // element_bytes
+        return address, size, offset_bytes // element_bytes, (start - address, start - address + nbytes)
 
     def _check_binding(self, offset_bytes: int, element_bytes: int, size: int, nbytes: int,
                        position: int) -> None:
@@ -375,18 +381,19 @@ class SPIRVLauncher:
         staged: StagedStorages | None = None
         submitted = False
         try:
-            bindings, offsets = self._bind_tensors(values)
+            bindings, offsets, bounds = self._bind_tensors(values)
             if bindings is None:  # a tensor outside device memory
                 staged = self._staging()
-                bindings, offsets = self._bind_tensors(values, staged)
+                bindings, offsets, bounds = self._bind_tensors(values, staged)
             if self.argument_bytes:
-                ctypes.memmove(self.argument_address,
-                               self.arguments.pack(values, offsets, grid), self.argument_bytes)
-            if self.debug:
-                ctypes.memset(self.debug_address, 0, self.debug.size)
+                ctypes.memmove(self.argument_address, self.arguments.pack(values, offsets, grid, bounds),
+                               self.argument_bytes)
+            if self.debug:  # the records past the header's count are not read
+                ctypes.memset(self.debug_address, 0, self.debug.header_bytes)
             kernel = function.kernel or function.pipeline(self.abi["entry_point"], self.num_bindings,
                                                           self.push_constant_bytes)
-            grid_bytes, push_constants = vulkan.GRID.pack(*grid), self.push_constants.pack(values, offsets, grid)
+            grid_bytes = vulkan.GRID.pack(*grid)
+            push_constants = self.push_constants.pack(values, offsets, grid, bounds)
             submitted = True
             sequence = _last_launch = kernel.run(
                 not _asynchronous, grid_bytes, self.bindings.pack(*bindings), self.num_bindings,
@@ -437,13 +444,16 @@ class SPIRVLauncher:
         return StagedStorages(self.device)
 
     def _bind_tensors(self, values: Sequence[Any], staged: StagedStorages | None = None,
-                      ) -> tuple[list[int] | None, dict[int, int]]:
-        """The packed (address, size) fields of every binding but the argument
-        and debug blocks, and each tensor argument's element offset. Without
-        `staged`, only plain tensors in device memory (the hot path): None
-        for the fields where there is another."""
+                      ) -> tuple[list[int] | None, dict[int, int], dict[int, tuple[int, int]]]:
+        """The packed (address, size) fields of every binding, each tensor
+        argument's element offset, and for kernels that check bounds the
+        byte range of each tensor's storage in its binding. Without `staged`,
+        only plain tensors in device memory (the hot path): None for the
+        fields where there is another."""
         fields: list[int] = []
         offsets: dict[int, int] = {}
+        bounds: dict[int, tuple[int, int]] = {}
+        checks_bounds = self.checks_bounds
         max_bytes, device_ranges = self.max_bytes, self.device_ranges
         if self.device.frees != self.device_ranges_frees:
             device_ranges.clear()
@@ -463,19 +473,21 @@ class SPIRVLauncher:
                         self._check_binding(offset_bytes, element_bytes, size, nbytes, index)
                     offsets[index] = offset_bytes // element_bytes
                     fields += address, size
+                    if checks_bounds:
+                        bounds[index] = key[0] - address, key[0] - address + nbytes
                     continue
             if not checked_staging:
                 if self._staging_wanted():
-                    return None, offsets
+                    return None, offsets, bounds
                 checked_staging = True
-            address, size, offsets[index] = self._tensor_binding(value, index, staged)
+            address, size, offsets[index], bounds[index] = self._tensor_binding(value, index, staged)
             fields += address, size
         if not self.one_binding_each:  # aliasing bindings of one argument
             ranges = dict(zip(self.tensor_args, zip(fields[::2], fields[1::2])))
             fields = [field for index in self.binding_args for field in ranges[index]]
         for block in self.extra_bindings:
             fields += block
-        return fields, offsets
+        return fields, offsets, bounds
 
 
 def _imports(device: vulkan.Device) -> HostImports:

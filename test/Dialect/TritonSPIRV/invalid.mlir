@@ -31,3 +31,27 @@ func.func @slice_out_of_range() {
   %r = memref.alloc() {triton_spirv.layout = #triton_spirv.slice<dim = 2, parent = #triton_spirv.grid<[16, 8]>>} : memref<16xf32>
   return
 }
+
+// -----
+
+func.func @in_bounds_of_block_pointer(%p: !tt.ptr<tensor<8xf32>>) {
+  // expected-error @below {{takes a pointer to scalars or a ranked tensor of them, not '!tt.ptr<tensor<8xf32>>'}}
+  %ok = triton_spirv.pointer_in_bounds %p : !tt.ptr<tensor<8xf32>> -> i1
+  return
+}
+
+// -----
+
+func.func @in_bounds_of_integers(%x: tensor<8xi32>) {
+  // expected-error @below {{takes a pointer to scalars or a ranked tensor of them, not 'tensor<8xi32>'}}
+  %ok = triton_spirv.pointer_in_bounds %x : tensor<8xi32> -> tensor<8xi1>
+  return
+}
+
+// -----
+
+func.func @in_bounds_misshaped(%p: tensor<8x!tt.ptr<f32>>) {
+  // expected-error @below {{result must be 'tensor<8xi1>', not 'tensor<4xi1>'}}
+  %ok = triton_spirv.pointer_in_bounds %p : tensor<8x!tt.ptr<f32>> -> tensor<4xi1>
+  return
+}

@@ -93,6 +93,11 @@ struct TritonToSPIRVOptions : PassPipelineOptions<TritonToSPIRVOptions> {
       llvm::cl::desc("Let the driver fuse float multiplies and adds into "
                      "FMAs (Triton's enable_fp_fusion)"),
       llvm::cl::init(true)};
+  Option<bool> boundsChecks{
+      *this, "bounds-checks",
+      llvm::cl::desc("Assert that every load, store and atomic stays in its "
+                     "tensor's storage (Triton's debug=True)"),
+      llvm::cl::init(false)};
   Option<std::string> output{
       *this, "output",
       llvm::cl::desc("Write the SPIR-V binary here, and its metadata to the "

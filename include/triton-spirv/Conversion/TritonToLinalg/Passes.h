@@ -34,11 +34,14 @@ class TensorDialect;
 }
 
 namespace triton_spirv {
+class TritonSPIRVDialect;
+
 #define GEN_PASS_DECL
 #include "triton-spirv/Conversion/TritonToLinalg/Passes.h.inc"
 
-/// The whole TTIR -> linalg/tensor/memref pipeline (--triton-to-linalg).
-void buildTritonToLinalgPipeline(OpPassManager &pm);
+/// The whole TTIR -> linalg/tensor/memref pipeline (--triton-to-linalg);
+/// with `boundsChecks`, every access asserts that it stays in its tensor.
+void buildTritonToLinalgPipeline(OpPassManager &pm, bool boundsChecks = false);
 /// Registers the passes above and the --triton-to-linalg pipeline.
 void registerTritonToLinalgPipeline();
 

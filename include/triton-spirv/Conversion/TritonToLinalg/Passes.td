@@ -22,6 +22,28 @@ def TritonFuncToKernelABI : Pass<"triton-func-to-kernel-abi", "ModuleOp"> {
                            "::mlir::memref::MemRefDialect"];
 }
 
+def TritonInsertBoundsChecks
+    : Pass<"triton-insert-bounds-checks", "ModuleOp"> {
+  let summary = "Assert that every load, store and atomic stays in its "
+                "tensor's storage (debug=True)";
+  let description = [{
+    Before each `tt.load`, `tt.store`, `tt.atomic_rmw` and `tt.atomic_cas`
+    through a pointer or a block of pointers, a
+    `triton_spirv.pointer_in_bounds` of its pointer and a `tt.assert` that
+    it holds wherever the access's mask is set, with a message naming the
+    access and the kernel argument (`out-of-bounds load through 'x_ptr'`) at
+    the access's location. The assertion reaches the launcher like any
+    `tl.device_assert`. Accesses through block pointers or tensor
+    descriptors are not checked (a remark says so): their boundary checks
+    are the user's. Runs on tt ops, after --triton-split-pointer-selects (so
+    that one argument is behind each access) and before
+    --triton-func-to-kernel-abi, which gives each checked argument its
+    storage bounds.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::triton_spirv::TritonSPIRVDialect"];
+}
+
 def TritonDecomposeDotScaled : Pass<"triton-decompose-dot-scaled", "ModuleOp"> {
   let summary = "Rewrite tt.dot_scaled as upcast, scaled operands and a tt.dot";
   let description = [{

@@ -1,6 +1,7 @@
 //===- Dialect.cpp - The triton_spirv dialect and its layouts -------------===//
 
 #include "triton-spirv/Dialect/TritonSPIRV/IR/Dialect.h"
+#include "triton-spirv/Dialect/TritonSPIRV/IR/Ops.h"
 
 #include "mlir/Dialect/Utils/IndexingUtils.h"
 #include "mlir/IR/Builders.h"
@@ -19,6 +20,10 @@ void TritonSPIRVDialect::initialize() {
   addAttributes<
 #define GET_ATTRDEF_LIST
 #include "triton-spirv/Dialect/TritonSPIRV/IR/TritonSPIRVAttrs.cpp.inc"
+      >();
+  addOperations<
+#define GET_OP_LIST
+#include "triton-spirv/Dialect/TritonSPIRV/IR/TritonSPIRVOps.cpp.inc"
       >();
 }
 

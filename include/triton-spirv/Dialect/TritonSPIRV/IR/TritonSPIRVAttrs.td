@@ -15,7 +15,7 @@ include "mlir/IR/OpBase.td"
 def TritonSPIRV_Dialect : Dialect {
   let name = "triton_spirv";
   let cppNamespace = "::mlir::triton_spirv";
-  let summary = "Attributes shared by triton-spirv's passes";
+  let summary = "Attributes and ops shared by triton-spirv's passes";
   let description = [{
     Block values of one Triton program are spread over the invocations of one
     workgroup. A layout attribute on a block's buffer says how: which

@@ -1,0 +1,44 @@
+//===- Ops.cpp - The triton_spirv dialect's ops ---------------------------===//
+
+#include "triton-spirv/Dialect/TritonSPIRV/IR/Ops.h"
+#include "triton-spirv/Dialect/Triton/IR/Dialect.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/IR/TypeUtilities.h"
+
+using namespace mlir;
+using namespace mlir::triton_spirv;
+
+#define GET_OP_CLASSES
+#include "triton-spirv/Dialect/TritonSPIRV/IR/TritonSPIRVOps.cpp.inc"
+
+/// i1, or a tensor of i1 shaped like `pointer`'s type.
+static Type inBoundsTypeOf(Type pointer) {
+  Type i1 = IntegerType::get(pointer.getContext(), 1);
+  if (auto tensor = dyn_cast<RankedTensorType>(pointer))
+    return tensor.clone(i1);
+  return i1;
+}
+
+void PointerInBoundsOp::build(OpBuilder &builder, OperationState &state,
+                              Value pointer) {
+  build(builder, state, inBoundsTypeOf(pointer.getType()), pointer);
+}
+
+LogicalResult PointerInBoundsOp::verify() {
+  auto pointer = dyn_cast<triton::PointerType>(
+      getElementTypeOrSelf(getPointer().getType()));
+  if (!pointer || isa<ShapedType>(pointer.getPointeeType()) ||
+      (isa<ShapedType>(getPointer().getType()) &&
+       !isa<RankedTensorType>(getPointer().getType())))
+    return emitOpError("takes a pointer to scalars or a ranked tensor of "
+                       "them, not ")
+           << getPointer().getType();
+  if (getInBounds().getType() != inBoundsTypeOf(getPointer().getType()))
+    return emitOpError("result must be ")
+           << inBoundsTypeOf(getPointer().getType()) << ", not "
+           << getInBounds().getType();
+  return success();
+}
