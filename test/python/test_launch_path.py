@@ -295,3 +295,19 @@ def test_constant_blocks_are_stored() -> None:
     counts = torch.zeros(32, dtype=torch.int32)
     _store_count[(1,)](counts, 1000)
     assert (counts == 1000).all()
+
+
+@triton.jit
+def _scaled_by_tuple(out_ptr, pair, scale_and_in: tl.constexpr, BLOCK: tl.constexpr):
+    offsets = tl.arange(0, BLOCK)
+    x = tl.load(pair[1] + offsets)
+    tl.store(out_ptr + offsets, x * pair[0] + scale_and_in[0])
+
+
+def test_tuple_arguments_are_flattened() -> None:
+    """A tuple argument is its elements, in order (constexpr elements left
+    out), as Triton's own launchers pass it."""
+    x = torch.arange(16, dtype=torch.float32)
+    out = torch.empty(16)
+    _scaled_by_tuple[(1, )](out, (3.0, x), (1.0, 2), BLOCK=16)
+    assert torch.equal(out, x * 3 + 1)

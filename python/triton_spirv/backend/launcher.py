@@ -184,6 +184,21 @@ class _Packer:
                              dict[int, tuple[int, int]]], bytes] = namespace["pack"]
 
 
+def _runtime_paths(types: tuple[Any, ...], prefix: tuple[int, ...],
+                   ) -> list[tuple[tuple[int, ...], bool]]:
+    """Where each runtime argument is among a launch's arguments (its index,
+    then its indices within tuples), and whether it is a tensor descriptor,
+    from Triton's signature types (a tuple's type is the tuple of its
+    elements' types)."""
+    paths: list[tuple[tuple[int, ...], bool]] = []
+    for index, type_ in enumerate(types):
+        if isinstance(type_, tuple):
+            paths += _runtime_paths(type_, prefix + (index,))
+        elif type_ != "constexpr":
+            paths.append((prefix + (index,), type_.startswith("tensordesc")))
+    return paths
+
+
 def _element_bytes(type_name: str) -> int:
     """Bytes of a scalar of a buffer element type named as in the ABI ("f32",
     "i8", ..., "vector<4xf32>": its f32 lanes)."""
@@ -208,13 +223,13 @@ class SPIRVLauncher:
     """`launcher_cls` of the driver: called as Triton's launchers are."""
 
     def __init__(self, src: Any, metadata: Any) -> None:
-        signature = dict(src.signature)
-        # The TTIR function keeps the non-constexpr arguments, in order; a
-        # host TensorDescriptor stands for several (see _flatten).
-        self.runtime_args = [(i, ty.startswith("tensordesc"))
-                             for i, ty in enumerate(signature.values()) if ty != "constexpr"]
-        self.has_descriptors = any(is_descriptor for _, is_descriptor in self.runtime_args)
-        runtime_indices = [i for i, _ in self.runtime_args]
+        # The TTIR function keeps the non-constexpr arguments, in order,
+        # tuples flattened; a host TensorDescriptor stands for several (see
+        # _flatten).
+        self.runtime_args = _runtime_paths(tuple(src.signature.values()), ())
+        self.plain_args = all(len(path) == 1 and not is_descriptor
+                              for path, is_descriptor in self.runtime_args)
+        runtime_indices = [path[0] for path, _ in self.runtime_args]
         self.select_runtime_args: Callable[[Sequence[Any]], Sequence[Any]] = (
             operator.itemgetter(*runtime_indices) if len(runtime_indices) > 1 else
             lambda args: [args[index] for index in runtime_indices])
@@ -289,15 +304,18 @@ class SPIRVLauncher:
         return address
 
     def _flatten(self, args: Sequence[Any]) -> Sequence[Any]:
-        """The TTIR function's arguments. Triton's front end expands a host
-        TensorDescriptor into its base, shape, strides, whether padding is
-        NaN, then the shape (i32) and strides again (as its CUDA launcher
-        passes them when there is no TMA descriptor)."""
-        if not self.has_descriptors:
+        """The TTIR function's arguments: tuples flattened, constexprs left
+        out. Triton's front end expands a host TensorDescriptor into its base,
+        shape, strides, whether padding is NaN, then the shape (i32) and
+        strides again (as its CUDA launcher passes them when there is no TMA
+        descriptor)."""
+        if self.plain_args:
             return self.select_runtime_args(args)
         values: list[Any] = []
-        for index, is_descriptor in self.runtime_args:
-            value = args[index]
+        for path, is_descriptor in self.runtime_args:
+            value = args[path[0]]
+            for index in path[1:]:
+                value = value[index]
             if not is_descriptor:
                 values.append(value)
                 continue
