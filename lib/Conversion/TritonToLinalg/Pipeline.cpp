@@ -18,6 +18,10 @@ void mlir::triton_spirv::buildTritonToLinalgPipeline(OpPassManager &pm,
   pm.addPass(createTritonFoldPointerRoundTrips());
   pm.addPass(createTritonSplitPointerSelects());
   pm.addPass(createTritonDecomposeDotScaled());
+  // A row read in several passes is read once where the passes run once.
+  pm.addPass(createTritonVersionSingleIterationLoops());
+  pm.addPass(createCSEPass());
+  pm.addPass(createTritonReuseLoads());
   // Checked once each access has a single argument behind its pointer.
   if (boundsChecks)
     pm.addPass(createTritonInsertBoundsChecks());

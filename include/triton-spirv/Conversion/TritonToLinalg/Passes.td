@@ -44,6 +44,40 @@ def TritonInsertBoundsChecks
                            "::mlir::triton_spirv::TritonSPIRVDialect"];
 }
 
+def TritonVersionSingleIterationLoops
+    : Pass<"triton-version-single-iteration-loops", "ModuleOp"> {
+  let summary = "A kernel whose loops over a row run once: a version "
+                "without the loops";
+  let description = [{
+    Row kernels walk a row in blocks several times (`for start in range(0,
+    N, BLOCK)` for the mean, the variance, the output); users pick
+    `BLOCK >= N` when a row fits, and then each loop runs once and re-reads
+    the row. Where two top-level `scf.for` loops of a kernel share their
+    iteration space (constant start and step, one upper bound known before
+    them) and load through the same kernel argument, the kernel from the
+    first of them on becomes `scf.if (lower < upper <= lower + step)`: the
+    then-branch has those loops' bodies run once as straight-line code (for
+    --triton-reuse-loads), the else-branch the original loops. Kernels with
+    several blocks (early returns) or results are left alone. Runs on tt
+    ops.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
+def TritonReuseLoads : Pass<"triton-reuse-loads", "ModuleOp"> {
+  let summary = "A tt.load repeated in one block reads once";
+  let description = [{
+    A `tt.load` with the same pointers, mask, `other` and attributes as an
+    earlier one of the same block takes its result, unless an op between
+    them may write the argument it reads: a store or atomic through that
+    argument (or through a pointer of unknown origin), or an op with
+    unknown writes. Stores through other kernel arguments do not count:
+    each argument is its own storage buffer binding, which Vulkan lets
+    drivers assume do not alias. Volatile loads stay. Runs on tt ops.
+  }];
+}
+
 def TritonDecomposeDotScaled : Pass<"triton-decompose-dot-scaled", "ModuleOp"> {
   let summary = "Rewrite tt.dot_scaled as upcast, scaled operands and a tt.dot";
   let description = [{
