@@ -155,8 +155,9 @@ class KernelBinary:
 class _Packer:
     """Packs a push-constant or argument block: each slot takes an element
     offset, a scalar argument, a grid size or a tensor's storage bounds; gaps
-    and the program id bases (written by the runtime) are zero. `pack` is one generated expression
-    and one struct call, since it runs at every launch."""
+    and the program id bases (written by the runtime) are zero. `pack` is
+    one generated expression and one struct call, since it runs at every
+    launch."""
 
     def __init__(self, size: int, records: list[dict[str, Any]]) -> None:
         fmt, position, sources = "<", 0, []
