@@ -197,6 +197,10 @@ struct tsr_device {
   // Host time per phase of the launch path, when profiling.
   bool profile = false;
   uint64_t phaseNs[kPhases] = {};
+  // TRITON_SPIRV_PIPELINE_STATS=1: each pipeline's statistics (registers,
+  // instructions, ... as the driver names them) printed when it is made.
+  PFN_vkGetPipelineExecutablePropertiesKHR getExecutableProperties = nullptr;
+  PFN_vkGetPipelineExecutableStatisticsKHR getExecutableStatistics = nullptr;
   uint64_t profiledLaunches = 0;
   // Messages of the validation layer since the last check.
   std::mutex validationMutex;
@@ -375,6 +379,13 @@ int createLogicalDevice(tsr_device *device) {
       hasExtension(available, VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME);
   if (pushDescriptor)
     extensions.push_back(VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME);
+  const char *statsWanted = std::getenv("TRITON_SPIRV_PIPELINE_STATS");
+  bool pipelineStats =
+      statsWanted && std::strcmp(statsWanted, "1") == 0 &&
+      hasExtension(available,
+                   VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME);
+  if (pipelineStats)
+    extensions.push_back(VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME);
 
   // Enable every feature the device has that shaders may declare.
   VkPhysicalDeviceShaderAtomicFloatFeaturesEXT atomicFloatFeatures{
@@ -392,6 +403,12 @@ int createLogicalDevice(tsr_device *device) {
   if (atomicFloat) {
     *chainEnd = &atomicFloatFeatures;
     chainEnd = &atomicFloatFeatures.pNext;
+  }
+  VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR statsFeatures{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR};
+  if (pipelineStats) {
+    *chainEnd = &statsFeatures;
+    chainEnd = &statsFeatures.pNext;
   }
   CooperativeMatrixFeatures cooperativeMatrixFeatures;
   if (cooperativeMatrix)
@@ -450,6 +467,16 @@ int createLogicalDevice(tsr_device *device) {
     device->cmdPushDescriptorSet =
         reinterpret_cast<PFN_vkCmdPushDescriptorSetKHR>(
             vkGetDeviceProcAddr(device->device, "vkCmdPushDescriptorSetKHR"));
+  }
+  if (pipelineStats && statsFeatures.pipelineExecutableInfo) {
+    device->getExecutableProperties =
+        reinterpret_cast<PFN_vkGetPipelineExecutablePropertiesKHR>(
+            vkGetDeviceProcAddr(device->device,
+                                "vkGetPipelineExecutablePropertiesKHR"));
+    device->getExecutableStatistics =
+        reinterpret_cast<PFN_vkGetPipelineExecutableStatisticsKHR>(
+            vkGetDeviceProcAddr(device->device,
+                                "vkGetPipelineExecutableStatisticsKHR"));
   }
   device->subgroupSize = subgroup.subgroupSize;
   device->computeUnits = smBuiltins ? smProperties.shaderSMCount : 0;
@@ -596,6 +623,51 @@ void destroyAllocation(tsr_allocation *allocation) {
   destroyBuffer(allocation->device->device, allocation->buffer,
                 allocation->memory);
   delete allocation;
+}
+
+/// Prints what the driver reports about a pipeline's compiled code, one
+/// line per executable: `name: statistic=value, ...`.
+void printPipelineStatistics(tsr_device *device, VkPipeline pipeline,
+                             const char *entryPoint) {
+  VkPipelineInfoKHR info{VK_STRUCTURE_TYPE_PIPELINE_INFO_KHR};
+  info.pipeline = pipeline;
+  uint32_t executables = 0;
+  if (device->getExecutableProperties(device->device, &info, &executables,
+                                      nullptr) != VK_SUCCESS)
+    return;
+  for (uint32_t index = 0; index < executables; ++index) {
+    VkPipelineExecutableInfoKHR executable{
+        VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_INFO_KHR};
+    executable.pipeline = pipeline;
+    executable.executableIndex = index;
+    uint32_t count = 0;
+    if (device->getExecutableStatistics(device->device, &executable, &count,
+                                        nullptr) != VK_SUCCESS)
+      continue;
+    std::vector<VkPipelineExecutableStatisticKHR> statistics(
+        count, {VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_STATISTIC_KHR});
+    if (device->getExecutableStatistics(device->device, &executable, &count,
+                                        statistics.data()) != VK_SUCCESS)
+      continue;
+    std::string line = std::string("triton-spirv pipeline ") + entryPoint + ":";
+    for (const VkPipelineExecutableStatisticKHR &statistic : statistics) {
+      line += std::string(" ") + statistic.name + "=";
+      switch (statistic.format) {
+      case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_BOOL32_KHR:
+        line += statistic.value.b32 ? "true" : "false";
+        break;
+      case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_INT64_KHR:
+        line += std::to_string(statistic.value.i64);
+        break;
+      case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_UINT64_KHR:
+        line += std::to_string(statistic.value.u64);
+        break;
+      default:
+        line += std::to_string(statistic.value.f64);
+      }
+    }
+    std::fprintf(stderr, "%s\n", line.c_str());
+  }
 }
 
 /// Waits until `deadlineNs` for a submitted frame, then records its GPU
@@ -1101,12 +1173,16 @@ int tsr_create_kernel(tsr_device *device, const uint32_t *code, size_t bytes,
   pipelineInfo.stage.module = kernel->module;
   pipelineInfo.stage.pName = entryPoint;
   pipelineInfo.layout = kernel->layout;
+  if (device->getExecutableStatistics)
+    pipelineInfo.flags |= VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR;
   VkResult result =
       vkCreateComputePipelines(device->device, device->pipelineCache, 1,
                                &pipelineInfo, nullptr, &kernel->pipeline);
   if (result != VK_SUCCESS)
     return cleanup(
         fail(std::string("vkCreateComputePipelines: ") + resultName(result)));
+  if (device->getExecutableStatistics)
+    printPipelineStatistics(device, kernel->pipeline, entryPoint);
   if (kernel->pushDescriptors)
     return cleanup(checkValidation(device));
   VkDescriptorPoolSize poolSize{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
