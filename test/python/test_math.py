@@ -326,3 +326,27 @@ def test_abs_of_small_floats(dtype: torch.dtype) -> None:
     sign = 1 << (bits.element_size() * 8 - 1)
     expected = (bits.to(torch.int32) & (sign - 1)).to(bits.dtype)
     assert torch.equal(out.view(bits.dtype), expected)
+
+
+@triton.jit
+def _min_max_num(x_ptr, y_ptr, hi_ptr, lo_ptr, row_max_ptr, BLOCK: tl.constexpr):
+    offsets = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offsets)
+    y = tl.load(y_ptr + offsets)
+    tl.store(hi_ptr + offsets, tl.maximum(x, y))
+    tl.store(lo_ptr + offsets, tl.minimum(x, y))
+    tl.store(row_max_ptr, tl.max(x, axis=0))
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float16])
+def test_minimum_maximum_return_the_operand_that_is_not_nan(dtype: torch.dtype) -> None:
+    """tl.maximum, tl.minimum and tl.max (maxnumf/minnumf) as on CUDA: a NaN
+    loses to a number (torch.fmax/fmin); NaN only where both are NaN."""
+    nan = float("nan")
+    x = torch.tensor([nan, 1.0, nan, -2.0, 3.0, -0.5, nan, 4.0] * 4, dtype=dtype)
+    y = torch.tensor([2.0, nan, nan, -1.0, 3.0, 0.5, -7.0, -4.0] * 4, dtype=dtype)
+    hi, lo, row_max = torch.empty_like(x), torch.empty_like(x), torch.empty(1, dtype=dtype)
+    _min_max_num[(1, )](x, y, hi, lo, row_max, BLOCK=32)
+    torch.testing.assert_close(hi, torch.fmax(x, y), equal_nan=True)
+    torch.testing.assert_close(lo, torch.fmin(x, y), equal_nan=True)
+    assert row_max.item() == 4.0

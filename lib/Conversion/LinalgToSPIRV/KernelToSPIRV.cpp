@@ -551,7 +551,8 @@ struct KernelToSPIRVPass
                            << "; use smaller blocks or fewer live tensors";
         return signalPassFailure();
       }
-      if (failed(triton_spirv::prepareKernelForSPIRV(kernel)))
+      if (failed(triton_spirv::prepareKernelForSPIRV(
+              kernel, description->nativeMinMaxNum)))
         return signalPassFailure();
       FailureOr<triton_spirv::WorkgroupVectorWidths> vectorWidths =
           triton_spirv::findWorkgroupVectorBuffers(kernel);

@@ -492,9 +492,33 @@ void guardPossiblyEmptyLoops(func::FuncOp kernel) {
     scf::YieldOp::create(rewriter, loc, loop.getInitArgs());
   }
 }
+
+/// f16/f32 arith.maxnumf and minnumf as GLSL FMax and FMin, for targets
+/// where those return the operand that is not NaN.
+void minMaxNumToGLInstructions(func::FuncOp kernel) {
+  IRRewriter rewriter(kernel.getContext());
+  kernel.walk([&](Operation *op) {
+    if (!isa<arith::MaxNumFOp, arith::MinNumFOp>(op))
+      return;
+    Type type = op->getResult(0).getType();
+    Type element = getElementTypeOrSelf(type);
+    if (!element.isF32() && !element.isF16())
+      return;
+    rewriter.setInsertionPoint(op);
+    Value lhs = op->getOperand(0), rhs = op->getOperand(1);
+    Value result =
+        isa<arith::MaxNumFOp>(op)
+            ? Value(spirv::GLFMaxOp::create(rewriter, op->getLoc(), type, lhs,
+                                            rhs))
+            : Value(spirv::GLFMinOp::create(rewriter, op->getLoc(), type, lhs,
+                                            rhs));
+    rewriter.replaceOp(op, result);
+  });
+}
 } // namespace
 
-LogicalResult triton_spirv::prepareKernelForSPIRV(func::FuncOp kernel) {
+LogicalResult triton_spirv::prepareKernelForSPIRV(func::FuncOp kernel,
+                                                  bool nativeMinMaxNum) {
   // Compare-and-swap updates first: their bodies are ordinary arithmetic,
   // which bf16 and fp8 emulation then computes in f32.
   atomicsToCompareAndSwap(kernel);
@@ -504,6 +528,8 @@ LogicalResult triton_spirv::prepareKernelForSPIRV(func::FuncOp kernel) {
   guardPossiblyEmptyLoops(kernel);
   if (failed(indexTemporariesToI32(kernel)))
     return failure();
+  if (nativeMinMaxNum)
+    minMaxNumToGLInstructions(kernel);
   RewritePatternSet patterns(kernel.getContext());
   arith::populateArithExpandOpsPatterns(patterns);
   // GLSL has no erf, erfc or atan2: polynomial approximations in f32.

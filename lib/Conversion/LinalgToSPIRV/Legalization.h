@@ -19,9 +19,10 @@ namespace triton_spirv {
 /// Rewrites what SPIR-V cannot express directly into what it can: float
 /// atomics become compare-and-swap updates, `index` temporaries become i32,
 /// arith ops without a SPIR-V instruction are expanded, small floats
-/// emulated. Fails, with a diagnostic, on element types and functions the
-/// backend does not support.
-LogicalResult prepareKernelForSPIRV(func::FuncOp kernel);
+/// emulated. With `nativeMinMaxNum` (TargetDescription), f16/f32
+/// arith.minnumf/maxnumf become GLSL FMin/FMax. Fails, with a diagnostic, on
+/// element types and functions the backend does not support.
+LogicalResult prepareKernelForSPIRV(func::FuncOp kernel, bool nativeMinMaxNum);
 
 /// bf16, f8E5M2 and f8E4M3FN values become their bits (i16, i8): arithmetic
 /// in f32, conversions as integer bit operations (SmallFloats.cpp). Fails,

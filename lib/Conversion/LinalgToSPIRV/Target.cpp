@@ -22,14 +22,14 @@ constexpr TargetFeatures kDesktopFeatures{/*int8=*/true,
                                           /*atomicFloatAdd=*/true,
                                           /*cooperativeMatrix=*/false};
 const TargetDescription kTargets[] = {
-    {"lavapipe", "", 32768, 1024, 128, 8, true, kDesktopFeatures},
-    {"nvidia", "NVIDIA:DiscreteGPU", 49152, 1024, 256, 32, false,
+    {"lavapipe", "", 32768, 1024, 128, 8, true, false, kDesktopFeatures},
+    {"nvidia", "NVIDIA:DiscreteGPU", 49152, 1024, 256, 32, false, true,
      [] {
        TargetFeatures features = kDesktopFeatures;
        features.cooperativeMatrix = true;
        return features;
      }()},
-    {"generic", "", 16384, 128, 128, 32, false, TargetFeatures{}},
+    {"generic", "", 16384, 128, 128, 32, false, false, TargetFeatures{}},
 };
 
 /// Each feature's name and flag.

@@ -38,6 +38,11 @@ struct TargetDescription {
   /// whose trip count differs between invocations (Mesa 22.3 lavapipe): emit
   /// them relaxed.
   bool relaxedAtomicsOnly;
+  /// GLSL.std.450 FMin/FMax return the operand that is not NaN (IEEE 754
+  /// minNum/maxNum), as NVIDIA's FMNMX instruction does: arith.minnumf and
+  /// maxnumf become one instruction instead of compares, NaN tests and
+  /// selects (the SPIR-V specification leaves NaN operands undefined).
+  bool nativeMinMaxNum;
   TargetFeatures features;
 };
 
