@@ -70,3 +70,19 @@ def test_layer_norm_rows_in_runs(cols: int) -> None:
     assert _vector_bindings(compiled) >= 3
     torch.testing.assert_close(y, torch.nn.functional.layer_norm(x, (cols,), w, b, 1e-5), atol=1e-4, rtol=1e-4)
     torch.testing.assert_close(mean, x.mean(dim=1), atol=1e-5, rtol=1e-5)
+
+
+@pytest.mark.parametrize("shift", [0, 4, 2])
+def test_hinted_runs_with_a_partial_block(shift: int) -> None:
+    """n a multiple of 16 and 16-byte aligned data (shift 0 or 4 elements):
+    Triton's hints prove each run aligned and inside or outside the mask as
+    a whole, so it is one vector access under one mask; shift 2 leaves the
+    data 8-byte aligned, without the hint. The last block is partial."""
+    n = 3008
+    x_all = torch.arange(n + shift, dtype=torch.float32)
+    y_all = torch.ones(n + shift)
+    out_all = torch.zeros(n + shift + 8)
+    x, y, out = x_all[shift:], y_all[shift:], out_all[shift:shift + n]
+    _add[(triton.cdiv(n, 1024),)](x, y, out, n, BLOCK=1024, num_warps=4)
+    torch.testing.assert_close(out, x + y)
+    assert not out_all[shift + n:].any() and not out_all[:shift].any()

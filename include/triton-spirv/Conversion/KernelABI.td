@@ -16,6 +16,9 @@ include "mlir/IR/EnumAttr.td"
 def KernelArgRole : I32EnumAttr<"KernelArgRole",
     "role of a kernel argument, or of a slot of the launch constants", [
   // A tensor's whole storage buffer, and the element offset of its data in it.
+  // Bindings start 16-byte aligned, so the offset of a tensor whose data
+  // Triton marks 16-byte aligned (tt.divisibility = 16 on the pointer) is a
+  // multiple of 16 bytes.
   I32EnumAttrCase<"Buffer", 0, "buffer">,
   I32EnumAttrCase<"Offset", 1, "offset">,
   // A scalar argument.

@@ -8,6 +8,11 @@
 // element type (the same binding), taken when all four masks hold and i is a
 // multiple of four; otherwise the four scalar accesses run as before.
 //
+// Where Triton's divisibility hints (`tt.divisibility` on arguments) prove i
+// a multiple of four and the four masks equal (`i + k < n` with n a multiple
+// of four), the group is one vector access under the first mask, as Triton's
+// own backends emit it: no scalar fallback.
+//
 //===----------------------------------------------------------------------===//
 
 #include "triton-spirv/Conversion/LinalgToSPIRV/Passes.h"
@@ -64,6 +69,116 @@ struct IndexSum {
     return sum;
   }
 };
+
+/// The largest power of two (at most kMaxDivisor) that `value` is known to
+/// be a multiple of, from constants, Triton's `tt.divisibility` hints on the
+/// kernel's scalar arguments and pointers (the element offset of a pointer
+/// argument: bindings start 16-byte aligned, KernelABI.td), and the integer
+/// ops between them.
+constexpr int64_t kMaxDivisor = 1 << 16;
+
+int64_t powerOfTwoDivisor(int64_t value) {
+  if (value == 0)
+    return kMaxDivisor;
+  return std::min<int64_t>(kMaxDivisor, value & -value);
+}
+
+/// Triton's divisibility hint on `function`'s argument `index` (1 without).
+int64_t divisibilityHint(func::FuncOp function, unsigned index) {
+  auto hint = function.getArgAttrOfType<IntegerAttr>(index, "tt.divisibility");
+  return hint ? powerOfTwoDivisor(hint.getInt()) : 1;
+}
+
+int64_t knownDivisor(Value value, unsigned depth = 0) {
+  if (depth > 16)
+    return 1;
+  if (std::optional<int64_t> constant = getConstantIntValue(value))
+    return powerOfTwoDivisor(*constant);
+  if (auto argument = dyn_cast<BlockArgument>(value)) {
+    Operation *owner = argument.getOwner()->getParentOp();
+    if (auto loop = dyn_cast<scf::ForOp>(owner)) {
+      if (argument != loop.getInductionVar())
+        return 1;
+      return std::min(knownDivisor(loop.getLowerBound(), depth + 1),
+                      knownDivisor(loop.getStep(), depth + 1));
+    }
+    auto kernel = dyn_cast<func::FuncOp>(owner);
+    if (!kernel)
+      return 1;
+    unsigned index = argument.getArgNumber();
+    FailureOr<std::optional<triton_spirv::KernelArgRole>> role =
+        triton_spirv::getArgRole(kernel, index);
+    if (failed(role) || !*role)
+      return 1;
+    if (**role == triton_spirv::KernelArgRole::Scalar)
+      return divisibilityHint(kernel, index);
+    if (**role != triton_spirv::KernelArgRole::Offset)
+      return 1;
+    // The element offset of a pointer argument: its address hint, in
+    // elements of its buffer (the first buffer of the same argument).
+    auto argIndex = kernel.getArgAttrOfType<IntegerAttr>(
+        index, triton_spirv::kArgIndexAttrName);
+    for (BlockArgument buffer : kernel.getArguments()) {
+      auto type = dyn_cast<MemRefType>(buffer.getType());
+      auto bufferIndex = kernel.getArgAttrOfType<IntegerAttr>(
+          buffer.getArgNumber(), triton_spirv::kArgIndexAttrName);
+      if (!type || !bufferIndex || !argIndex ||
+          bufferIndex.getInt() != argIndex.getInt() ||
+          !type.getElementType().isIntOrFloat())
+        continue;
+      int64_t bytes = std::min<int64_t>(
+          divisibilityHint(kernel, buffer.getArgNumber()), 16);
+      int64_t elementBytes =
+          std::max<int64_t>(type.getElementTypeBitWidth() / 8, 1);
+      return std::max<int64_t>(bytes / elementBytes, 1);
+    }
+    return 1;
+  }
+  Operation *op = value.getDefiningOp();
+  auto operand = [&](unsigned index) {
+    return knownDivisor(op->getOperand(index), depth + 1);
+  };
+  if (isa<arith::IndexCastOp, arith::IndexCastUIOp, arith::ExtSIOp,
+          arith::ExtUIOp>(op))
+    return operand(0);
+  if (isa<arith::AddIOp, arith::SubIOp, arith::MinSIOp, arith::MaxSIOp,
+          arith::MinUIOp, arith::MaxUIOp>(op))
+    return std::min(operand(0), operand(1));
+  if (isa<arith::MulIOp>(op))
+    return std::min(kMaxDivisor, operand(0) * operand(1));
+  if (isa<arith::SelectOp>(op))
+    return std::min(operand(1), operand(2));
+  return 1;
+}
+
+/// Whether `mask` (the mask of the run's element `lane`) holds exactly when
+/// `first` (the mask of its element 0) does: the same value, a conjunction
+/// of such, or `x + lane < n` against `x < n` with x and n multiples of
+/// kWidth.
+bool sameInRun(Value first, Value mask, int64_t lane) {
+  if (first == mask)
+    return true;
+  auto firstAnd = first.getDefiningOp<arith::AndIOp>();
+  auto maskAnd = mask.getDefiningOp<arith::AndIOp>();
+  if (firstAnd && maskAnd)
+    return sameInRun(firstAnd.getLhs(), maskAnd.getLhs(), lane) &&
+           sameInRun(firstAnd.getRhs(), maskAnd.getRhs(), lane);
+  auto firstCompare = first.getDefiningOp<arith::CmpIOp>();
+  auto maskCompare = mask.getDefiningOp<arith::CmpIOp>();
+  if (!firstCompare || !maskCompare ||
+      firstCompare.getPredicate() != maskCompare.getPredicate() ||
+      !llvm::is_contained({arith::CmpIPredicate::slt,
+                           arith::CmpIPredicate::ult},
+                          firstCompare.getPredicate()) ||
+      firstCompare.getRhs() != maskCompare.getRhs())
+    return false;
+  IndexSum base = IndexSum::of(firstCompare.getLhs());
+  IndexSum shifted = IndexSum::of(maskCompare.getLhs());
+  return shifted.terms == base.terms &&
+         shifted.constant == base.constant + lane &&
+         knownDivisor(firstCompare.getLhs()) % kWidth == 0 &&
+         knownDivisor(firstCompare.getRhs()) % kWidth == 0;
+}
 
 /// A scalar load or store of a kernel buffer, alone or as the only work of
 /// an `scf.if` on its mask.
@@ -232,6 +347,14 @@ struct VectorizeMemoryAccessesPass
     if (!alias)
       return;
     Value width = arith::ConstantIndexOp::create(builder, loc, kWidth);
+    Value slot = arith::DivUIOp::create(builder, loc, first.index, width);
+    if (knownDivisor(first.index) % kWidth == 0 &&
+        llvm::all_of(llvm::enumerate(group), [&](auto lane) {
+          return sameInRun(first.mask, lane.value().mask, lane.index());
+        })) {
+      vectorizeAligned(builder, group, alias, slot);
+      return;
+    }
     Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
     Value fast = arith::CmpIOp::create(
         builder, loc, arith::CmpIPredicate::eq,
@@ -239,7 +362,6 @@ struct VectorizeMemoryAccessesPass
     for (const Access &access : group)
       if (access.mask)
         fast = arith::AndIOp::create(builder, loc, fast, access.mask);
-    Value slot = arith::DivUIOp::create(builder, loc, first.index, width);
 
     SmallVector<Type> resultTypes;
     if (first.isLoad())
@@ -289,5 +411,65 @@ struct VectorizeMemoryAccessesPass
       access.op->erase();
   }
 
+  /// A group whose index is a known multiple of kWidth and whose masks all
+  /// equal the first: one vector access under the first mask (masked-off
+  /// loads give the first access's fill value, which the four share).
+  static void vectorizeAligned(OpBuilder &builder, ArrayRef<Access> group,
+                               Value alias, Value slot) {
+    const Access &first = group.front();
+    Location loc = first.op->getLoc();
+    Type element = cast<MemRefType>(first.buffer.getType()).getElementType();
+    auto vectorType = VectorType::get({kWidth}, element);
+    auto access = [&](OpBuilder &b) -> SmallVector<Value> {
+      if (!first.isLoad()) {
+        Value vector = vector::FromElementsOp::create(
+            b, loc, vectorType,
+            llvm::map_to_vector(group, [](const Access &access) {
+              return access.storedValue;
+            }));
+        memref::StoreOp::create(b, loc, vector, alias, slot);
+        return {};
+      }
+      Value vector = memref::LoadOp::create(b, loc, alias, slot);
+      SmallVector<Value> lanes;
+      for (int64_t lane = 0; lane < kWidth; ++lane)
+        lanes.push_back(vector::ExtractOp::create(b, loc, vector, lane));
+      return lanes;
+    };
+    SmallVector<Value> results;
+    if (!first.mask) {
+      results = access(builder);
+    } else {
+      SmallVector<Type> resultTypes;
+      if (first.isLoad())
+        resultTypes.assign(kWidth, element);
+      auto branch = scf::IfOp::create(builder, loc, resultTypes, first.mask,
+                                      /*withElseRegion=*/first.isLoad());
+      // (scf.if gives result-less branches their terminators itself.)
+      OpBuilder inside(builder.getContext());
+      if (first.isLoad()) {
+        inside.setInsertionPointToStart(branch.thenBlock());
+        scf::YieldOp::create(inside, loc, access(inside));
+        inside.setInsertionPointToStart(branch.elseBlock());
+        SmallVector<Value> fills = llvm::map_to_vector(
+            group, [](const Access &access) {
+              return cast<scf::IfOp>(access.op)
+                  .elseBlock()
+                  ->getTerminator()
+                  ->getOperand(0);
+            });
+        scf::YieldOp::create(inside, loc, fills);
+      } else {
+        inside.setInsertionPoint(branch.thenBlock()->getTerminator());
+        access(inside);
+      }
+      llvm::append_range(results, branch.getResults());
+    }
+    if (first.isLoad())
+      for (auto [member, result] : llvm::zip(group, results))
+        member.op->getResult(0).replaceAllUsesWith(result);
+    for (const Access &member : llvm::reverse(group))
+      member.op->erase();
+  }
 };
 } // namespace

@@ -36,6 +36,8 @@ _SLOT_FORMATS = {"i32": ("I", 0xFFFFFFFF), "i64": ("Q", 0xFFFFFFFFFFFFFFFF), "f3
 _MAX_GRID = (2**31 - 1, 65535, 65535)
 # Kernels index buffers with 32-bit signed element indices.
 _MAX_ELEMENTS = 2**31 - 1
+# Bytes every binding's start is a multiple of (KernelABI.td's promise).
+_BINDING_ALIGNMENT = 16
 
 # Launches are submitted one at a time, from any thread: the launches in
 # flight, the kernels' argument and debug blocks and the host-import cache
@@ -277,7 +279,10 @@ class SPIRVLauncher:
         properties = self.device.properties
         # Staging is read at each launch (TRITON_SPIRV_STAGING may change).
         self.can_import = properties.host_import_alignment != 0
-        self.offset_alignment = max(properties.min_storage_buffer_offset_alignment, 1)
+        # Bindings start 16-byte aligned (the kernel ABI's promise, at least
+        # the device's own requirement): a tensor Triton marks 16-byte
+        # aligned then sits at an element offset the kernel knows divides.
+        self.offset_alignment = max(properties.min_storage_buffer_offset_alignment, _BINDING_ALIGNMENT)
         self.max_binding_bytes = properties.max_storage_buffer_range
         # The most bytes each tensor's binding may span: maxStorageBufferRange,
         # and _MAX_ELEMENTS of its smallest element.

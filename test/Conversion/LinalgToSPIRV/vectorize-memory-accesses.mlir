@@ -9,13 +9,13 @@
 // CHECK-SAME: %[[DST:[^:]*]]: memref<?xf32> {triton_spirv.abi = "buffer", triton_spirv.arg_index = 1 : i64}
 // CHECK-SAME: %[[SRC4:[^:]*]]: memref<?xvector<4xf32>> {triton_spirv.abi = "buffer", triton_spirv.arg_index = 0 : i64}
 // CHECK-SAME: %[[DST4:[^:]*]]: memref<?xvector<4xf32>> {triton_spirv.abi = "buffer", triton_spirv.arg_index = 1 : i64}
-// CHECK: %[[REM:.*]] = arith.remui %[[I:.*]], %c4
+// CHECK: %[[SLOT:.*]] = arith.divui %[[I:.*]], %c4
+// CHECK: %[[REM:.*]] = arith.remui %[[I]], %c4
 // CHECK: %[[ALIGNED:.*]] = arith.cmpi eq, %[[REM]], %c0
 // CHECK: %[[OK0:.*]] = arith.andi %[[ALIGNED]], %[[M0:.*]] : i1
 // CHECK: %[[OK1:.*]] = arith.andi %[[OK0]], %[[M1:.*]] : i1
 // CHECK: %[[OK2:.*]] = arith.andi %[[OK1]], %[[M2:.*]] : i1
 // CHECK: %[[OK:.*]] = arith.andi %[[OK2]], %[[M3:.*]] : i1
-// CHECK: %[[SLOT:.*]] = arith.divui %[[I]], %c4
 // CHECK: %[[X:.*]]:4 = scf.if %[[OK]] -> (f32, f32, f32, f32) {
 // CHECK:   %[[V:.*]] = memref.load %[[SRC4]][%[[SLOT]]] : memref<?xvector<4xf32>>
 // CHECK:   %[[E0:.*]] = vector.extract %[[V]][0]
@@ -158,5 +158,154 @@ func.func @narrowed_offsets(%src: memref<?xf32> {triton_spirv.abi = "buffer", tr
   %s1 = arith.addf %x2, %x3 : f32
   %s = arith.addf %s0, %s1 : f32
   memref.store %s, %dst[%c0] : memref<?xf32>
+  return
+}
+
+// -----
+
+// Triton's hints prove the run aligned and its masks equal: the tensor's
+// pointer is 16-byte aligned (bindings start 16-byte aligned, so its
+// element offset is a multiple of 4), the row stride and the bound are
+// multiples of 16, the run starts at 4 * thread id. One vector load under
+// the first mask (the fill otherwise), one vector store under it; no scalar
+// fallback.
+// CHECK-LABEL: func.func @aligned_runs
+// CHECK: %[[M0:.*]] = arith.cmpi slt, %[[FIRST:.*]], %[[N:.*]] : index
+// CHECK: %[[X:.*]]:4 = scf.if %[[M0]] -> (f32, f32, f32, f32) {
+// CHECK:   memref.load %{{.*}}[%{{.*}}] : memref<?xvector<4xf32>>
+// CHECK: } else {
+// CHECK:   scf.yield %[[FILL:.*]], %[[FILL]], %[[FILL]], %[[FILL]] : f32, f32, f32, f32
+// CHECK: }
+// CHECK-NOT: arith.remui
+// CHECK: scf.if %[[M0]] {
+// CHECK:   memref.store %{{.*}}, %{{.*}}[%{{.*}}] : memref<?xvector<4xf32>>
+// CHECK-NEXT: }
+// CHECK-NOT: memref.store
+// CHECK: return
+func.func @aligned_runs(%src: memref<?xf32> {triton_spirv.abi = "buffer", triton_spirv.arg_index = 0 : i64, tt.divisibility = 16 : i32},
+                        %offset: index {triton_spirv.abi = "offset", triton_spirv.arg_index = 0 : i64},
+                        %stride: i32 {triton_spirv.abi = "scalar", triton_spirv.arg_index = 1 : i64, tt.divisibility = 16 : i32},
+                        %cols: i32 {triton_spirv.abi = "scalar", triton_spirv.arg_index = 2 : i64, tt.divisibility = 16 : i32},
+                        %row: i32 {triton_spirv.abi = "program_id_x"}) attributes {triton_spirv.kernel} {
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %c4 = arith.constant 4 : index
+  %fill = arith.constant 0.0 : f32
+  %tid = gpu.thread_id x
+  %first = arith.muli %tid, %c4 : index
+  %row_start = arith.muli %row, %stride : i32
+  %row_index = arith.index_cast %row_start : i32 to index
+  %base = arith.addi %offset, %row_index : index
+  %n = arith.index_cast %cols : i32 to index
+  %l1 = arith.addi %first, %c1 : index
+  %l2 = arith.addi %first, %c2 : index
+  %l3 = arith.addi %first, %c3 : index
+  %i0 = arith.addi %base, %first : index
+  %i1 = arith.addi %base, %l1 : index
+  %i2 = arith.addi %base, %l2 : index
+  %i3 = arith.addi %base, %l3 : index
+  %m0 = arith.cmpi slt, %first, %n : index
+  %m1 = arith.cmpi slt, %l1, %n : index
+  %m2 = arith.cmpi slt, %l2, %n : index
+  %m3 = arith.cmpi slt, %l3, %n : index
+  %x0 = scf.if %m0 -> (f32) {
+    %v = memref.load %src[%i0] : memref<?xf32>
+    scf.yield %v : f32
+  } else {
+    scf.yield %fill : f32
+  }
+  %x1 = scf.if %m1 -> (f32) {
+    %v = memref.load %src[%i1] : memref<?xf32>
+    scf.yield %v : f32
+  } else {
+    scf.yield %fill : f32
+  }
+  %x2 = scf.if %m2 -> (f32) {
+    %v = memref.load %src[%i2] : memref<?xf32>
+    scf.yield %v : f32
+  } else {
+    scf.yield %fill : f32
+  }
+  %x3 = scf.if %m3 -> (f32) {
+    %v = memref.load %src[%i3] : memref<?xf32>
+    scf.yield %v : f32
+  } else {
+    scf.yield %fill : f32
+  }
+  scf.if %m0 {
+    memref.store %x3, %src[%i0] : memref<?xf32>
+  }
+  scf.if %m1 {
+    memref.store %x2, %src[%i1] : memref<?xf32>
+  }
+  scf.if %m2 {
+    memref.store %x1, %src[%i2] : memref<?xf32>
+  }
+  scf.if %m3 {
+    memref.store %x0, %src[%i3] : memref<?xf32>
+  }
+  return
+}
+
+// -----
+
+// The same run with a bound Triton does not know to divide by 4 (no hint
+// on %cols): its masks may differ, so the scalar fallback stays.
+// CHECK-LABEL: func.func @bound_not_known_to_divide
+// CHECK: arith.remui
+// CHECK: scf.if
+// CHECK: } else {
+// CHECK-COUNT-4: memref.load %{{.*}} : memref<?xf32>
+func.func @bound_not_known_to_divide(%src: memref<?xf32> {triton_spirv.abi = "buffer", triton_spirv.arg_index = 0 : i64, tt.divisibility = 16 : i32},
+                                     %offset: index {triton_spirv.abi = "offset", triton_spirv.arg_index = 0 : i64},
+                                     %cols: i32 {triton_spirv.abi = "scalar", triton_spirv.arg_index = 1 : i64}) attributes {triton_spirv.kernel} {
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %c4 = arith.constant 4 : index
+  %fill = arith.constant 0.0 : f32
+  %tid = gpu.thread_id x
+  %first = arith.muli %tid, %c4 : index
+  %n = arith.index_cast %cols : i32 to index
+  %l1 = arith.addi %first, %c1 : index
+  %l2 = arith.addi %first, %c2 : index
+  %l3 = arith.addi %first, %c3 : index
+  %i0 = arith.addi %offset, %first : index
+  %i1 = arith.addi %offset, %l1 : index
+  %i2 = arith.addi %offset, %l2 : index
+  %i3 = arith.addi %offset, %l3 : index
+  %m0 = arith.cmpi slt, %first, %n : index
+  %m1 = arith.cmpi slt, %l1, %n : index
+  %m2 = arith.cmpi slt, %l2, %n : index
+  %m3 = arith.cmpi slt, %l3, %n : index
+  %x0 = scf.if %m0 -> (f32) {
+    %v = memref.load %src[%i0] : memref<?xf32>
+    scf.yield %v : f32
+  } else {
+    scf.yield %fill : f32
+  }
+  %x1 = scf.if %m1 -> (f32) {
+    %v = memref.load %src[%i1] : memref<?xf32>
+    scf.yield %v : f32
+  } else {
+    scf.yield %fill : f32
+  }
+  %x2 = scf.if %m2 -> (f32) {
+    %v = memref.load %src[%i2] : memref<?xf32>
+    scf.yield %v : f32
+  } else {
+    scf.yield %fill : f32
+  }
+  %x3 = scf.if %m3 -> (f32) {
+    %v = memref.load %src[%i3] : memref<?xf32>
+    scf.yield %v : f32
+  } else {
+    scf.yield %fill : f32
+  }
+  %s = arith.addf %x0, %x3 : f32
+  %t = arith.addf %x1, %x2 : f32
+  %u = arith.addf %s, %t : f32
+  memref.store %u, %src[%offset] : memref<?xf32>
   return
 }
