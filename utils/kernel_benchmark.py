@@ -11,9 +11,11 @@ device. Writes JSON and a Markdown table.
 `--only softmax,layer` runs the kernels whose names contain one of the parts.
 
 Cases: the memory-bound kernels of the layouts issue (vector add, fused
-softmax, layer-norm forward) and matmuls and attention at the block sizes
-that now fit (best of a fixed configuration list on each side; this backend
-skips what its device cannot hold).
+softmax, layer-norm forward) and matmuls (fp32 ieee, fp16, bf16 at 1024^3,
+4096^3 and 8192x8192x1024) and attention (causal and not) at the block
+sizes that now fit (best of a fixed configuration list on each side; this
+backend skips what its device cannot hold). Side by side, a PNG plot of the
+ratios goes next to the table.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from typing import Any, Callable
 
 import torch
 import triton
+import triton.language as tl
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "test"))
 from corpus.kernels.dots import attention_fwd_kernel  # noqa: E402
@@ -96,12 +99,12 @@ def layer_norm(rows: int, cols: int):
     return make
 
 
-def matmul(size: int, dtype: torch.dtype):
+def matmul(m: int, n: int, k: int, dtype: torch.dtype):
     def make(side: Backend):
         gen = torch.Generator().manual_seed(0)
-        a = side.tensor(torch.randn(size, size, generator=gen).to(dtype))
-        b = side.tensor(torch.randn(size, size, generator=gen).to(dtype))
-        c = side.tensor(torch.empty(size, size, dtype=dtype))
+        a = side.tensor(torch.randn(m, k, generator=gen).to(dtype))
+        b = side.tensor(torch.randn(k, n, generator=gen).to(dtype))
+        c = side.tensor(torch.empty(m, n, dtype=dtype))
         precision = "ieee" if dtype == torch.float32 else "tf32"
 
         def launch(bm: int, bn: int, bk: int, warps: int) -> Callable[[], None]:
@@ -110,16 +113,51 @@ def matmul(size: int, dtype: torch.dtype):
         def check() -> bool:
             rows = slice(0, 256)  # a band of rows, checked in double precision
             expected = host(a)[rows].double() @ host(b).double()
-            tolerance = 1e-3 if dtype == torch.float32 else 2e-2
-            return torch.allclose(host(c)[rows].double(), expected, atol=tolerance * math.sqrt(size),
+            tolerance = {torch.float32: 1e-3, torch.float16: 2e-2, torch.bfloat16: 1e-1}[dtype]
+            return torch.allclose(host(c)[rows].double(), expected, atol=tolerance * math.sqrt(k),
                                   rtol=tolerance)
 
         return ([(f"BLOCK {bm}x{bn}x{bk}, {w} warps", launch(bm, bn, bk, w)) for bm, bn, bk, w in MATMUL_CONFIGS],
-                check, 2 * size ** 3)
+                check, 2 * m * n * k)
     return make
 
 
-def attention(seq: int, head_dim: int, heads: int = 32):
+@triton.jit
+def causal_attention_fwd_kernel(q_ptr, k_ptr, v_ptr, out_ptr, seq_len, scale, HEAD_DIM: tl.constexpr,
+                                BLOCK_Q: tl.constexpr, BLOCK_KV: tl.constexpr):
+    """The corpus's attention kernel with a causal mask: each query sees the
+    keys up to its own position, so a program stops at the key block holding
+    its last query (half the work of the full attention)."""
+    head = tl.program_id(1)
+    q_rows = tl.program_id(0) * BLOCK_Q + tl.arange(0, BLOCK_Q)
+    dims = tl.arange(0, HEAD_DIM)
+    head_base = head * seq_len * HEAD_DIM
+    q = tl.load(q_ptr + head_base + q_rows[:, None] * HEAD_DIM + dims[None, :], mask=q_rows[:, None] < seq_len,
+                other=0.0)
+    running_max = tl.full([BLOCK_Q], -float("inf"), dtype=tl.float32)
+    normaliser = tl.zeros([BLOCK_Q], dtype=tl.float32)
+    acc = tl.zeros([BLOCK_Q, HEAD_DIM], dtype=tl.float32)
+    for kv_start in range(0, tl.minimum((tl.program_id(0) + 1) * BLOCK_Q, seq_len), BLOCK_KV):
+        kv_rows = kv_start + tl.arange(0, BLOCK_KV)
+        kv_inside = kv_rows[:, None] < seq_len
+        k = tl.load(k_ptr + head_base + kv_rows[:, None] * HEAD_DIM + dims[None, :], mask=kv_inside, other=0.0)
+        v = tl.load(v_ptr + head_base + kv_rows[:, None] * HEAD_DIM + dims[None, :], mask=kv_inside, other=0.0)
+        scores = tl.dot(q, tl.trans(k)) * scale
+        scores = tl.where(kv_rows[None, :] <= q_rows[:, None], scores, -float("inf"))
+        new_max = tl.maximum(running_max, tl.max(scores, axis=1))
+        weights = tl.exp(scores - new_max[:, None])
+        correction = tl.exp(running_max - new_max)
+        normaliser = normaliser * correction + tl.sum(weights, axis=1)
+        acc = acc * correction[:, None] + tl.dot(weights.to(v.dtype), v)
+        running_max = new_max
+    out = acc / normaliser[:, None]
+    tl.store(out_ptr + head_base + q_rows[:, None] * HEAD_DIM + dims[None, :], out.to(out_ptr.dtype.element_ty),
+             mask=q_rows[:, None] < seq_len)
+
+
+def attention(seq: int, head_dim: int, heads: int = 32, causal: bool = False):
+    kernel = causal_attention_fwd_kernel if causal else attention_fwd_kernel
+
     def make(side: Backend):
         gen = torch.Generator().manual_seed(1)
         q, k, v = (side.tensor(torch.randn(heads, seq, head_dim, generator=gen).mul(0.5).half()) for _ in range(3))
@@ -128,16 +166,21 @@ def attention(seq: int, head_dim: int, heads: int = 32):
 
         def launch(bq: int, bkv: int, warps: int) -> Callable[[], None]:
             grid = (triton.cdiv(seq, bq), heads)
-            return lambda: attention_fwd_kernel[grid](q, k, v, out, seq, scale, HEAD_DIM=head_dim, BLOCK_Q=bq,
-                                                      BLOCK_KV=bkv, num_warps=warps)
+            return lambda: kernel[grid](q, k, v, out, seq, scale, HEAD_DIM=head_dim, BLOCK_Q=bq, BLOCK_KV=bkv,
+                                        num_warps=warps)
 
         def check() -> bool:
             qh, kh, vh = (host(t)[:2] for t in (q, k, v))  # two heads, in float
-            expected = torch.softmax(qh @ kh.transpose(1, 2) * scale, dim=-1) @ vh
+            scores = qh @ kh.transpose(1, 2) * scale
+            if causal:
+                scores = scores.masked_fill(torch.ones(seq, seq, dtype=torch.bool).triu(1), -float("inf"))
+            expected = torch.softmax(scores, dim=-1) @ vh
             return torch.allclose(host(out)[:2], expected, atol=1e-2, rtol=1e-2)
 
+        # A causal pass does half the products (as Triton's tutorial counts).
+        flops = 4 * heads * seq * seq * head_dim // (2 if causal else 1)
         return ([(f"BLOCK {bq}x{bkv}, {w} warps", launch(bq, bkv, w)) for bq, bkv, w in ATTENTION_CONFIGS],
-                check, 4 * heads * seq * seq * head_dim)
+                check, flops)
     return make
 
 
@@ -146,17 +189,22 @@ def cases(small: bool) -> list[Case]:
         return [("vector add fp32", "2^20", "GB/s", vector_add(2 ** 20)),
                 ("fused softmax fp32", "256x1024", "GB/s", softmax(256, 1024)),
                 ("layer norm fwd fp32", "256x1024", "GB/s", layer_norm(256, 1024)),
-                ("matmul fp32 ieee", "256^3", "TFLOP/s", matmul(256, torch.float32)),
-                ("matmul fp16", "256^3", "TFLOP/s", matmul(256, torch.float16)),
-                ("attention fwd fp16", "N_CTX 256, HEAD_DIM 64", "TFLOP/s", attention(256, 64, heads=2))]
+                ("matmul fp32 ieee", "256^3", "TFLOP/s", matmul(256, 256, 256, torch.float32)),
+                ("matmul fp16", "256^3", "TFLOP/s", matmul(256, 256, 256, torch.float16)),
+                ("matmul bf16", "256^3", "TFLOP/s", matmul(256, 256, 256, torch.bfloat16)),
+                ("attention fwd fp16", "N_CTX 256, HEAD_DIM 64", "TFLOP/s", attention(256, 64, heads=2)),
+                ("attention fwd fp16 causal", "N_CTX 256, HEAD_DIM 64", "TFLOP/s",
+                 attention(256, 64, heads=2, causal=True))]
     result: list[Case] = [("vector add fp32", f"2^{e}", "GB/s", vector_add(2 ** e)) for e in (24, 27)]
     result += [("fused softmax fp32", f"4096x{c}", "GB/s", softmax(4096, c)) for c in (1024, 4096, 16384)]
     result += [("layer norm fwd fp32", f"4096x{c}", "GB/s", layer_norm(4096, c)) for c in (4096, 8192)]
-    for size in (1024, 4096):
-        result += [("matmul fp32 ieee", f"{size}^3", "TFLOP/s", matmul(size, torch.float32)),
-                   ("matmul fp16", f"{size}^3", "TFLOP/s", matmul(size, torch.float16))]
-    result += [("attention fwd fp16", f"N_CTX {n}, HEAD_DIM {d}", "TFLOP/s", attention(n, d))
-               for n in (1024, 4096) for d in (64, 128)]
+    for name, dtype in (("matmul fp32 ieee", torch.float32), ("matmul fp16", torch.float16),
+                        ("matmul bf16", torch.bfloat16)):
+        result += [(name, f"{size}^3", "TFLOP/s", matmul(size, size, size, dtype)) for size in (1024, 4096)]
+        result.append((name, "8192x8192x1024", "TFLOP/s", matmul(8192, 8192, 1024, dtype)))
+    for causal in (False, True):
+        result += [(f"attention fwd fp16{' causal' if causal else ''}", f"N_CTX {n}, HEAD_DIM {d}", "TFLOP/s",
+                    attention(n, d, causal=causal)) for n in (1024, 4096) for d in (64, 128)]
     return result
 
 
@@ -228,6 +276,33 @@ def markdown(results: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def plot(results: dict[str, Any], path: Path) -> None:
+    """A bar per case: this backend's rate as a fraction of Triton-CUDA's."""
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        print("matplotlib is missing: no plot", flush=True)
+        return
+    cuda = {(r["kernel"], r["size"]): r for r in results.get("cuda", {}).get("records", [])}
+    labels, ratios = [], []
+    for record in results["spirv"]["records"]:
+        theirs = cuda.get((record["kernel"], record["size"]))
+        if record.get("config") and theirs and theirs.get("config"):
+            labels.append(f"{record['kernel']} {record['size']}")
+            ratios.append(record["rate"] / theirs["rate"])
+    figure, axes = plt.subplots(figsize=(10, 0.3 * len(labels) + 1.5))
+    bars = axes.barh(labels[::-1], ratios[::-1])
+    axes.bar_label(bars, fmt="%.2f", padding=2, fontsize=8)
+    axes.axvline(1.0, color="black", linewidth=0.8)
+    axes.set_xlabel("this backend / Triton-CUDA (same GPU, same run)")
+    axes.set_title(results["spirv"]["device"], fontsize=10)
+    figure.tight_layout()
+    figure.savefig(path, dpi=100)
+    plt.close(figure)
+
+
 def main() -> None:
     parser = argument_parser(__doc__)
     parser.add_argument("--small", action="store_true", help="small sizes, for a CPU device")
@@ -238,7 +313,7 @@ def main() -> None:
     run_command_line(__file__, args, forwarded,
                      lambda backend: {"backend": backend, "device": device_name(backend),
                                       "records": measure(backend, args.small, wanted)},
-                     markdown)
+                     markdown, figure=plot)
 
 
 if __name__ == "__main__":

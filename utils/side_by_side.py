@@ -56,11 +56,13 @@ class Backend:
 
 
 def run_command_line(script: str, args: argparse.Namespace, forwarded: list[str],
-                     measure: Callable[[str], dict[str, Any]], markdown: Callable[[dict[str, Any]], str]) -> None:
+                     measure: Callable[[str], dict[str, Any]], markdown: Callable[[dict[str, Any]], str],
+                     figure: Callable[[dict[str, Any], Path], None] | None = None) -> None:
     """One backend: `measure(backend)` here, written to OUTPUT (and, for this
     backend, its Markdown table next to it). Side by side: the script with
     `forwarded` options once per backend, the results by backend in OUTPUT and
-    the table in OUTPUT.md (printed too)."""
+    the table in OUTPUT.md (printed too) and, with `figure`, a plot in
+    OUTPUT.png."""
     if not args.side_by_side:
         if args.backend == "spirv":
             from triton_spirv.run import activate
@@ -83,3 +85,5 @@ def run_command_line(script: str, args: argparse.Namespace, forwarded: list[str]
     table = markdown(results)
     args.output.with_suffix(".md").write_text(table)
     print(table)
+    if figure is not None:
+        figure(results, args.output.with_suffix(".png"))
