@@ -10,7 +10,9 @@ def TritonFuncToKernelABI : Pass<"triton-func-to-kernel-abi", "ModuleOp"> {
   let description = [{
     Rewrites each public `tt.func` into a `func.func` whose signature follows
     the kernel ABI: every `!tt.ptr<T>` argument becomes a `memref<?xT>` (the
-    whole buffer) followed by an `index` element offset into it; scalars stay;
+    whole buffer) followed by an `index` element offset into it (and, where a
+    `triton_spirv.pointer_in_bounds` checks accesses through it, two `index`
+    byte bounds of its tensor's storage in the buffer); scalars stay;
     three `i32` program ids and three `i32` grid sizes are appended. Inside the
     body, each pointer argument is rebuilt as
     `unrealized_conversion_cast (buffer, offset) -> !tt.ptr<T>`, the root from
