@@ -141,8 +141,9 @@ int64_t knownDivisor(Value value, unsigned depth = 0) {
   if (isa<arith::IndexCastOp, arith::IndexCastUIOp, arith::ExtSIOp,
           arith::ExtUIOp>(op))
     return operand(0);
+  // (x rem c = x - q * c.)
   if (isa<arith::AddIOp, arith::SubIOp, arith::MinSIOp, arith::MaxSIOp,
-          arith::MinUIOp, arith::MaxUIOp>(op))
+          arith::MinUIOp, arith::MaxUIOp, arith::RemUIOp, arith::RemSIOp>(op))
     return std::min(operand(0), operand(1));
   if (isa<arith::MulIOp>(op))
     return std::min(kMaxDivisor, operand(0) * operand(1));

@@ -166,7 +166,7 @@ func.func @narrowed_offsets(%src: memref<?xf32> {triton_spirv.abi = "buffer", tr
 // Triton's hints prove the run aligned and its masks equal: the tensor's
 // pointer is 16-byte aligned (bindings start 16-byte aligned, so its
 // element offset is a multiple of 4), the row stride and the bound are
-// multiples of 16, the run starts at 4 * thread id. One vector load under
+// multiples of 16, the run starts at (4 * thread id) mod 32. One vector load under
 // the first mask (the fill otherwise), one vector store under it; no scalar
 // fallback.
 // CHECK-LABEL: func.func @aligned_runs
@@ -192,8 +192,10 @@ func.func @aligned_runs(%src: memref<?xf32> {triton_spirv.abi = "buffer", triton
   %c3 = arith.constant 3 : index
   %c4 = arith.constant 4 : index
   %fill = arith.constant 0.0 : f32
+  %c32 = arith.constant 32 : index
   %tid = gpu.thread_id x
-  %first = arith.muli %tid, %c4 : index
+  %lanes = arith.muli %tid, %c4 : index
+  %first = arith.remui %lanes, %c32 : index
   %row_start = arith.muli %row, %stride : i32
   %row_index = arith.index_cast %row_start : i32 to index
   %base = arith.addi %offset, %row_index : index
