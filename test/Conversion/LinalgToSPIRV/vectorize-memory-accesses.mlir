@@ -166,9 +166,9 @@ func.func @narrowed_offsets(%src: memref<?xf32> {triton_spirv.abi = "buffer", tr
 // Triton's hints prove the run aligned and its masks equal: the tensor's
 // pointer is 16-byte aligned (bindings start 16-byte aligned, so its
 // element offset is a multiple of 4), the row stride and the bound are
-// multiples of 16, the run starts at (4 * thread id) mod 32. One vector load under
-// the first mask (the fill otherwise), one vector store under it; no scalar
-// fallback.
+// multiples of 16, the run starts at (4 * thread id) mod 32. One vector
+// load under the first mask (the fill otherwise), one vector store under
+// it; no scalar fallback.
 // CHECK-LABEL: func.func @aligned_runs
 // CHECK: %[[M0:.*]] = arith.cmpi slt, %[[FIRST:.*]], %[[N:.*]] : index
 // CHECK: %[[X:.*]]:4 = scf.if %[[M0]] -> (f32, f32, f32, f32) {
