@@ -29,7 +29,6 @@ from typing import Any, Callable
 
 import torch
 import triton
-import triton.language as tl
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "test"))
 from corpus.kernels.dots import attention_fwd_kernel  # noqa: E402
@@ -122,42 +121,7 @@ def matmul(m: int, n: int, k: int, dtype: torch.dtype):
     return make
 
 
-@triton.jit
-def causal_attention_fwd_kernel(q_ptr, k_ptr, v_ptr, out_ptr, seq_len, scale, HEAD_DIM: tl.constexpr,
-                                BLOCK_Q: tl.constexpr, BLOCK_KV: tl.constexpr):
-    """The corpus's attention kernel with a causal mask: each query sees the
-    keys up to its own position, so a program stops at the key block holding
-    its last query (half the work of the full attention)."""
-    head = tl.program_id(1)
-    q_rows = tl.program_id(0) * BLOCK_Q + tl.arange(0, BLOCK_Q)
-    dims = tl.arange(0, HEAD_DIM)
-    head_base = head * seq_len * HEAD_DIM
-    q = tl.load(q_ptr + head_base + q_rows[:, None] * HEAD_DIM + dims[None, :], mask=q_rows[:, None] < seq_len,
-                other=0.0)
-    running_max = tl.full([BLOCK_Q], -float("inf"), dtype=tl.float32)
-    normaliser = tl.zeros([BLOCK_Q], dtype=tl.float32)
-    acc = tl.zeros([BLOCK_Q, HEAD_DIM], dtype=tl.float32)
-    for kv_start in range(0, tl.minimum((tl.program_id(0) + 1) * BLOCK_Q, seq_len), BLOCK_KV):
-        kv_rows = kv_start + tl.arange(0, BLOCK_KV)
-        kv_inside = kv_rows[:, None] < seq_len
-        k = tl.load(k_ptr + head_base + kv_rows[:, None] * HEAD_DIM + dims[None, :], mask=kv_inside, other=0.0)
-        v = tl.load(v_ptr + head_base + kv_rows[:, None] * HEAD_DIM + dims[None, :], mask=kv_inside, other=0.0)
-        scores = tl.dot(q, tl.trans(k)) * scale
-        scores = tl.where(kv_rows[None, :] <= q_rows[:, None], scores, -float("inf"))
-        new_max = tl.maximum(running_max, tl.max(scores, axis=1))
-        weights = tl.exp(scores - new_max[:, None])
-        correction = tl.exp(running_max - new_max)
-        normaliser = normaliser * correction + tl.sum(weights, axis=1)
-        acc = acc * correction[:, None] + tl.dot(weights.to(v.dtype), v)
-        running_max = new_max
-    out = acc / normaliser[:, None]
-    tl.store(out_ptr + head_base + q_rows[:, None] * HEAD_DIM + dims[None, :], out.to(out_ptr.dtype.element_ty),
-             mask=q_rows[:, None] < seq_len)
-
-
 def attention(seq: int, head_dim: int, heads: int = 32, causal: bool = False):
-    kernel = causal_attention_fwd_kernel if causal else attention_fwd_kernel
-
     def make(side: Backend):
         gen = torch.Generator().manual_seed(1)
         q, k, v = (side.tensor(torch.randn(heads, seq, head_dim, generator=gen).mul(0.5).half()) for _ in range(3))
@@ -166,8 +130,8 @@ def attention(seq: int, head_dim: int, heads: int = 32, causal: bool = False):
 
         def launch(bq: int, bkv: int, warps: int) -> Callable[[], None]:
             grid = (triton.cdiv(seq, bq), heads)
-            return lambda: kernel[grid](q, k, v, out, seq, scale, HEAD_DIM=head_dim, BLOCK_Q=bq, BLOCK_KV=bkv,
-                                        num_warps=warps)
+            return lambda: attention_fwd_kernel[grid](q, k, v, out, seq, scale, HEAD_DIM=head_dim, BLOCK_Q=bq,
+                                                      BLOCK_KV=bkv, CAUSAL=causal, num_warps=warps)
 
         def check() -> bool:
             qh, kh, vh = (host(t)[:2] for t in (q, k, v))  # two heads, in float

@@ -40,9 +40,11 @@ def batched_dot_kernel(a_ptr, b_ptr, c_ptr, B: tl.constexpr, M: tl.constexpr, N:
 
 @triton.jit
 def attention_fwd_kernel(q_ptr, k_ptr, v_ptr, out_ptr, seq_len, scale, HEAD_DIM: tl.constexpr,
-                         BLOCK_Q: tl.constexpr, BLOCK_KV: tl.constexpr):
+                         BLOCK_Q: tl.constexpr, BLOCK_KV: tl.constexpr, CAUSAL: tl.constexpr = False):
     # One program: BLOCK_Q queries of one head against all keys, streaming over key
-    # blocks with a running max and running normaliser (online softmax).
+    # blocks with a running max and running normaliser (online softmax). CAUSAL:
+    # each query sees the keys up to its own position, so a program stops at the
+    # key block holding its last query.
     head = tl.program_id(1)
     q_rows = tl.program_id(0) * BLOCK_Q + tl.arange(0, BLOCK_Q)
     dims = tl.arange(0, HEAD_DIM)
@@ -52,13 +54,17 @@ def attention_fwd_kernel(q_ptr, k_ptr, v_ptr, out_ptr, seq_len, scale, HEAD_DIM:
     running_max = tl.full([BLOCK_Q], -float("inf"), dtype=tl.float32)
     normaliser = tl.zeros([BLOCK_Q], dtype=tl.float32)
     acc = tl.zeros([BLOCK_Q, HEAD_DIM], dtype=tl.float32)
-    for kv_start in range(0, seq_len, BLOCK_KV):
+    kv_end = tl.minimum((tl.program_id(0) + 1) * BLOCK_Q, seq_len) if CAUSAL else seq_len
+    for kv_start in range(0, kv_end, BLOCK_KV):
         kv_rows = kv_start + tl.arange(0, BLOCK_KV)
         kv_inside = kv_rows[:, None] < seq_len
         k = tl.load(k_ptr + head_base + kv_rows[:, None] * HEAD_DIM + dims[None, :], mask=kv_inside, other=0.0)
         v = tl.load(v_ptr + head_base + kv_rows[:, None] * HEAD_DIM + dims[None, :], mask=kv_inside, other=0.0)
         scores = tl.dot(q, tl.trans(k)) * scale
-        scores = tl.where(kv_rows[None, :] < seq_len, scores, -float("inf"))
+        if CAUSAL:
+            scores = tl.where(kv_rows[None, :] <= q_rows[:, None], scores, -float("inf"))
+        else:
+            scores = tl.where(kv_rows[None, :] < seq_len, scores, -float("inf"))
         new_max = tl.maximum(running_max, tl.max(scores, axis=1))
         weights = tl.exp(scores - new_max[:, None])
         correction = tl.exp(running_max - new_max)
