@@ -127,10 +127,29 @@ def _attention_args(gen: torch.Generator) -> Args:
             "seq_len": _SEQ, "scale": 1.0 / math.sqrt(_HEAD_DIM)}
 
 
-def _attention_reference(a: Args) -> dict[str, torch.Tensor]:
+def _attention_reference(a: Args, causal: bool = False) -> dict[str, torch.Tensor]:
     q, k, v = a["q_ptr"].float(), a["k_ptr"].float(), a["v_ptr"].float()
-    weights = torch.softmax(q @ k.transpose(1, 2) * a["scale"], dim=-1)
+    scores = q @ k.transpose(1, 2) * a["scale"]
+    if causal:
+        scores = scores.masked_fill(torch.ones(_SEQ, _SEQ, dtype=torch.bool).triu(1), -float("inf"))
+    weights = torch.softmax(scores, dim=-1)
     return {"out_ptr": (weights @ v).to(torch.float16)}
+
+
+def _attention_case(causal: bool) -> Case:
+    return Case(
+        name="attention_causal_fwd_fp16" if causal else "attention_fwd_fp16",
+        kernel=attention_fwd_kernel,
+        signature={"q_ptr": "*fp16", "k_ptr": "*fp16", "v_ptr": "*fp16", "out_ptr": "*fp16", "seq_len": "i32",
+                   "scale": "fp32", "HEAD_DIM": "constexpr", "BLOCK_Q": "constexpr", "BLOCK_KV": "constexpr",
+                   "CAUSAL": "constexpr"},
+        constexprs={"HEAD_DIM": _HEAD_DIM, "BLOCK_Q": _BLOCK_Q, "BLOCK_KV": _BLOCK_KV, "CAUSAL": causal},
+        make_args=_attention_args,
+        grid=lambda a: ((a["seq_len"] + _BLOCK_Q - 1) // _BLOCK_Q, _HEADS),
+        reference=lambda a: _attention_reference(a, causal),
+        atol=1e-2,
+        rtol=1e-2,
+    )
 
 
 CASES = [
@@ -150,16 +169,6 @@ CASES = [
         atol=1e-5,
         rtol=1e-5,
     ),
-    Case(
-        name="attention_fwd_fp16",
-        kernel=attention_fwd_kernel,
-        signature={"q_ptr": "*fp16", "k_ptr": "*fp16", "v_ptr": "*fp16", "out_ptr": "*fp16", "seq_len": "i32",
-                   "scale": "fp32", "HEAD_DIM": "constexpr", "BLOCK_Q": "constexpr", "BLOCK_KV": "constexpr"},
-        constexprs={"HEAD_DIM": _HEAD_DIM, "BLOCK_Q": _BLOCK_Q, "BLOCK_KV": _BLOCK_KV},
-        make_args=_attention_args,
-        grid=lambda a: ((a["seq_len"] + _BLOCK_Q - 1) // _BLOCK_Q, _HEADS),
-        reference=_attention_reference,
-        atol=1e-2,
-        rtol=1e-2,
-    ),
+    _attention_case(causal=False),
+    _attention_case(causal=True),
 ]
