@@ -218,25 +218,34 @@ def measure(backend: str, small: bool, wanted: list[str]) -> list[dict[str, Any]
     return records
 
 
-def markdown(results: dict[str, Any]) -> str:
+def paired_records(results: dict[str, Any]) -> list[tuple[dict[str, Any], dict[str, Any] | None, float | None]]:
+    """This backend's records with Triton-CUDA's for the same case and the
+    ratio of their rates (None where either side has no result)."""
     cuda = {(r["kernel"], r["size"]): r for r in results.get("cuda", {}).get("records", [])}
+    pairs = []
+    for record in results["spirv"]["records"]:
+        theirs = cuda.get((record["kernel"], record["size"]))
+        ratio = (record["rate"] / theirs["rate"]
+                 if theirs and theirs.get("config") and record.get("config") else None)
+        pairs.append((record, theirs, ratio))
+    return pairs
+
+
+def markdown(results: dict[str, Any]) -> str:
     devices = ", ".join(f"{name}: {result['device']}" for name, result in results.items())
     lines = [f"Devices: {devices}", "",
              "| kernel | size | unit | Triton-CUDA | this backend | ratio | configurations (CUDA / this) |",
              "|---|---|---|---|---|---|---|"]
-    for record in results["spirv"]["records"]:
-        theirs = cuda.get((record["kernel"], record["size"]))
 
-        def cell(r: dict[str, Any] | None) -> str:
-            if not r or r.get("config") is None:
-                return "–"
-            return f"{r['rate']:.2f} ±{r['rate_spread']:.2f}" + ("" if r["correct"] else " (WRONG)")
+    def cell(r: dict[str, Any] | None) -> str:
+        if not r or r.get("config") is None:
+            return "–"
+        return f"{r['rate']:.2f} ±{r['rate_spread']:.2f}" + ("" if r["correct"] else " (WRONG)")
 
-        ratio = (f"{record['rate'] / theirs['rate']:.2f}"
-                 if theirs and theirs.get("config") and record.get("config") else "–")
+    for record, theirs, ratio in paired_records(results):
         configs = f"{theirs.get('config') if theirs else '–'} / {record.get('config') or 'none fits'}"
         lines.append(f"| {record['kernel']} | {record['size']} | {record['unit']} | {cell(theirs)} | "
-                     f"{cell(record)} | {ratio} | {configs} |")
+                     f"{cell(record)} | {'–' if ratio is None else f'{ratio:.2f}'} | {configs} |")
     return "\n".join(lines) + "\n"
 
 
@@ -249,13 +258,9 @@ def plot(results: dict[str, Any], path: Path) -> None:
     except ImportError:
         print("matplotlib is missing: no plot", flush=True)
         return
-    cuda = {(r["kernel"], r["size"]): r for r in results.get("cuda", {}).get("records", [])}
-    labels, ratios = [], []
-    for record in results["spirv"]["records"]:
-        theirs = cuda.get((record["kernel"], record["size"]))
-        if record.get("config") and theirs and theirs.get("config"):
-            labels.append(f"{record['kernel']} {record['size']}")
-            ratios.append(record["rate"] / theirs["rate"])
+    pairs = [(record, ratio) for record, _, ratio in paired_records(results) if ratio is not None]
+    labels = [f"{record['kernel']} {record['size']}" for record, _ in pairs]
+    ratios = [ratio for _, ratio in pairs]
     figure, axes = plt.subplots(figsize=(10, 0.3 * len(labels) + 1.5))
     bars = axes.barh(labels[::-1], ratios[::-1])
     axes.bar_label(bars, fmt="%.2f", padding=2, fontsize=8)

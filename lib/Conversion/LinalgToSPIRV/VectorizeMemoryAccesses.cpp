@@ -349,128 +349,96 @@ struct VectorizeMemoryAccessesPass
       return;
     Value width = arith::ConstantIndexOp::create(builder, loc, kWidth);
     Value slot = arith::DivUIOp::create(builder, loc, first.index, width);
-    if (knownDivisor(first.index) % kWidth == 0 &&
-        llvm::all_of(llvm::enumerate(group), [&](auto lane) {
-          return sameInRun(first.mask, lane.value().mask, lane.index());
-        })) {
-      vectorizeAligned(builder, group, alias, slot);
-      return;
+    // Proven aligned with equal masks: the vector access under the first
+    // mask (masked-off loads give the fills, as each scalar load did).
+    // Otherwise it is taken when all four masks hold and the index is a
+    // multiple of kWidth, and the scalar accesses run as they were.
+    bool proven = knownDivisor(first.index) % kWidth == 0 &&
+                  llvm::all_of(llvm::enumerate(group), [&](auto lane) {
+                    return sameInRun(first.mask, lane.value().mask,
+                                     lane.index());
+                  });
+    Value condition = first.mask;
+    if (!proven) {
+      Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
+      condition = arith::CmpIOp::create(
+          builder, loc, arith::CmpIPredicate::eq,
+          arith::RemUIOp::create(builder, loc, first.index, width), zero);
+      for (const Access &access : group)
+        if (access.mask)
+          condition =
+              arith::AndIOp::create(builder, loc, condition, access.mask);
     }
-    Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
-    Value fast = arith::CmpIOp::create(
-        builder, loc, arith::CmpIPredicate::eq,
-        arith::RemUIOp::create(builder, loc, first.index, width), zero);
-    for (const Access &access : group)
-      if (access.mask)
-        fast = arith::AndIOp::create(builder, loc, fast, access.mask);
-
-    SmallVector<Type> resultTypes;
-    if (first.isLoad())
-      resultTypes.assign(kWidth, element);
-    auto branch = scf::IfOp::create(builder, loc, resultTypes, fast,
-                                    /*withElseRegion=*/true);
-    // scf.if builds the terminators of result-less branches itself.
-    auto startOf = [&](Block *block) {
-      if (first.isLoad())
-        builder.setInsertionPointToStart(block);
-      else
-        builder.setInsertionPoint(block->getTerminator());
-    };
-    auto yield = [&](ValueRange values) {
-      if (first.isLoad())
-        scf::YieldOp::create(builder, loc, values);
-    };
-    // Fast path: one vector access.
-    startOf(branch.thenBlock());
-    SmallVector<Value> yielded;
-    if (first.isLoad()) {
-      Value vector = memref::LoadOp::create(builder, loc, alias, slot);
-      for (int64_t lane = 0; lane < kWidth; ++lane)
-        yielded.push_back(
-            vector::ExtractOp::create(builder, loc, vector, lane));
+    SmallVector<Value> results;
+    if (!condition) {
+      results = vectorAccess(builder, group, alias, slot);
     } else {
-      Value vector = vector::FromElementsOp::create(
-          builder, loc, vectorType,
-          llvm::map_to_vector(group, [](const Access &access) {
-            return access.storedValue;
-          }));
-      memref::StoreOp::create(builder, loc, vector, alias, slot);
+      SmallVector<Type> resultTypes;
+      if (first.isLoad())
+        resultTypes.assign(kWidth, element);
+      auto branch =
+          scf::IfOp::create(builder, loc, resultTypes, condition,
+                            /*withElseRegion=*/first.isLoad() || !proven);
+      // scf.if builds the terminators of result-less branches itself.
+      auto startOf = [&](Block *block) {
+        if (first.isLoad())
+          builder.setInsertionPointToStart(block);
+        else
+          builder.setInsertionPoint(block->getTerminator());
+      };
+      auto yield = [&](ValueRange values) {
+        if (first.isLoad())
+          scf::YieldOp::create(builder, loc, values);
+      };
+      startOf(branch.thenBlock());
+      yield(vectorAccess(builder, group, alias, slot));
+      if (branch.elseBlock()) {
+        startOf(branch.elseBlock());
+        SmallVector<Value> others;
+        for (const Access &access : group) {
+          if (proven) { // the fill of a masked load
+            others.push_back(cast<scf::IfOp>(access.op)
+                                 .elseBlock()
+                                 ->getTerminator()
+                                 ->getOperand(0));
+            continue;
+          }
+          Operation *moved = builder.clone(*access.op);
+          llvm::append_range(others, moved->getResults());
+        }
+        yield(others);
+      }
+      llvm::append_range(results, branch.getResults());
     }
-    yield(yielded);
-    // Otherwise the scalar accesses, as they were.
-    startOf(branch.elseBlock());
-    SmallVector<Value> scalars;
-    for (const Access &access : group) {
-      Operation *moved = builder.clone(*access.op);
-      llvm::append_range(scalars, moved->getResults());
-    }
-    yield(scalars);
     if (first.isLoad())
-      for (auto [access, result] : llvm::zip(group, branch.getResults()))
+      for (auto [access, result] : llvm::zip(group, results))
         access.op->getResult(0).replaceAllUsesWith(result);
     for (const Access &access : llvm::reverse(group))
       access.op->erase();
   }
 
-  /// A group whose index is a known multiple of kWidth and whose masks all
-  /// equal the first: one vector access under the first mask (masked-off
-  /// loads give the first access's fill value, which the four share).
-  static void vectorizeAligned(OpBuilder &builder, ArrayRef<Access> group,
-                               Value alias, Value slot) {
+  /// One vector access of `alias` at `slot` for the group: a load gives its
+  /// kWidth lanes, a store writes the group's values.
+  static SmallVector<Value> vectorAccess(OpBuilder &builder,
+                                         ArrayRef<Access> group, Value alias,
+                                         Value slot) {
     const Access &first = group.front();
     Location loc = first.op->getLoc();
-    Type element = cast<MemRefType>(first.buffer.getType()).getElementType();
-    auto vectorType = VectorType::get({kWidth}, element);
-    auto access = [&](OpBuilder &b) -> SmallVector<Value> {
-      if (!first.isLoad()) {
-        Value vector = vector::FromElementsOp::create(
-            b, loc, vectorType,
-            llvm::map_to_vector(group, [](const Access &access) {
-              return access.storedValue;
-            }));
-        memref::StoreOp::create(b, loc, vector, alias, slot);
-        return {};
-      }
-      Value vector = memref::LoadOp::create(b, loc, alias, slot);
-      SmallVector<Value> lanes;
-      for (int64_t lane = 0; lane < kWidth; ++lane)
-        lanes.push_back(vector::ExtractOp::create(b, loc, vector, lane));
-      return lanes;
-    };
-    SmallVector<Value> results;
-    if (!first.mask) {
-      results = access(builder);
-    } else {
-      SmallVector<Type> resultTypes;
-      if (first.isLoad())
-        resultTypes.assign(kWidth, element);
-      auto branch = scf::IfOp::create(builder, loc, resultTypes, first.mask,
-                                      /*withElseRegion=*/first.isLoad());
-      // (scf.if gives result-less branches their terminators itself.)
-      OpBuilder inside(builder.getContext());
-      if (first.isLoad()) {
-        inside.setInsertionPointToStart(branch.thenBlock());
-        scf::YieldOp::create(inside, loc, access(inside));
-        inside.setInsertionPointToStart(branch.elseBlock());
-        SmallVector<Value> fills = llvm::map_to_vector(
-            group, [](const Access &access) {
-              return cast<scf::IfOp>(access.op)
-                  .elseBlock()
-                  ->getTerminator()
-                  ->getOperand(0);
-            });
-        scf::YieldOp::create(inside, loc, fills);
-      } else {
-        inside.setInsertionPoint(branch.thenBlock()->getTerminator());
-        access(inside);
-      }
-      llvm::append_range(results, branch.getResults());
+    if (!first.isLoad()) {
+      auto vectorType = cast<VectorType>(
+          cast<MemRefType>(alias.getType()).getElementType());
+      Value vector = vector::FromElementsOp::create(
+          builder, loc, vectorType,
+          llvm::map_to_vector(
+              group, [](const Access &access) { return access.storedValue; }));
+      memref::StoreOp::create(builder, loc, vector, alias, slot);
+      return {};
     }
-    if (first.isLoad())
-      for (auto [member, result] : llvm::zip(group, results))
-        member.op->getResult(0).replaceAllUsesWith(result);
-    for (const Access &member : llvm::reverse(group))
-      member.op->erase();
+    Value vector = memref::LoadOp::create(builder, loc, alias, slot);
+    SmallVector<Value> lanes;
+    for (int64_t lane = 0; lane < kWidth; ++lane)
+      lanes.push_back(vector::ExtractOp::create(builder, loc, vector, lane));
+    return lanes;
   }
 };
 } // namespace

@@ -27,15 +27,6 @@ namespace {
 using triton_spirv::kArgIndexAttrName;
 using triton_spirv::KernelArgRole;
 
-/// The pointer operand of ops that access memory through pointers, or check
-/// the bounds of such an access; null for other ops.
-Value accessedPointer(Operation *op) {
-  if (isa<LoadOp, StoreOp, AtomicRMWOp, AtomicCASOp,
-          triton_spirv::PointerInBoundsOp>(op))
-    return op->getOperand(0);
-  return {};
-}
-
 /// What the kernel ABI gives each pointer argument: the element types
 /// through which it is accessed (its own pointee type first, then those of
 /// pointers reinterpreted by tt.bitcast or tt.int_to_ptr; each becomes one
@@ -56,7 +47,10 @@ annotatePointerRoots(triton::FuncOp func) {
       uses[arg.getArgNumber()].accessTypes.insert(ptrType.getPointeeType());
   Builder builder(func.getContext());
   WalkResult walk = func.walk([&](Operation *op) -> WalkResult {
-    Value pointer = accessedPointer(op);
+    // Accesses through pointers, and the bounds checks of such accesses.
+    Value pointer = isa<triton_spirv::PointerInBoundsOp>(op)
+                        ? op->getOperand(0)
+                        : triton_spirv::accessedPointer(op);
     if (!pointer)
       return WalkResult::advance();
     FailureOr<Value> root = triton_spirv::findPointerRoot(pointer, op);

@@ -86,7 +86,7 @@ struct TritonInsertBoundsChecksPass
       StringRef kind = accessKind(op);
       if (kind.empty())
         return;
-      Value pointer = op->getOperand(0);
+      Value pointer = triton_spirv::accessedPointer(op);
       auto pointerType =
           cast<PointerType>(getElementTypeOrSelf(pointer.getType()));
       if (isa<ShapedType>(pointerType.getPointeeType())) {

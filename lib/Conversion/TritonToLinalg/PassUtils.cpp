@@ -13,6 +13,12 @@ using namespace mlir;
 SmallVector<Value> mlir::triton_spirv::inlineBlock(OpBuilder &b, Block &body,
                                                    ValueRange args) {
   IRMapping mapping;
+  return inlineBlock(b, body, args, mapping);
+}
+
+SmallVector<Value> mlir::triton_spirv::inlineBlock(OpBuilder &b, Block &body,
+                                                   ValueRange args,
+                                                   IRMapping &mapping) {
   mapping.map(body.getArguments(), args);
   for (Operation &op : body.without_terminator())
     b.clone(op, mapping);

@@ -191,3 +191,9 @@ std::optional<Value> mlir::triton_spirv::pointerRoot(Value pointer) {
     return std::nullopt;
   return *root;
 }
+
+Value mlir::triton_spirv::accessedPointer(Operation *op) {
+  if (isa<LoadOp, StoreOp, AtomicRMWOp, AtomicCASOp>(op))
+    return op->getOperand(0);
+  return {};
+}

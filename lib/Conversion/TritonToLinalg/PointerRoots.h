@@ -24,6 +24,10 @@ FailureOr<Value> findPointerRoot(Value pointer, Operation *user);
 /// The same root, or none, without a diagnostic (for rewrites that only ask).
 std::optional<Value> pointerRoot(Value pointer);
 
+/// The pointer operand of a memory access through pointers (tt.load,
+/// tt.store, tt.atomic_rmw, tt.atomic_cas); null for other ops.
+Value accessedPointer(Operation *op);
+
 } // namespace mlir::triton_spirv
 
 #endif // TRITON_SPIRV_LIB_CONVERSION_TRITONTOLINALG_POINTERROOTS_H

@@ -41,12 +41,9 @@ void addWrites(Operation *op, Writes &writes) {
     // Debug output has a buffer of its own.
     if (isa<AssertOp, PrintOp>(nested))
       return WalkResult::advance();
-    Value pointer;
-    if (auto store = dyn_cast<StoreOp>(nested))
-      pointer = store.getPtr();
-    else if (isa<AtomicRMWOp, AtomicCASOp>(nested))
-      pointer = nested->getOperand(0);
-    if (pointer) {
+    if (Value pointer = isa<LoadOp>(nested)
+                            ? Value()
+                            : triton_spirv::accessedPointer(nested)) {
       if (std::optional<Value> root = triton_spirv::pointerRoot(pointer))
         writes.roots.insert(*root);
       else

@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "PointerRoots.h"
+#include "triton-spirv/Conversion/InlineBlock.h"
 #include "triton-spirv/Conversion/TritonToLinalg/Passes.h"
 #include "triton-spirv/Dialect/Triton/IR/Dialect.h"
 
@@ -103,17 +104,14 @@ void cloneRunningOnce(OpBuilder &b, Operation &op, IRMapping &mapping,
     return;
   }
   Value iv = loop.getInductionVar();
-  mapping.map(iv, arith::ConstantOp::create(
-                      b, loop.getLoc(), b.getIntegerAttr(iv.getType(), lower)));
-  for (auto [arg, init] :
-       llvm::zip(loop.getRegionIterArgs(), loop.getInitArgs()))
-    mapping.map(arg, mapping.lookupOrDefault(init));
-  Block *loopBody = loop.getBody();
-  for (Operation &nested : loopBody->without_terminator())
-    b.clone(nested, mapping);
-  for (auto [result, yielded] :
-       llvm::zip(loop.getResults(), loopBody->getTerminator()->getOperands()))
-    mapping.map(result, mapping.lookupOrDefault(yielded));
+  SmallVector<Value> args{arith::ConstantOp::create(
+      b, loop.getLoc(), b.getIntegerAttr(iv.getType(), lower))};
+  for (Value init : loop.getInitArgs())
+    args.push_back(mapping.lookupOrDefault(init));
+  for (auto [result, yielded] : llvm::zip(
+           loop.getResults(),
+           triton_spirv::inlineBlock(b, *loop.getBody(), args, mapping)))
+    mapping.map(result, yielded);
 }
 
 void versionKernel(FuncOp func) {

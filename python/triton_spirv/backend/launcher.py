@@ -352,9 +352,9 @@ class SPIRVLauncher:
         storage = tensor.untyped_storage()
         start, nbytes = storage.data_ptr(), storage.nbytes()
         data = tensor.data_ptr()
-        region = self.device.allocation_holding(start)
-        if region is not None:  # device memory: bound in place
-            address, size = binding_range(region, start, nbytes, self.offset_alignment)
+        bound = self._device_range(start, nbytes)
+        if bound is not None:  # device memory: bound in place
+            address, size = bound
         elif staged is not None:
             address, size = staged.region(start, nbytes)
             data, start = data + address - start, address
