@@ -41,6 +41,9 @@ typedef struct tsr_properties {
   uint32_t max_storage_buffer_range; /* bytes one binding may span */
   uint32_t min_storage_buffer_offset_alignment;
   uint32_t robust_buffer_access; /* out-of-bounds accesses are contained */
+  /* Buffers have device addresses (tsr_device_address), which kernels that
+   * read pointers from memory load through. */
+  uint32_t buffer_device_address;
 } tsr_properties;
 
 /* A host memory range bound as one storage buffer. */
@@ -72,6 +75,10 @@ int tsr_allocate(tsr_device *device, uint64_t size, void **host_pointer,
  * inside it as they bind tsr_allocate memory, without importing it again. */
 int tsr_import_host(tsr_device *device, void *host_pointer, uint64_t size,
                     tsr_allocation **allocation);
+/* The device address of `host_pointer`, which a live allocation or import
+ * holds: what a kernel loads through to reach it. */
+int tsr_device_address(tsr_device *device, const void *host_pointer,
+                       uint64_t *device_address);
 /* Frees an allocation or import (after the launch in flight, if it uses it). */
 void tsr_free(tsr_allocation *allocation);
 /* How many allocations and imports are alive (for leak checks). */

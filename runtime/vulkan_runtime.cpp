@@ -176,6 +176,8 @@ struct tsr_device {
   // for (tsr_enable_timing).
   bool timestampsAvailable = false;
   bool robustBufferAccess = false;
+  /// Buffers have device addresses that shaders may load through.
+  bool bufferDeviceAddress = false;
   bool timestamps = false;
   PFN_vkGetMemoryHostPointerPropertiesEXT getHostPointerProperties = nullptr;
   std::mutex mutex;
@@ -215,6 +217,8 @@ struct tsr_allocation {
   /// imported host memory.
   uint8_t *mapped = nullptr;
   uint64_t size = 0;
+  /// Its start's device address (0 without buffer device addresses).
+  VkDeviceAddress deviceAddress = 0;
 };
 
 struct tsr_kernel {
@@ -420,6 +424,7 @@ int createLogicalDevice(tsr_device *device) {
   if (robust && std::strcmp(robust, "0") == 0)
     features.features.robustBufferAccess = VK_FALSE;
   device->robustBufferAccess = features.features.robustBufferAccess;
+  device->bufferDeviceAddress = features12.bufferDeviceAddress;
 
   float priority = 1.0f;
   VkDeviceQueueCreateInfo queueInfo{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
@@ -562,6 +567,32 @@ void savePipelineCache(tsr_device *device) {
 }
 
 /// Destroys a buffer and frees (and so unmaps) its memory; either may be null.
+/// The usage of every buffer the runtime makes: storage buffers, with
+/// device addresses where the device has them.
+VkBufferUsageFlags storageBufferUsage(const tsr_device *device) {
+  return VK_BUFFER_USAGE_STORAGE_BUFFER_BIT |
+         (device->bufferDeviceAddress
+              ? VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT
+              : VkBufferUsageFlags{0});
+}
+
+/// Memory that buffers with device addresses are bound to must say so.
+VkMemoryAllocateFlagsInfo memoryAllocateFlags(const tsr_device *device) {
+  VkMemoryAllocateFlagsInfo flags{
+      VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_FLAGS_INFO};
+  if (device->bufferDeviceAddress)
+    flags.flags = VK_MEMORY_ALLOCATE_DEVICE_ADDRESS_BIT;
+  return flags;
+}
+
+VkDeviceAddress bufferAddress(const tsr_device *device, VkBuffer buffer) {
+  if (!device->bufferDeviceAddress)
+    return 0;
+  VkBufferDeviceAddressInfo info{VK_STRUCTURE_TYPE_BUFFER_DEVICE_ADDRESS_INFO};
+  info.buffer = buffer;
+  return vkGetBufferDeviceAddress(device->device, &info);
+}
+
 void destroyBuffer(VkDevice device, VkBuffer buffer, VkDeviceMemory memory) {
   if (buffer)
     vkDestroyBuffer(device, buffer, nullptr);
@@ -853,7 +884,7 @@ int importHostMemory(tsr_device *device, void *hostPointer, uint64_t size,
   VkBufferCreateInfo bufferInfo{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
   bufferInfo.pNext = &external;
   bufferInfo.size = size;
-  bufferInfo.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
+  bufferInfo.usage = storageBufferUsage(device);
   bufferInfo.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
   TSR_CHECK(
       vkCreateBuffer(device->device, &bufferInfo, nullptr, &imported.buffer),
@@ -875,6 +906,8 @@ int importHostMemory(tsr_device *device, void *hostPointer, uint64_t size,
       VK_STRUCTURE_TYPE_IMPORT_MEMORY_HOST_POINTER_INFO_EXT};
   import.handleType = VK_EXTERNAL_MEMORY_HANDLE_TYPE_HOST_ALLOCATION_BIT_EXT;
   import.pHostPointer = hostPointer;
+  VkMemoryAllocateFlagsInfo flags = memoryAllocateFlags(device);
+  import.pNext = &flags;
   VkMemoryAllocateInfo allocateInfo{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
   allocateInfo.pNext = &import;
   allocateInfo.allocationSize = size;
@@ -994,6 +1027,7 @@ int tsr_get_properties(tsr_device *device, tsr_properties *out) {
   out->timestamps = device->timestampsAvailable;
   out->max_storage_buffer_range = limits.maxStorageBufferRange;
   out->robust_buffer_access = device->robustBufferAccess;
+  out->buffer_device_address = device->bufferDeviceAddress;
   out->min_storage_buffer_offset_alignment =
       limits.minStorageBufferOffsetAlignment;
   return 0;
@@ -1006,7 +1040,7 @@ int tsr_allocate(tsr_device *device, uint64_t size, void **hostPointer,
   allocation->size = std::max<uint64_t>(size, 1);
   VkBufferCreateInfo bufferInfo{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
   bufferInfo.size = allocation->size;
-  bufferInfo.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
+  bufferInfo.usage = storageBufferUsage(device);
   bufferInfo.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
   TSR_CHECK(
       vkCreateBuffer(device->device, &bufferInfo, nullptr, &allocation->buffer),
@@ -1037,7 +1071,9 @@ int tsr_allocate(tsr_device *device, uint64_t size, void **hostPointer,
     return fail("no host-visible Vulkan memory type can hold " +
                 std::to_string(size) + " bytes");
   }
+  VkMemoryAllocateFlagsInfo flags = memoryAllocateFlags(device);
   VkMemoryAllocateInfo allocateInfo{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
+  allocateInfo.pNext = &flags;
   allocateInfo.allocationSize = requirements.size;
   allocateInfo.memoryTypeIndex = chosen;
   VkResult result = vkAllocateMemory(device->device, &allocateInfo, nullptr,
@@ -1055,6 +1091,7 @@ int tsr_allocate(tsr_device *device, uint64_t size, void **hostPointer,
                 " bytes of device memory: " + resultName(result));
   }
   allocation->mapped = static_cast<uint8_t *>(mapped);
+  allocation->deviceAddress = bufferAddress(device, allocation->buffer);
   *hostPointer = mapped;
   std::lock_guard<std::mutex> lock(device->mutex);
   device->allocations.emplace(allocation->mapped, allocation.get());
@@ -1075,9 +1112,28 @@ int tsr_import_host(tsr_device *device, void *hostPointer, uint64_t size,
   allocation->memory = imported.memory;
   allocation->mapped = static_cast<uint8_t *>(hostPointer);
   allocation->size = size;
+  allocation->deviceAddress = bufferAddress(device, allocation->buffer);
   std::lock_guard<std::mutex> lock(device->mutex);
   device->allocations.emplace(allocation->mapped, allocation);
   *out = allocation;
+  return 0;
+}
+
+int tsr_device_address(tsr_device *device, const void *hostPointer,
+                       uint64_t *deviceAddress) {
+  if (!device->bufferDeviceAddress)
+    return fail("the Vulkan device has no buffer device addresses");
+  auto *address = static_cast<const uint8_t *>(hostPointer);
+  std::lock_guard<std::mutex> lock(device->mutex);
+  tsr_allocation *allocation = allocationHolding(device, address, 1);
+  if (!allocation) {
+    char text[32];
+    std::snprintf(text, sizeof(text), "%p", hostPointer);
+    return fail(std::string("no allocation or import of the runtime holds "
+                            "host address ") +
+                text);
+  }
+  *deviceAddress = allocation->deviceAddress + (address - allocation->mapped);
   return 0;
 }
 

@@ -17,7 +17,8 @@ limit=${TUTORIAL_TIMEOUT_S:-1800}
 scratch=$(mktemp -d)
 status=0
 pytest_main=$(python3 -c 'import os, pytest; print(os.path.dirname(pytest.__file__))')/__main__.py
-for name in 01-vector-add 02-fused-softmax 03-matrix-multiplication 05-layer-norm 06-fused-attention; do
+for name in 01-vector-add 02-fused-softmax 03-matrix-multiplication 05-layer-norm 06-fused-attention \
+    08-grouped-gemm; do
   log=$scratch/$name.log
   start=$SECONDS
   if [ $name = 06-fused-attention ]; then

@@ -46,6 +46,7 @@ class _Properties(ctypes.Structure):
         ("max_storage_buffer_range", ctypes.c_uint32),
         ("min_storage_buffer_offset_alignment", ctypes.c_uint32),
         ("robust_buffer_access", ctypes.c_uint32),
+        ("buffer_device_address", ctypes.c_uint32),
     ]
 
 
@@ -73,6 +74,7 @@ class DeviceProperties:
     max_storage_buffer_range: int
     min_storage_buffer_offset_alignment: int
     robust_buffer_access: bool
+    buffer_device_address: bool
 
     @property
     def target(self) -> str:
@@ -110,6 +112,8 @@ def _lib() -> ctypes.CDLL:
                                          ctypes.POINTER(ctypes.c_void_p)]
             lib.tsr_import_host.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_uint64,
                                             ctypes.POINTER(ctypes.c_void_p)]
+            lib.tsr_device_address.argtypes = [ctypes.c_void_p, ctypes.c_void_p,
+                                                ctypes.POINTER(ctypes.c_uint64)]
             lib.tsr_free.argtypes = [ctypes.c_void_p]
             lib.tsr_live_allocations.argtypes = [ctypes.c_void_p]
             lib.tsr_live_allocations.restype = ctypes.c_uint64
@@ -199,7 +203,8 @@ class Device:
             host_import_alignment=raw.host_import_alignment, timestamps=bool(raw.timestamps),
             max_storage_buffer_range=raw.max_storage_buffer_range,
             min_storage_buffer_offset_alignment=raw.min_storage_buffer_offset_alignment,
-            robust_buffer_access=bool(raw.robust_buffer_access))
+            robust_buffer_access=bool(raw.robust_buffer_access),
+            buffer_device_address=bool(raw.buffer_device_address))
 
     def synchronize(self) -> None:
         """Waits for the launches in flight."""
@@ -251,6 +256,14 @@ class Device:
             self.frees += 1
         if self.handle:
             _lib().tsr_free(handle)
+
+    def device_address(self, address: int) -> int:
+        """The device address of host `address`, which a live allocation or
+        import holds (raises VulkanError otherwise)."""
+        result = ctypes.c_uint64()
+        _check(_lib().tsr_device_address(self.handle, ctypes.c_void_p(address),
+                                         ctypes.byref(result)))
+        return result.value
 
     def allocation_holding(self, address: int) -> tuple[int, int] | None:
         """(start, size) of the live allocation that holds `address`, if any."""

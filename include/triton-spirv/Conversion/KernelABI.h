@@ -22,6 +22,11 @@ namespace mlir::triton_spirv {
 inline constexpr StringLiteral kKernelAttrName = "triton_spirv.kernel";
 inline constexpr StringLiteral kAbiAttrName = "triton_spirv.abi";
 inline constexpr StringLiteral kArgIndexAttrName = "triton_spirv.arg_index";
+/// On a kernel: the Triton arguments whose elements are addresses (dense
+/// i64 array). The launcher binds a copy of each with device addresses in
+/// place of host ones; the metadata lists them as `address_tables`.
+inline constexpr StringLiteral kAddressTablesAttrName =
+    "triton_spirv.address_tables";
 
 /// The roles of grid axis `dim` (0: x, 1: y, 2: z).
 KernelArgRole programIdRole(unsigned dim);

@@ -6,7 +6,7 @@
 #include "triton-spirv/Analysis/WorkgroupMemory.h"
 #include "triton-spirv/Conversion/LinalgToSPIRV/Target.h"
 #include "triton-spirv/Conversion/TritonToLinalg/Passes.h"
-#include "triton-spirv/Dialect/TritonSPIRV/IR/Dialect.h"
+#include "triton-spirv/Dialect/TritonSPIRV/IR/Ops.h"
 
 #include "Legalization.h"
 
@@ -347,6 +347,10 @@ LogicalResult KernelLowering::lowerArguments() {
                            builder.getI64IntegerAttr(pushConstantBytes)),
       builder.getNamedAttr("workgroup_memory_bytes",
                            builder.getI64IntegerAttr(workgroupMemoryBytes))};
+  if (auto tables = kernel->getAttrOfType<DenseI64ArrayAttr>(
+          triton_spirv::kAddressTablesAttrName))
+    abi.push_back(builder.getNamedAttr(
+        "address_tables", builder.getI64ArrayAttr(tables.asArrayRef())));
   if (argumentBytes)
     abi.push_back(builder.getNamedAttr(
         "argument_buffer",
@@ -531,6 +535,9 @@ struct KernelToSPIRVPass
               return spirv::StorageClass::StorageBuffer;
             }
           }
+          if (auto storageClass =
+                  dyn_cast_or_null<spirv::StorageClassAttr>(space))
+            return storageClass.getValue(); // buffers at device addresses
           return spirv::mapMemorySpaceToVulkanStorageClass(space);
         });
     spirv::convertMemRefTypesAndAttrs(module, storageClasses);
@@ -562,9 +569,24 @@ struct KernelToSPIRVPass
       if (auto used = kernel->getAttrOfType<IntegerAttr>(
               triton_spirv::kWorkgroupSizeAttrName))
         invocations = std::clamp<int64_t>(used.getInt(), 1, workgroupSize);
+      // Buffers at device addresses need 64-bit physical addressing.
+      bool usesAddresses =
+          kernel
+              .walk([](triton_spirv::AddressBufferOp) {
+                return WalkResult::interrupt();
+              })
+              .wasInterrupted();
+      if (usesAddresses && !description->features.bufferDeviceAddress) {
+        kernel.emitError("the kernel reads pointers from memory, which needs "
+                         "buffer device addresses; target '")
+            << target << "' has none";
+        return signalPassFailure();
+      }
       OpBuilder builder(module.getBody(), module.getBody()->end());
       auto spirvModule = spirv::ModuleOp::create(
-          builder, kernel.getLoc(), spirv::AddressingModel::Logical,
+          builder, kernel.getLoc(),
+          usesAddresses ? spirv::AddressingModel::PhysicalStorageBuffer64
+                        : spirv::AddressingModel::Logical,
           spirv::MemoryModel::GLSL450);
       kernel->moveBefore(spirvModule.getBody(), spirvModule.getBody()->end());
       if (failed(KernelLowering(kernel, spirvModule, typeConverter,

@@ -2,6 +2,7 @@
 
 #include "Legalization.h"
 #include "triton-spirv/Conversion/InlineBlock.h"
+#include "triton-spirv/Dialect/TritonSPIRV/IR/Ops.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Transforms/Passes.h"
@@ -447,6 +448,24 @@ struct ExactFma : OpConversionPattern<math::FmaOp> {
   }
 };
 
+/// A buffer at a device address: the address as a PhysicalStorageBuffer
+/// pointer to the runtime array the buffer's memref type converts to.
+struct AddressBufferToPointer
+    : OpConversionPattern<triton_spirv::AddressBufferOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(triton_spirv::AddressBufferOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Type type = getTypeConverter()->convertType(op.getType());
+    if (!type)
+      return rewriter.notifyMatchFailure(op, "the target has no buffers of "
+                                             "this element type");
+    rewriter.replaceOpWithNewOp<spirv::ConvertUToPtrOp>(op, type,
+                                                        adaptor.getAddress());
+    return success();
+  }
+};
+
 struct CtPopToBitCount : OpConversionPattern<math::CtPopOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -553,7 +572,8 @@ void triton_spirv::populateKernelToSPIRVPatterns(
     const SPIRVTypeConverter &typeConverter, RewritePatternSet &patterns) {
   patterns.add<ToGLInstruction<math::Exp2Op, spirv::GLExp2Op>,
                ToGLInstruction<math::Log2Op, spirv::GLLog2Op>, CtPopToBitCount,
-               ExactFma>(typeConverter, patterns.getContext());
+               ExactFma, AddressBufferToPointer>(typeConverter,
+                                                 patterns.getContext());
 }
 
 void triton_spirv::populateAtomicToSPIRVPatterns(

@@ -47,7 +47,7 @@ void populateExactRemainderPatterns(RewritePatternSet &patterns);
 inline constexpr llvm::StringLiteral kExactAttrName = "triton_spirv.exact";
 
 /// Patterns for what upstream SPIR-V conversions lack: GLSL exp2/log2,
-/// population counts, exact FMAs.
+/// population counts, exact FMAs, buffers at device addresses.
 void populateKernelToSPIRVPatterns(const SPIRVTypeConverter &typeConverter,
                                    RewritePatternSet &patterns);
 

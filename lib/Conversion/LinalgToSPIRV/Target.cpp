@@ -20,7 +20,8 @@ constexpr TargetFeatures kDesktopFeatures{/*int8=*/true,
                                           /*float16=*/true,
                                           /*float64=*/true,
                                           /*atomicFloatAdd=*/true,
-                                          /*cooperativeMatrix=*/false};
+                                          /*cooperativeMatrix=*/false,
+                                          /*bufferDeviceAddress=*/true};
 const TargetDescription kTargets[] = {
     {"lavapipe", "", 32768, 1024, 128, 8, true, false, kDesktopFeatures},
     {"nvidia", "NVIDIA:DiscreteGPU", 49152, 1024, 256, 32, false, true,
@@ -40,7 +41,8 @@ SmallVector<std::pair<StringRef, bool *>> featureFlags(TargetFeatures &f) {
           {"float16", &f.float16},
           {"float64", &f.float64},
           {"atomic-float-add", &f.atomicFloatAdd},
-          {"cooperative-matrix", &f.cooperativeMatrix}};
+          {"cooperative-matrix", &f.cooperativeMatrix},
+          {"buffer-device-address", &f.bufferDeviceAddress}};
 }
 } // namespace
 
@@ -122,6 +124,10 @@ triton_spirv::getTargetEnv(MLIRContext *context,
   if (f.cooperativeMatrix) {
     capabilities.push_back("CooperativeMatrixKHR");
     extensions.push_back("SPV_KHR_cooperative_matrix");
+  }
+  if (f.bufferDeviceAddress) {
+    capabilities.push_back("PhysicalStorageBufferAddresses");
+    extensions.push_back("SPV_KHR_physical_storage_buffer");
   }
   // Cooperative matrices need SPIR-V 1.6 (Vulkan 1.3).
   StringRef version = f.cooperativeMatrix ? "v1.6" : "v1.5";

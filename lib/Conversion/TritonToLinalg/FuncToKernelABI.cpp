@@ -7,12 +7,15 @@
 #include "triton-spirv/Dialect/Triton/IR/Dialect.h"
 #include "triton-spirv/Dialect/TritonSPIRV/IR/Ops.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/SPIRV/IR/SPIRVAttributes.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/TypeUtilities.h"
+#include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SetVector.h"
 
 namespace mlir::triton_spirv {
@@ -37,14 +40,23 @@ struct PointerArgUses {
   bool boundsChecked = false;
 };
 
-/// Marks every memory op (and bounds check) with the kernel argument its
-/// pointer derives from, and returns how each argument is used.
-FailureOr<SmallVector<PointerArgUses>>
-annotatePointerRoots(triton::FuncOp func) {
-  SmallVector<PointerArgUses> uses(func.getNumArguments());
+/// The pointer roots of a kernel: how each pointer argument is used, and
+/// the address roots (tt.int_to_ptr results, numbered in order of first
+/// access) with the element types accessed through each.
+struct PointerRootUses {
+  SmallVector<PointerArgUses> args;
+  llvm::MapVector<Value, llvm::SetVector<Type>> addresses;
+};
+
+/// Marks every memory op (and bounds check) with the kernel argument or the
+/// address root its pointer derives from, and returns how each is used.
+FailureOr<PointerRootUses> annotatePointerRoots(triton::FuncOp func) {
+  PointerRootUses uses;
+  uses.args.resize(func.getNumArguments());
   for (BlockArgument arg : func.getArguments())
     if (auto ptrType = dyn_cast<PointerType>(arg.getType()))
-      uses[arg.getArgNumber()].accessTypes.insert(ptrType.getPointeeType());
+      uses.args[arg.getArgNumber()].accessTypes.insert(
+          ptrType.getPointeeType());
   Builder builder(func.getContext());
   WalkResult walk = func.walk([&](Operation *op) -> WalkResult {
     // Accesses through pointers, and the bounds checks of such accesses.
@@ -56,23 +68,140 @@ annotatePointerRoots(triton::FuncOp func) {
     FailureOr<Value> root = triton_spirv::findPointerRoot(pointer, op);
     if (failed(root))
       return WalkResult::interrupt();
+    Type accessType = cast<PointerType>(getElementTypeOrSelf(pointer.getType()))
+                          .getPointeeType();
+    if (triton_spirv::isAddressRoot(*root)) {
+      if (isa<triton_spirv::PointerInBoundsOp>(op)) {
+        op->emitError("bounds of pointers with an address root are unknown");
+        return WalkResult::interrupt();
+      }
+      auto [entry, inserted] = uses.addresses.try_emplace(*root);
+      if (inserted)
+        entry->second.insert(
+            cast<PointerType>(root->getType()).getPointeeType());
+      op->setAttr(triton_spirv::kRootAddressAttrName,
+                  builder.getI64IntegerAttr(entry - uses.addresses.begin()));
+      if (!isa<ShapedType>(accessType))
+        entry->second.insert(accessType);
+      return WalkResult::advance();
+    }
     unsigned argIndex = cast<BlockArgument>(*root).getArgNumber();
     op->setAttr(triton_spirv::kRootArgAttrName,
                 builder.getI64IntegerAttr(argIndex));
     if (isa<triton_spirv::PointerInBoundsOp>(op)) {
-      uses[argIndex].boundsChecked = true;
+      uses.args[argIndex].boundsChecked = true;
       return WalkResult::advance();
     }
-    Type accessType = cast<PointerType>(getElementTypeOrSelf(pointer.getType()))
-                          .getPointeeType();
     // Block pointers are rejected by the memory lowering.
     if (!isa<ShapedType>(accessType))
-      uses[argIndex].accessTypes.insert(accessType);
+      uses.args[argIndex].accessTypes.insert(accessType);
     return WalkResult::advance();
   });
   if (walk.wasInterrupted())
     return failure();
   return uses;
+}
+
+/// Whether `value` is only used to make addresses: by tt.int_to_ptr, or by
+/// integer arithmetic whose results are.
+bool feedsOnlyAddresses(Value value) {
+  return llvm::all_of(value.getUsers(), [](Operation *user) {
+    if (isa<IntToPtrOp>(user))
+      return true;
+    return user->getNumRegions() == 0 && user->getNumResults() == 1 &&
+           user->getDialect()->getNamespace() == "arith" &&
+           feedsOnlyAddresses(user->getResult(0));
+  });
+}
+
+/// The pointer arguments whose elements address roots are read from (the
+/// launcher gives them device addresses): each address must be loaded from
+/// a pointer argument, then at most offset by integer arithmetic, and such
+/// an argument is only read, and only for addresses.
+FailureOr<llvm::SetVector<unsigned>>
+findAddressTables(triton::FuncOp func, const PointerRootUses &uses) {
+  llvm::SetVector<unsigned> tables;
+  for (Value root : uses.addresses.keys()) {
+    auto toPointer = root.getDefiningOp<IntToPtrOp>();
+    SmallVector<Value> worklist{toPointer.getSrc()};
+    llvm::SmallPtrSet<Value, 8> visited;
+    bool loaded = false;
+    while (!worklist.empty()) {
+      Value value = worklist.pop_back_val();
+      if (!visited.insert(value).second)
+        continue;
+      Operation *def = value.getDefiningOp();
+      if (auto load = dyn_cast_or_null<LoadOp>(def)) {
+        auto argIndex = load->getAttrOfType<IntegerAttr>(
+            triton_spirv::kRootArgAttrName);
+        if (!argIndex)
+          return toPointer.emitError("unsupported pointer: its address is "
+                                     "loaded through another address; "
+                                     "only addresses read from a kernel "
+                                     "argument reach device memory");
+        tables.insert(argIndex.getInt());
+        loaded = true;
+        continue;
+      }
+      if (!def || def->getNumRegions() != 0 ||
+          def->getDialect()->getNamespace() != "arith")
+        return toPointer.emitError(
+            "unsupported pointer: tt.int_to_ptr of an integer that is not "
+            "read from a kernel pointer argument (an address table) and "
+            "offset by arithmetic; the launcher gives device addresses only "
+            "to the elements of such tables");
+      worklist.append(def->operand_begin(), def->operand_end());
+    }
+    if (!loaded)
+      return toPointer.emitError("unsupported pointer: tt.int_to_ptr of a "
+                                 "constant address");
+  }
+  // The launcher binds each table's translated copy: its elements must not
+  // be read as numbers, nor written.
+  WalkResult walk = func.walk([&](Operation *op) -> WalkResult {
+    auto argIndex =
+        op->getAttrOfType<IntegerAttr>(triton_spirv::kRootArgAttrName);
+    if (!argIndex || !tables.contains(argIndex.getInt()) ||
+        isa<triton_spirv::PointerInBoundsOp>(op))
+      return WalkResult::advance();
+    auto load = dyn_cast<LoadOp>(op);
+    if (load && feedsOnlyAddresses(load.getResult()))
+      return WalkResult::advance();
+    op->emitError("kernel argument ")
+        << argIndex.getInt()
+        << " holds addresses (tt.int_to_ptr of its elements); it may "
+           "only be read, and only for addresses";
+    return WalkResult::interrupt();
+  });
+  if (walk.wasInterrupted())
+    return failure();
+  return tables;
+}
+
+/// Replaces each address root by a pointer cast of (address buffer, 0), as
+/// pointer arguments are rebuilt from (buffer, offset): one address buffer
+/// per element type accessed through it.
+void materializeAddressRoots(const PointerRootUses &uses) {
+  for (auto [number, entry] : llvm::enumerate(uses.addresses)) {
+    auto toPointer = entry.first.getDefiningOp<IntToPtrOp>();
+    OpBuilder b(toPointer);
+    Location loc = toPointer.getLoc();
+    auto space = spirv::StorageClassAttr::get(
+        b.getContext(), spirv::StorageClass::PhysicalStorageBuffer);
+    SmallVector<Value> buffers;
+    for (Type elementType : entry.second)
+      buffers.push_back(triton_spirv::AddressBufferOp::create(
+          b, loc,
+          MemRefType::get({ShapedType::kDynamic}, elementType,
+                          MemRefLayoutAttrInterface(), space),
+          toPointer.getSrc(), b.getI64IntegerAttr(number)));
+    Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+    toPointer.replaceAllUsesWith(
+        UnrealizedConversionCastOp::create(b, loc, toPointer.getType(),
+                                           ValueRange{buffers.front(), zero})
+            .getResult(0));
+    toPointer.erase();
+  }
 }
 
 /// "file:line:col" of the first file location in `loc`.
@@ -139,10 +268,15 @@ LogicalResult convertKernel(triton::FuncOp func) {
   if (!func.getResultTypes().empty())
     return func.emitError("kernel '")
            << func.getName() << "' returns values; kernels return nothing";
-  FailureOr<SmallVector<PointerArgUses>> pointerUses =
-      annotatePointerRoots(func);
-  if (failed(pointerUses))
+  FailureOr<PointerRootUses> rootUses = annotatePointerRoots(func);
+  if (failed(rootUses))
     return failure();
+  FailureOr<llvm::SetVector<unsigned>> addressTables =
+      findAddressTables(func, *rootUses);
+  if (failed(addressTables))
+    return failure();
+  materializeAddressRoots(*rootUses);
+  ArrayRef<PointerArgUses> pointerUses = rootUses->args;
 
   MLIRContext *ctx = func.getContext();
   Builder builder(ctx);
@@ -180,7 +314,7 @@ LogicalResult convertKernel(triton::FuncOp func) {
     if (isa<ShapedType>(ptrType.getPointeeType()))
       return func.emitError("kernel argument ")
              << index << " is a block pointer; pass plain pointers";
-    const PointerArgUses &uses = (*pointerUses)[index];
+    const PointerArgUses &uses = pointerUses[index];
     for (Type elementType : uses.accessTypes)
       addArg(MemRefType::get({ShapedType::kDynamic}, elementType),
              KernelArgRole::Buffer, index, original, arg.getLoc());
@@ -211,6 +345,10 @@ LogicalResult convertKernel(triton::FuncOp func) {
   kernel->setAttr(triton_spirv::kKernelAttrName, builder.getUnitAttr());
   if (debugFormats)
     kernel->setAttr(triton_spirv::debug_buffer::kFormatsAttrName, debugFormats);
+  if (!addressTables->empty())
+    kernel->setAttr(triton_spirv::kAddressTablesAttrName,
+                    builder.getDenseI64ArrayAttr(llvm::to_vector_of<int64_t>(
+                        addressTables->getArrayRef())));
   Block *entry = kernel.addEntryBlock();
   for (auto [arg, loc] : llvm::zip(entry->getArguments(), argLocs))
     arg.setLoc(loc);
@@ -227,7 +365,7 @@ LogicalResult convertKernel(triton::FuncOp func) {
     // The buffers (one per accessed element type), then the offset.
     Value buffer = entry->getArgument(first);
     Value offset = entry->getArgument(
-        first + (*pointerUses)[arg.getArgNumber()].accessTypes.size());
+        first + pointerUses[arg.getArgNumber()].accessTypes.size());
     replacements.push_back(
         UnrealizedConversionCastOp::create(
             rewriter, arg.getLoc(), arg.getType(), ValueRange{buffer, offset})

@@ -3,6 +3,7 @@
 #include "Patterns.h"
 #include "triton-spirv/Conversion/InlineBlock.h"
 #include "triton-spirv/Dialect/Triton/IR/Dialect.h"
+#include "triton-spirv/Dialect/TritonSPIRV/IR/Ops.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/IRMapping.h"
@@ -51,8 +52,24 @@ LogicalResult mlir::triton_spirv::applyConversionWithoutRollback(
 FailureOr<Value> mlir::triton_spirv::lookupRootArg(Operation *op,
                                                    KernelArgRole role,
                                                    Type elementType) {
-  auto root = op->getAttrOfType<IntegerAttr>(kRootArgAttrName);
   auto func = op->getParentOfType<func::FuncOp>();
+  if (auto address = op->getAttrOfType<IntegerAttr>(kRootAddressAttrName)) {
+    if (role != KernelArgRole::Buffer)
+      return op->emitError("pointers with an address root have no ")
+             << stringifyKernelArgRole(role) << " argument";
+    AddressBufferOp found;
+    func.walk([&](AddressBufferOp buffer) {
+      if (buffer.getRoot() == address.getInt() &&
+          (!elementType ||
+           getElementTypeOrSelf(buffer.getType()) == elementType))
+        found = buffer;
+    });
+    if (!found)
+      return op->emitError("no address buffer of element type ")
+             << elementType << " for address root " << address.getInt();
+    return found.getBuffer();
+  }
+  auto root = op->getAttrOfType<IntegerAttr>(kRootArgAttrName);
   if (!root || !func)
     return op->emitError("pointer root unknown: run "
                          "--triton-func-to-kernel-abi first");

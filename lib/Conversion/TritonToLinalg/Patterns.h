@@ -11,10 +11,16 @@ namespace mlir::triton_spirv {
 /// On memory ops and pointer bitcasts: the kernel argument their pointer
 /// derives from.
 inline constexpr StringLiteral kRootArgAttrName = "triton_spirv.root_arg";
+/// On memory ops through a pointer with an address root: the number of its
+/// triton_spirv.address_buffer.
+inline constexpr StringLiteral kRootAddressAttrName =
+    "triton_spirv.root_address";
 
 /// The kernel argument of `role` that stands for the Triton argument behind
 /// `op`'s pointer (marked with `kRootArgAttrName` by the ABI pass), for
-/// buffers the one with elements of `elementType`.
+/// buffers the one with elements of `elementType`. For a pointer with an
+/// address root (`kRootAddressAttrName`), its triton_spirv.address_buffer of
+/// `elementType`; such buffers have no other roles.
 FailureOr<Value> lookupRootArg(Operation *op, KernelArgRole role,
                                Type elementType = {});
 /// The buffer argument through which memory op `op` accesses elements of

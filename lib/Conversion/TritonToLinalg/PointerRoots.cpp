@@ -149,12 +149,16 @@ traceRoot(Value pointer,
     }
     if (auto toPointer = dyn_cast<IntToPtrOp>(def)) {
       // An address computed from pointers (tt.ptr_to_int) stays in their
-      // buffer; an address from anywhere else names no buffer.
-      if (!addAddressSources(toPointer.getSrc(), worklist))
-        return unsupported(def, "made by tt.int_to_ptr from an integer that "
-                                "is not computed from a kernel pointer "
-                                "argument (tt.ptr_to_int); Vulkan buffers "
-                                "have no addresses to reach it by");
+      // buffer; an address from anywhere else is a root of its own, reached
+      // through its device address.
+      if (addAddressSources(toPointer.getSrc(), worklist))
+        continue;
+      if (isa<ShapedType>(toPointer.getType()))
+        return unsupported(def, "made by tt.int_to_ptr from a block of "
+                                "integers; only a scalar address can be "
+                                "the base of pointers outside the kernel's "
+                                "pointer arguments");
+      roots.insert(toPointer.getResult());
       continue;
     }
     if (isa<LoadOp>(def))
@@ -187,9 +191,13 @@ FailureOr<Value> mlir::triton_spirv::findPointerRoot(Value pointer,
 std::optional<Value> mlir::triton_spirv::pointerRoot(Value pointer) {
   FailureOr<Value> root =
       traceRoot(pointer, [](Operation *, StringRef) { return failure(); });
-  if (failed(root))
+  if (failed(root) || isAddressRoot(*root))
     return std::nullopt;
   return *root;
+}
+
+bool mlir::triton_spirv::isAddressRoot(Value root) {
+  return root.getDefiningOp<IntToPtrOp>() != nullptr;
 }
 
 Value mlir::triton_spirv::accessedPointer(Operation *op) {

@@ -475,8 +475,9 @@ Value createView(OpBuilder &b, Location loc, Value buffer,
       b.getContext(),
       getConstantIntValue(block.offset).value_or(ShapedType::kDynamic),
       staticStrides);
-  auto elementType = cast<MemRefType>(buffer.getType()).getElementType();
-  auto type = MemRefType::get(shape, elementType, layout);
+  auto bufferType = cast<MemRefType>(buffer.getType());
+  auto type = MemRefType::get(shape, bufferType.getElementType(), layout,
+                              bufferType.getMemorySpace());
   return memref::ReinterpretCastOp::create(
       b, loc, type, buffer, block.offset,
       getAsIndexOpFoldResult(b.getContext(), shape), block.strides);

@@ -22,6 +22,7 @@ from collections import deque
 from typing import Any, Callable, Sequence
 
 from .. import vulkan
+from .address_tables import AddressTables
 from .bindings import HostImports, Region, StagedStorages, binding_range
 from .debug_buffer import DebugBuffer
 from .kernel_abi import NUM_PROGRAMS, PROGRAM_ID_BASES, Role
@@ -59,21 +60,31 @@ _host_imports: HostImports | None = None
 
 class _InFlight:
     """A submitted launch: what must stay alive until it is done (its
-    arguments), and what finishes it (staging copy-back, the debug report)."""
+    arguments), and what finishes it (staging copy-back, freeing the memory
+    imported for address tables, the debug report)."""
 
-    __slots__ = ("sequence", "arguments", "staged", "report")
+    __slots__ = ("sequence", "arguments", "resources", "report")
 
-    def __init__(self, sequence: int, arguments: Any, staged: StagedStorages | None,
+    def __init__(self, sequence: int, arguments: Any, resources: list[_LaunchResource],
                  report: Callable[[], None] | None) -> None:
-        self.sequence, self.arguments, self.staged, self.report = sequence, arguments, staged, report
+        self.sequence, self.arguments, self.report = sequence, arguments, report
+        self.resources = resources
 
     def finish(self, report: bool = True) -> None:
         try:
             if report and self.report is not None:
                 self.report()
         finally:
-            if self.staged is not None:
-                self.staged.finish()
+            _finish_resources(self.resources)
+
+
+# What a launch holds until it is done: StagedStorages, AddressTables.
+_LaunchResource = StagedStorages | AddressTables
+
+
+def _finish_resources(resources: list[_LaunchResource], copy_back: bool = True) -> None:
+    for resource in resources:
+        resource.finish(copy_back)
 
 
 def last_launch() -> int:
@@ -103,8 +114,7 @@ def synchronize() -> None:
         if _abandoned:
             device.synchronize()  # raises while a timed-out launch still runs
             for launch in _abandoned:
-                if launch.staged is not None:
-                    launch.staged.finish(copy_back=False)
+                _finish_resources(launch.resources, copy_back=False)
             _abandoned.clear()
         if not _in_flight:
             return
@@ -262,6 +272,8 @@ class SPIRVLauncher:
         argument_buffer = abi.get("argument_buffer", {})
         self.argument_bytes = argument_buffer.get("bytes", 0)
         self.arguments = _Packer(self.argument_bytes, argument_buffer.get("slots", []))
+        # Arguments whose elements the kernel reads as addresses.
+        self.address_tables: tuple[int, ...] = tuple(abi.get("address_tables", ()))
         debug = abi.get("debug_buffer")
         self.debug = DebugBuffer(debug, self.name) if debug else None
         self.num_bindings = (len(self.binding_args) + (1 if self.argument_bytes else 0) +
@@ -402,12 +414,15 @@ class SPIRVLauncher:
         if grid[0] == 0:
             return
         values = self._flatten(args)
-        staged: StagedStorages | None = None
+        resources: list[_LaunchResource] = []
         submitted = False
         try:
+            if self.address_tables:
+                values = self._with_device_addresses(values, resources)
             bindings, offsets, bounds = self._bind_tensors(values)
             if bindings is None:  # a tensor outside device memory
                 staged = self._staging()
+                resources.append(staged)
                 bindings, offsets, bounds = self._bind_tensors(values, staged)
             if self.argument_bytes:
                 ctypes.memmove(self.argument_address, self.arguments.pack(values, offsets, grid, bounds),
@@ -423,7 +438,7 @@ class SPIRVLauncher:
                 not _asynchronous, grid_bytes, self.bindings.pack(*bindings), self.num_bindings,
                 push_constants, self.program_id_base_offset)
         except vulkan.LaunchTimeoutError:
-            _abandoned.append(_InFlight(0, values, staged, self.report))
+            _abandoned.append(_InFlight(0, values, resources, self.report))
             raise
         except BaseException:
             if submitted:  # it may have been submitted: its memory may be in use
@@ -431,20 +446,36 @@ class SPIRVLauncher:
                     self.device.synchronize()
                 except vulkan.VulkanError:
                     pass
-            if staged is not None:
-                staged.finish()
+            _finish_resources(resources)
             raise
         if not _asynchronous:
-            if staged is not None or self.report is not None:
-                _InFlight(sequence, values, staged, self.report).finish()
+            if resources or self.report is not None:
+                _InFlight(sequence, values, resources, self.report).finish()
             return
-        _in_flight.append(_InFlight(sequence, values, staged, self.report))
+        _in_flight.append(_InFlight(sequence, values, resources, self.report))
         if not _synchronize_at_exit:
             # Registered after the device's close, so it runs before it.
             atexit.register(synchronize)
             _synchronize_at_exit = True
         if len(_in_flight) > 16:  # bounded, without a runtime call per launch
             _finish_done(self.device)
+
+    def _with_device_addresses(self, values: Sequence[Any],
+                               resources: list[_LaunchResource]) -> list[Any]:
+        """The arguments with each address table replaced by its copy holding
+        device addresses (AddressTables)."""
+        if not self.device.properties.buffer_device_address:
+            raise ValueError(f"{self.name} reads pointers from memory, which needs buffer device "
+                             f"addresses; this Vulkan device has none")
+        if _in_flight:  # the launches before may write the tables
+            synchronize()
+        tables = AddressTables(self.device, self.name)
+        resources.append(tables)
+        values = list(values)
+        for index in self.address_tables:
+            table, _ = self._unwrap(values[index], index)
+            values[index] = tables.translate(table, index)
+        return values
 
     def _device_range(self, start: int, nbytes: int) -> Region | None:
         """The range that binds a storage in device memory, kept until an

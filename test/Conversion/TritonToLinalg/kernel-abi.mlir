@@ -64,3 +64,32 @@ tt.func public @loop_carried(%n: i32, %p: !tt.ptr<f32>, %c: i1) {
   %v = tt.load %r : !tt.ptr<f32>
   tt.return
 }
+
+// -----
+
+// An address read from a table (as the grouped-GEMM tutorial reads its
+// matrices' addresses) is a root of its own: a buffer at a device address
+// per element type accessed through it, rebuilt as (buffer, 0). The kernel
+// lists the table for the launcher, which binds it with device addresses.
+// CHECK-LABEL: func.func @address_table
+// CHECK-SAME: attributes {triton_spirv.address_tables = array<i64: 0>, triton_spirv.kernel}
+// CHECK: %[[A:.*]] = tt.load %{{.*}} {triton_spirv.root_arg = 0 : i64} : !tt.ptr<i64>
+// CHECK: %[[OFFSET:.*]] = arith.addi %[[A]], %{{.*}} : i64
+// CHECK: %[[F32:.*]] = triton_spirv.address_buffer %[[OFFSET]] root 0 : memref<?xf32, #spirv.storage_class<PhysicalStorageBuffer>>
+// CHECK: triton_spirv.address_buffer %[[OFFSET]] root 0 : memref<?xi32, #spirv.storage_class<PhysicalStorageBuffer>>
+// CHECK: %[[ZERO:.*]] = arith.constant 0 : index
+// CHECK: %[[P:.*]] = builtin.unrealized_conversion_cast %[[F32]], %[[ZERO]] : memref<?xf32, #spirv.storage_class<PhysicalStorageBuffer>>, index to !tt.ptr<f32>
+// CHECK-NOT: tt.int_to_ptr
+// CHECK: tt.load %[[P]] {triton_spirv.root_address = 0 : i64}
+// CHECK: tt.store %{{.*}}, %{{.*}} {triton_spirv.root_address = 0 : i64} : !tt.ptr<i32>
+tt.func public @address_table(%table: !tt.ptr<i64>) {
+  %a = tt.load %table : !tt.ptr<i64>
+  %c16 = arith.constant 16 : i64
+  %b = arith.addi %a, %c16 : i64
+  %p = tt.int_to_ptr %b : i64 -> !tt.ptr<f32>
+  %v = tt.load %p : !tt.ptr<f32>
+  %q = tt.bitcast %p : !tt.ptr<f32> -> !tt.ptr<i32>
+  %w = tt.bitcast %v : f32 -> i32
+  tt.store %q, %w : !tt.ptr<i32>
+  tt.return
+}

@@ -83,3 +83,29 @@ tt.func public @address_round_trip(%p: !tt.ptr<f32>, %out: !tt.ptr<i32>) {
   tt.store %out, %v : !tt.ptr<i32>
   tt.return
 }
+
+// -----
+
+// Accesses through a pointer with an address root index its buffer at a
+// device address, as those through arguments index their buffers.
+// CHECK-LABEL: func.func @through_address
+// CHECK: %[[A:.*]] = memref.load %{{.*}}[%{{.*}}] : memref<?xi64>
+// CHECK: %[[BUF:.*]] = triton_spirv.address_buffer %[[A]] root 0 : memref<?xf32, #spirv.storage_class<PhysicalStorageBuffer>>
+// CHECK: linalg.generic
+// CHECK: scf.if
+// CHECK-NEXT: memref.load %[[BUF]][%{{.*}}] : memref<?xf32, #spirv.storage_class<PhysicalStorageBuffer>>
+// CHECK: memref.store %{{.*}}, %[[BUF]][%{{.*}}] : memref<?xf32, #spirv.storage_class<PhysicalStorageBuffer>>
+tt.func public @through_address(%table: !tt.ptr<i64>, %n: i32) {
+  %a = tt.load %table : !tt.ptr<i64>
+  %p = tt.int_to_ptr %a : i64 -> !tt.ptr<f32>
+  %r = tt.make_range {end = 16 : i32, start = 0 : i32} : tensor<16xi32>
+  %bound = tt.splat %n : i32 -> tensor<16xi32>
+  %mask = arith.cmpi slt, %r, %bound : tensor<16xi32>
+  %base = tt.splat %p : !tt.ptr<f32> -> tensor<16x!tt.ptr<f32>>
+  %ptrs = tt.addptr %base, %r : tensor<16x!tt.ptr<f32>>, tensor<16xi32>
+  %v = tt.load %ptrs, %mask : tensor<16x!tt.ptr<f32>>
+  %s = tt.load %p : !tt.ptr<f32>
+  %t = arith.addf %s, %s : f32
+  tt.store %p, %t : !tt.ptr<f32>
+  tt.return
+}

@@ -1,6 +1,6 @@
-"""Addressing and memory access: cache/eviction modifiers, 64-bit offsets, block
-pointers, tensor descriptors (both rewritten to plain pointers in TTIR), pointer
-casts (bitcast, ptr_to_int, int_to_ptr) and fp8/rounding conversions (tt.fp_to_fp)."""
+"""Addressing and memory access: cache/eviction modifiers, 64-bit offsets, block pointers,
+tensor descriptors (both rewritten to plain pointers in TTIR), pointer casts (bitcast,
+ptr_to_int, int_to_ptr, tables of addresses) and fp8/rounding conversions (tt.fp_to_fp)."""
 
 from __future__ import annotations
 
@@ -168,6 +168,63 @@ def _fp_conversion_reference(a: Args) -> dict[str, torch.Tensor]:
     return {"e5m2_ptr": e5m2, "e4m3_ptr": e4m3, "roundtrip_ptr": e5m2.float() + e4m3.float(), "bf16_rtz_ptr": rtz}
 
 
+@triton.jit
+def grouped_matmul_addresses_kernel(a_table, b_table, c_table, sizes, group_size, a_storage, b_storage,
+                                    c_storage, BLOCK: tl.constexpr):
+    # The grouped-GEMM tutorial's scheme: each problem's matrices are found
+    # through tables of addresses (here, of square blocks of the storages).
+    tile = tl.program_id(0)
+    first = 0
+    for g in range(group_size):
+        size = tl.load(sizes + g)
+        tiles_per_row = size // BLOCK
+        tiles = tiles_per_row * tiles_per_row
+        if tile >= first and tile < first + tiles:
+            a = tl.load(a_table + g).to(tl.pointer_type(tl.float16))
+            b = tl.load(b_table + g).to(tl.pointer_type(tl.float16))
+            c = tl.load(c_table + g).to(tl.pointer_type(tl.float16))
+            rows = (tile - first) // tiles_per_row * BLOCK + tl.arange(0, BLOCK)
+            columns = (tile - first) % tiles_per_row * BLOCK + tl.arange(0, BLOCK)
+            ks = tl.arange(0, BLOCK)
+            acc = tl.zeros((BLOCK, BLOCK), dtype=tl.float32)
+            for k in range(0, size, BLOCK):
+                x = tl.load(a + rows[:, None] * size + (k + ks)[None, :])
+                y = tl.load(b + (k + ks)[:, None] * size + columns[None, :])
+                acc += tl.dot(x, y)
+            tl.store(c + rows[:, None] * size + columns[None, :], acc.to(tl.float16))
+        first += tiles
+
+
+_GROUP_SIZES = (64, 32)
+_GROUP_BLOCK = 32
+
+
+def _grouped_args(gen: torch.Generator) -> Args:
+    # Each storage holds the group's matrices one after another; the tables
+    # hold their addresses (the storages, kernel arguments too, keep them).
+    total = sum(s * s for s in _GROUP_SIZES)
+    starts = [sum(s * s for s in _GROUP_SIZES[:i]) for i in range(len(_GROUP_SIZES))]
+    storages = {name: rand_floats(gen, (total,)).half() for name in ("a_storage", "b_storage")}
+    storages["c_storage"] = torch.zeros(total, dtype=torch.float16)
+
+    def table(storage: torch.Tensor) -> torch.Tensor:
+        return torch.tensor([storage[start:].data_ptr() for start in starts], dtype=torch.int64)
+
+    return {"a_table": table(storages["a_storage"]), "b_table": table(storages["b_storage"]),
+            "c_table": table(storages["c_storage"]), "sizes": torch.tensor(_GROUP_SIZES, dtype=torch.int32),
+            "group_size": len(_GROUP_SIZES), **storages}
+
+
+def _grouped_reference(a: Args) -> dict[str, torch.Tensor]:
+    products, start = [], 0
+    for s in _GROUP_SIZES:
+        x = a["a_storage"][start:start + s * s].view(s, s).float()
+        y = a["b_storage"][start:start + s * s].view(s, s).float()
+        products.append((x @ y).half().reshape(-1))
+        start += s * s
+    return {"c_storage": torch.cat(products)}
+
+
 CASES = [
     Case(
         name="load_store_modifiers",
@@ -243,5 +300,17 @@ CASES = [
         reference=_fp_conversion_reference,
         atol=0.0,
         rtol=0.0,
+    ),
+    Case(
+        name="grouped_matmul_addresses",
+        kernel=grouped_matmul_addresses_kernel,
+        signature={"a_table": "*i64", "b_table": "*i64", "c_table": "*i64", "sizes": "*i32", "group_size": "i32",
+                   "a_storage": "*fp16", "b_storage": "*fp16", "c_storage": "*fp16", "BLOCK": "constexpr"},
+        constexprs={"BLOCK": _GROUP_BLOCK},
+        make_args=_grouped_args,
+        grid=fixed_grid(sum((s // _GROUP_BLOCK)**2 for s in _GROUP_SIZES)),
+        reference=_grouped_reference,
+        atol=5e-2,
+        rtol=1e-2,
     ),
 ]

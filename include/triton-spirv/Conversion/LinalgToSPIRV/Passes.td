@@ -317,7 +317,10 @@ def SetTargetVersion : Pass<"triton-spirv-set-target-version",
     spirv-update-vce declares the lowest SPIR-V version the module's ops need,
     but the entry point's interface list was built for the target's version
     (since SPIR-V 1.4 it names every global variable, not only inputs and
-    outputs), so the module must declare that version.
+    outputs), so the module must declare that version. Physical storage
+    buffers are declared through SPV_KHR_physical_storage_buffer, the
+    extension Vulkan 1.2's core buffer device addresses satisfy (upstream
+    names the EXT one, which needs VK_EXT_buffer_device_address).
   }];
 }
 

@@ -23,6 +23,9 @@ struct TargetFeatures {
   /// KHR cooperative matrices of 16x16x16 fp16 with fp16 and fp32
   /// accumulators in subgroup scope (needs SPIR-V 1.6).
   bool cooperativeMatrix = false;
+  /// Buffer device addresses (PhysicalStorageBuffer64): pointers read from
+  /// memory as integers reach the memory they address.
+  bool bufferDeviceAddress = false;
 };
 
 /// What the pipeline needs to know about a Vulkan device.
@@ -47,8 +50,9 @@ struct TargetDescription {
 };
 
 /// Changes to a preset (0 or empty: keep the preset's). Features are named
-/// `int8`, `int16`, `int64`, `float16`, `float64`, `atomic-float-add` and
-/// `cooperative-matrix`; `+name` (or `name`) enables one, `-name` disables it.
+/// `int8`, `int16`, `int64`, `float16`, `float64`, `atomic-float-add`,
+/// `cooperative-matrix` and `buffer-device-address`; `+name` (or `name`)
+/// enables one, `-name` disables it.
 struct TargetOverrides {
   ArrayRef<std::string> features;
   unsigned maxWorkgroupMemoryBytes = 0;

@@ -19,9 +19,17 @@ def TritonFuncToKernelABI : Pass<"triton-func-to-kernel-abi", "ModuleOp"> {
     which --triton-pointers-to-memref derives every address.
     `tt.get_program_id` and `tt.get_num_programs` become those arguments.
     Argument roles are recorded in `triton_spirv.abi` argument attributes.
+
+    A `tt.int_to_ptr` of an address read from a pointer argument (a table
+    of addresses) is a root of its own: it becomes the cast of
+    (`triton_spirv.address_buffer`, 0), and the kernel lists the table in
+    `triton_spirv.address_tables` for the launcher, which binds a copy
+    holding device addresses. Such tables may only be read, for addresses.
   }];
-  let dependentDialects = ["::mlir::func::FuncDialect",
-                           "::mlir::memref::MemRefDialect"];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::func::FuncDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::triton_spirv::TritonSPIRVDialect"];
 }
 
 def TritonInsertBoundsChecks

@@ -3,6 +3,7 @@
 #include "triton-spirv/Dialect/TritonSPIRV/IR/Ops.h"
 #include "triton-spirv/Dialect/Triton/IR/Dialect.h"
 
+#include "mlir/Dialect/SPIRV/IR/SPIRVAttributes.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/OpImplementation.h"
@@ -40,5 +41,20 @@ LogicalResult PointerInBoundsOp::verify() {
     return emitOpError("result must be ")
            << inBoundsTypeOf(getPointer().getType()) << ", not "
            << getInBounds().getType();
+  return success();
+}
+
+LogicalResult AddressBufferOp::verify() {
+  auto type = cast<MemRefType>(getBuffer().getType());
+  auto space =
+      dyn_cast_or_null<spirv::StorageClassAttr>(type.getMemorySpace());
+  if (type.getRank() != 1 || !type.isDynamicDim(0) ||
+      !type.getLayout().isIdentity() || !space ||
+      space.getValue() != spirv::StorageClass::PhysicalStorageBuffer)
+    return emitOpError("result must be a memref<?xT, "
+                       "#spirv.storage_class<PhysicalStorageBuffer>>, not ")
+           << type;
+  if (getRoot() < 0)
+    return emitOpError("root must be at least 0");
   return success();
 }

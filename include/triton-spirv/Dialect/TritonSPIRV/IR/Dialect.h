@@ -7,6 +7,7 @@
 #ifndef TRITON_SPIRV_DIALECT_TRITONSPIRV_IR_DIALECT_H
 #define TRITON_SPIRV_DIALECT_TRITONSPIRV_IR_DIALECT_H
 
+#include "mlir/Dialect/SPIRV/IR/SPIRVDialect.h"
 #include "mlir/IR/Attributes.h"
 #include "mlir/IR/Dialect.h"
 

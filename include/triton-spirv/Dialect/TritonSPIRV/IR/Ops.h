@@ -5,6 +5,8 @@
 
 #include "triton-spirv/Dialect/TritonSPIRV/IR/Dialect.h"
 
+#include "mlir/Bytecode/BytecodeOpInterface.h"
+#include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/OpDefinition.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 

@@ -24,6 +24,8 @@ def TritonSPIRV_Dialect : Dialect {
     every invocation can reach every element.
   }];
   let useDefaultAttributePrinterParser = 1;
+  // Buffers at device addresses are in SPIR-V's PhysicalStorageBuffer class.
+  let dependentDialects = ["::mlir::spirv::SPIRVDialect"];
 }
 
 class TritonSPIRV_Attr<string name, string attrMnemonic>

@@ -1,0 +1,141 @@
+"""Pointers read from memory (`tl.load(ptrs + g).to(tl.pointer_type(...))`),
+as the grouped-GEMM tutorial reads its matrices' addresses: the launcher
+binds each table of addresses with device addresses in place of host ones,
+and kernels load and store through them (Vulkan buffer device addresses)."""
+
+from __future__ import annotations
+
+import pytest
+import torch
+import triton
+import triton.language as tl
+
+from triton_spirv import memory, vulkan
+from triton_spirv.backend import launcher
+from triton_spirv.backend.compiler import SPIRVCompilationError
+
+
+@triton.jit
+def _scale_rows(table_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    source = tl.load(table_ptr + row).to(tl.pointer_type(tl.float32))
+    offsets = tl.arange(0, BLOCK)
+    inside = offsets < n
+    values = tl.load(source + offsets, mask=inside, other=0.0)
+    tl.store(out_ptr + row * n + offsets, values * 2.0, mask=inside)
+
+
+@triton.jit
+def _write_through_table(table_ptr, n, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    target = tl.load(table_ptr + row).to(tl.pointer_type(tl.int32))
+    offsets = tl.arange(0, BLOCK)
+    tl.store(target + offsets, offsets + row * 100, mask=offsets < n)
+
+
+@triton.jit
+def _grouped_matmul(a_table, b_table, c_table, sizes, group_size, BLOCK_M: tl.constexpr,
+                    BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr):
+    # One program per tile of every problem; problems are square blocks.
+    tile = tl.program_id(0)
+    first = 0
+    for g in range(group_size):
+        size = tl.load(sizes + g)
+        tiles_per_row = size // BLOCK_N
+        tiles = (size // BLOCK_M) * tiles_per_row
+        if tile >= first and tile < first + tiles:
+            a = tl.load(a_table + g).to(tl.pointer_type(tl.float16))
+            b = tl.load(b_table + g).to(tl.pointer_type(tl.float16))
+            c = tl.load(c_table + g).to(tl.pointer_type(tl.float16))
+            m = (tile - first) // tiles_per_row
+            n = (tile - first) % tiles_per_row
+            rows = m * BLOCK_M + tl.arange(0, BLOCK_M)
+            columns = n * BLOCK_N + tl.arange(0, BLOCK_N)
+            ks = tl.arange(0, BLOCK_K)
+            acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+            for k in range(0, size, BLOCK_K):
+                x = tl.load(a + rows[:, None] * size + (k + ks)[None, :])
+                y = tl.load(b + (k + ks)[:, None] * size + columns[None, :])
+                acc += tl.dot(x, y)
+            tl.store(c + rows[:, None] * size + columns[None, :], acc.to(tl.float16))
+        first += tiles
+
+
+@triton.jit
+def _address_from_scalar(address, out_ptr):
+    source = address.to(tl.pointer_type(tl.float32))
+    tl.store(out_ptr, tl.load(source))
+
+
+def _table(tensors: list[torch.Tensor]) -> torch.Tensor:
+    return torch.tensor([t.data_ptr() if t is not None else 0 for t in tensors], dtype=torch.int64)
+
+
+def test_rows_read_through_a_table_of_addresses() -> None:
+    n = 100
+    gen = torch.Generator().manual_seed(0)
+    heap = torch.rand(n, generator=gen)  # small: in the allocator's heap
+    mapped = torch.rand(1 << 20, generator=gen)  # large: a mapping of its own
+    device = memory.empty(n)  # device memory the runtime allocated
+    device.copy_(torch.rand(n, generator=gen))
+    view = mapped[12345:12345 + n]  # starts inside its storage
+    sources = [heap, view, device, mapped[:n]]
+    out = torch.full((len(sources), n), -1.0)
+    _scale_rows[(len(sources),)](_table(sources), out, n, BLOCK=128)
+    assert torch.equal(out, torch.stack(sources) * 2.0)
+
+
+def test_stores_through_addresses_reach_host_and_device_memory() -> None:
+    n = 37
+    targets = [torch.zeros(n, dtype=torch.int32), memory.zeros(n, torch.int32),
+               torch.zeros(3 * n, dtype=torch.int32)[n:2 * n]]
+    # A null entry the grid never reaches is left alone.
+    _write_through_table[(len(targets),)](_table(targets + [None]), n, BLOCK=64)
+    for row, target in enumerate(targets):
+        assert torch.equal(target, torch.arange(n, dtype=torch.int32) + row * 100)
+
+
+def test_grouped_matmul_through_addresses() -> None:
+    gen = torch.Generator().manual_seed(1)
+    sizes = [64, 32, 96]
+    a = [torch.randn(s, s, generator=gen).half() for s in sizes]
+    b = [torch.randn(s, s, generator=gen).half() for s in sizes]
+    c = [torch.empty(s, s, dtype=torch.float16) for s in sizes]
+    tiles = sum((s // 32) ** 2 for s in sizes)
+    _grouped_matmul[(tiles,)](_table(a), _table(b), _table(c), torch.tensor(sizes, dtype=torch.int32),
+                              len(sizes), BLOCK_M=32, BLOCK_N=32, BLOCK_K=32)
+    for x, y, z in zip(a, b, c):
+        torch.testing.assert_close(z.float(), x.float() @ y.float(), atol=5e-2, rtol=1e-2)
+
+
+def test_memory_imported_for_a_launch_is_freed_with_it() -> None:
+    n = 64
+    sources = [torch.rand(n), torch.rand(n)]
+    out = memory.empty((2, n))
+    table = _table(sources)
+    _scale_rows[(2,)](table, out, n, BLOCK=64)  # compiled, pools filled
+    live = vulkan.device().live_allocations()
+    _scale_rows[(2,)](table, out, n, BLOCK=64)
+    assert vulkan.device().live_allocations() == live
+    launcher.set_asynchronous(True)
+    try:
+        sources[0].fill_(3.0)
+        _scale_rows[(2,)](table, out, n, BLOCK=64)
+        launcher.synchronize()
+    finally:
+        launcher.set_asynchronous(False)
+    assert vulkan.device().live_allocations() == live
+    assert torch.equal(out, torch.stack(sources) * 2.0)
+
+
+def test_an_address_outside_any_memory_is_named() -> None:
+    out = torch.zeros(1, 16)
+    table = torch.tensor([16], dtype=torch.int64)  # the first page is never mapped
+    with pytest.raises(ValueError, match=r"reads address 0x10 from element 0 of argument 0"):
+        _scale_rows[(1,)](table, out, 16, BLOCK=16)
+
+
+def test_an_address_passed_as_an_integer_is_rejected_at_compile_time() -> None:
+    source = torch.ones(1)
+    with pytest.raises(SPIRVCompilationError, match="not read from a kernel pointer argument"):
+        _address_from_scalar[(1,)](source.data_ptr(), torch.zeros(1))
