@@ -55,3 +55,29 @@ func.func @in_bounds_misshaped(%p: tensor<8x!tt.ptr<f32>>) {
   %ok = triton_spirv.pointer_in_bounds %p : tensor<8x!tt.ptr<f32>> -> tensor<4xi1>
   return
 }
+
+// -----
+
+// A buffer at a device address is a whole runtime array in the
+// PhysicalStorageBuffer class.
+func.func @address_buffer_in_storage_buffer(%a: i64) {
+  // expected-error @+1 {{result must be a memref<?xT, #spirv.storage_class<PhysicalStorageBuffer>>, not 'memref<?xf32, #spirv.storage_class<StorageBuffer>>'}}
+  %b = triton_spirv.address_buffer %a root 0 : memref<?xf32, #spirv.storage_class<StorageBuffer>>
+  return
+}
+
+// -----
+
+func.func @address_buffer_of_fixed_size(%a: i64) {
+  // expected-error @+1 {{result must be a memref<?xT}}
+  %b = triton_spirv.address_buffer %a root 0 : memref<16xf32, #spirv.storage_class<PhysicalStorageBuffer>>
+  return
+}
+
+// -----
+
+func.func @address_buffer_negative_root(%a: i64) {
+  // expected-error @+1 {{root must be at least 0}}
+  %b = triton_spirv.address_buffer %a root -1 : memref<?xf32, #spirv.storage_class<PhysicalStorageBuffer>>
+  return
+}
