@@ -94,11 +94,17 @@ struct TritonInsertBoundsChecksPass
             << kind << " through a block pointer are not checked";
         return;
       }
-      // Pointers without one argument behind them are the kernel ABI's to
+      // Pointers without one root behind them are the kernel ABI's to
       // report.
-      std::optional<Value> root = triton_spirv::pointerRoot(pointer);
+      std::optional<Value> root =
+          triton_spirv::pointerRoot(pointer, /*allowAddress=*/true);
       if (!root)
         return;
+      if (triton_spirv::isAddressRoot(*root)) {
+        op->emitRemark("bounds of this ")
+            << kind << " through an address read from memory are not checked";
+        return;
+      }
       OpBuilder b(op);
       Location loc = op->getLoc();
       Value inBounds =

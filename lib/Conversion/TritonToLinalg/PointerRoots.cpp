@@ -188,10 +188,11 @@ FailureOr<Value> mlir::triton_spirv::findPointerRoot(Value pointer,
   });
 }
 
-std::optional<Value> mlir::triton_spirv::pointerRoot(Value pointer) {
+std::optional<Value> mlir::triton_spirv::pointerRoot(Value pointer,
+                                                     bool allowAddress) {
   FailureOr<Value> root =
       traceRoot(pointer, [](Operation *, StringRef) { return failure(); });
-  if (failed(root) || isAddressRoot(*root))
+  if (failed(root) || (!allowAddress && isAddressRoot(*root)))
     return std::nullopt;
   return *root;
 }

@@ -26,8 +26,9 @@ namespace mlir::triton_spirv {
 FailureOr<Value> findPointerRoot(Value pointer, Operation *user);
 
 /// The argument root, or none, without a diagnostic (for rewrites that only
-/// ask). Address roots give none too: they may alias any buffer.
-std::optional<Value> pointerRoot(Value pointer);
+/// ask). Address roots give none too (they may alias any buffer), unless
+/// `allowAddress`.
+std::optional<Value> pointerRoot(Value pointer, bool allowAddress = false);
 
 /// Whether a root found by findPointerRoot is an address root.
 bool isAddressRoot(Value root);

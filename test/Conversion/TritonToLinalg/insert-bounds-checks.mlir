@@ -68,3 +68,18 @@ tt.func public @loaded_pointer(%table: !tt.ptr<!tt.ptr<f32>>) {
   %x = tt.load %p : !tt.ptr<f32>
   tt.return
 }
+
+// -----
+
+// Memory reached through an address read from a table has no known bounds:
+// a remark says so, and the access stays as it is.
+// CHECK-LABEL: tt.func public @through_address
+// CHECK-NOT: triton_spirv.pointer_in_bounds %[[P:.*]] : !tt.ptr<f32>
+// CHECK: tt.load %{{.*}} : !tt.ptr<f32>
+tt.func public @through_address(%table: !tt.ptr<i64>) {
+  %a = tt.load %table : !tt.ptr<i64>
+  %p = tt.int_to_ptr %a : i64 -> !tt.ptr<f32>
+  // expected-remark @below {{bounds of this load through an address read from memory are not checked}}
+  %v = tt.load %p : !tt.ptr<f32>
+  tt.return
+}
