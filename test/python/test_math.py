@@ -350,3 +350,34 @@ def test_minimum_maximum_return_the_operand_that_is_not_nan(dtype: torch.dtype) 
     torch.testing.assert_close(hi, torch.fmax(x, y), equal_nan=True)
     torch.testing.assert_close(lo, torch.fmin(x, y), equal_nan=True)
     assert row_max.item() == 4.0
+
+
+@triton.jit
+def _correctly_rounded(x_ptr, y_ptr, sqrt_ptr, div_ptr, n, BLOCK: tl.constexpr):
+    offsets = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    inside = offsets < n
+    x = tl.load(x_ptr + offsets, mask=inside)
+    y = tl.load(y_ptr + offsets, mask=inside)
+    tl.store(sqrt_ptr + offsets, tl.math.sqrt_rn(x), mask=inside)
+    tl.store(div_ptr + offsets, tl.math.div_rn(x, y), mask=inside)
+
+
+def test_sqrt_rn_and_div_rn_round_correctly() -> None:
+    """Bit for bit the f64 result rounded to f32 (Triton's test_precise_math
+    check); Vulkan drivers need not round Sqrt and OpFDiv correctly, and
+    NVIDIA's did not."""
+    gen = torch.Generator().manual_seed(3)
+    n = 1 << 16
+    x = torch.randn(n, generator=gen) * torch.exp2(torch.randint(-60, 60, (n,), generator=gen).float())
+    y = torch.randn(n, generator=gen) * torch.exp2(torch.randint(-60, 60, (n,), generator=gen).float())
+    edges = torch.tensor([0.0, -0.0, 1.0, 2.0, 3.0, float("inf"), -float("inf"), float("nan"), 1e-45, 3e38,
+                          1.0 + 2.0**-23, 0.5])
+    x[:len(edges)] = edges
+    y[:len(edges)] = torch.tensor([0.0, 1.0, 3.0, 0.0, float("inf"), 2.0, -1.0, 1.0, 2.0, 1e-38, 2.0, 3.0])
+    sqrt_out, div_out = torch.empty(n), torch.empty(n)
+    _correctly_rounded[(triton.cdiv(n, 1024),)](x, y, sqrt_out, div_out, n, BLOCK=1024)
+    sqrt_ref = torch.sqrt(x.abs().double()).float() * torch.where(x < 0, float("nan"), 1.0)
+    sqrt_ref[x == 0] = x[x == 0]  # sqrt(-0) is -0
+    div_ref = (x.double() / y.double()).float()
+    torch.testing.assert_close(sqrt_out, sqrt_ref, rtol=0, atol=0, equal_nan=True)
+    torch.testing.assert_close(div_out, div_ref, rtol=0, atol=0, equal_nan=True)

@@ -559,7 +559,8 @@ struct KernelToSPIRVPass
         return signalPassFailure();
       }
       if (failed(triton_spirv::prepareKernelForSPIRV(
-              kernel, description->nativeMinMaxNum)))
+              kernel, description->nativeMinMaxNum,
+              description->features.float64)))
         return signalPassFailure();
       FailureOr<triton_spirv::WorkgroupVectorWidths> vectorWidths =
           triton_spirv::findWorkgroupVectorBuffers(kernel);

@@ -537,7 +537,9 @@ void minMaxNumToGLInstructions(func::FuncOp kernel) {
 } // namespace
 
 LogicalResult triton_spirv::prepareKernelForSPIRV(func::FuncOp kernel,
-                                                  bool nativeMinMaxNum) {
+                                                  bool nativeMinMaxNum,
+                                                  bool float64) {
+  roundCorrectly(kernel, float64);
   // Compare-and-swap updates first: their bodies are ordinary arithmetic,
   // which bf16 and fp8 emulation then computes in f32.
   atomicsToCompareAndSwap(kernel);

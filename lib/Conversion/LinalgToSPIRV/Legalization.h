@@ -21,8 +21,15 @@ namespace triton_spirv {
 /// arith ops without a SPIR-V instruction are expanded, small floats
 /// emulated. With `nativeMinMaxNum` (TargetDescription), f16/f32
 /// arith.minnumf/maxnumf become GLSL FMin/FMax. Fails, with a diagnostic, on
-/// element types and functions the backend does not support.
-LogicalResult prepareKernelForSPIRV(func::FuncOp kernel, bool nativeMinMaxNum);
+/// element types and functions the backend does not support. f32 roots and
+/// quotients marked correctly rounded are, where the target has `float64`.
+LogicalResult prepareKernelForSPIRV(func::FuncOp kernel, bool nativeMinMaxNum,
+                                    bool float64);
+
+/// f32 math.sqrt and arith.divf marked kCorrectlyRoundedAttrName, computed
+/// in f64 and rounded once (CorrectlyRounded.cpp); without `float64`, a
+/// remark says they are not.
+void roundCorrectly(func::FuncOp kernel, bool float64);
 
 /// bf16, f8E5M2 and f8E4M3FN values become their bits (i16, i8): arithmetic
 /// in f32, conversions as integer bit operations (SmallFloats.cpp). Fails,

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Patterns.h"
+#include "triton-spirv/Conversion/CorrectlyRounded.h"
 #include "triton-spirv/Dialect/Triton/IR/Dialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -48,7 +49,9 @@ struct PreciseSqrtLowering : OpConversionPattern<PreciseSqrtOp> {
   LogicalResult
   matchAndRewrite(PreciseSqrtOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    rewriter.replaceOpWithNewOp<math::SqrtOp>(op, adaptor.getX());
+    auto sqrt = rewriter.replaceOpWithNewOp<math::SqrtOp>(op, adaptor.getX());
+    sqrt->setAttr(triton_spirv::kCorrectlyRoundedAttrName,
+                  rewriter.getUnitAttr());
     return success();
   }
 };
@@ -58,8 +61,10 @@ struct PreciseDivFLowering : OpConversionPattern<PreciseDivFOp> {
   LogicalResult
   matchAndRewrite(PreciseDivFOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    rewriter.replaceOpWithNewOp<arith::DivFOp>(op, adaptor.getX(),
-                                               adaptor.getY());
+    auto divide = rewriter.replaceOpWithNewOp<arith::DivFOp>(
+        op, adaptor.getX(), adaptor.getY());
+    divide->setAttr(triton_spirv::kCorrectlyRoundedAttrName,
+                    rewriter.getUnitAttr());
     return success();
   }
 };

@@ -211,3 +211,16 @@ tt.func @identities(%x: tensor<4x8xf32>, %n: tensor<8xi32>) -> (tensor<4xf32>, t
   }) : (tensor<8xi32>) -> i32
   tt.return %sum, %max, %min : tensor<4xf32>, tensor<8xf32>, i32
 }
+
+// -----
+
+// sqrt_rn and div_rn must round correctly, which Vulkan does not promise:
+// the ops carry the mark the SPIR-V stage computes them by.
+// CHECK-LABEL: tt.func @correctly_rounded
+// CHECK: %[[Q:.*]] = arith.divf %{{.*}}, %{{.*}} {triton_spirv.correctly_rounded} : tensor<8xf32>
+// CHECK: math.sqrt %[[Q]] {triton_spirv.correctly_rounded} : tensor<8xf32>
+tt.func @correctly_rounded(%x: tensor<8xf32>, %y: tensor<8xf32>) -> tensor<8xf32> {
+  %q = tt.precise_divf %x, %y : tensor<8xf32>
+  %s = tt.precise_sqrt %q : tensor<8xf32>
+  tt.return %s : tensor<8xf32>
+}

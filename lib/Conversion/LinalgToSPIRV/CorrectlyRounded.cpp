@@ -1,0 +1,118 @@
+//===- CorrectlyRounded.cpp - Correctly rounded f32 roots and quotients ---===//
+//
+// Vulkan lets drivers compute OpFDiv to 2.5 ulp and Sqrt as the inverse of
+// InverseSqrt, and NVIDIA's are not correctly rounded, so Triton's sqrt_rn
+// and div_rn differed from their exact results there. A marked f32 op is
+// computed in f64 instead: an estimate refined by two Newton steps, whose
+// residuals FMAs give exactly (x - q y for a quotient, x - s s for a root),
+// then rounded once to f32. The refined value is within about 2^-70 of the
+// exact result, which for f32 operands is either an f32 midpoint exactly
+// (quotients only, held exactly in f64 and rounded to even by the
+// conversion) or at least 2^-50 away from one, so the rounding is correct.
+// Where the estimate or a step is not finite (zeros, infinities, NaNs), the
+// estimate is the answer.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Legalization.h"
+#include "triton-spirv/Conversion/CorrectlyRounded.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/TypeUtilities.h"
+
+using namespace mlir;
+
+namespace {
+/// Newton steps after the driver's estimate.
+constexpr int kNewtonSteps = 2;
+
+/// `type` with f64 elements.
+Type withF64(Type type) {
+  Type f64 = Float64Type::get(type.getContext());
+  if (auto shaped = dyn_cast<ShapedType>(type))
+    return shaped.clone(f64);
+  return f64;
+}
+
+/// The refined value if it is finite, else the estimate, rounded to f32.
+Value roundOnce(OpBuilder &b, Location loc, Value estimate, Value refined,
+                Type resultType) {
+  // |refined| < inf (SPIR-V's IsFinite is for kernels only).
+  Type type = refined.getType();
+  APFloat inf = APFloat::getInf(APFloat::IEEEdouble());
+  TypedAttr infAttr =
+      isa<ShapedType>(type)
+          ? TypedAttr(DenseElementsAttr::get(cast<ShapedType>(type), inf))
+          : TypedAttr(b.getFloatAttr(type, inf));
+  Value infinity = arith::ConstantOp::create(b, loc, infAttr);
+  Value finite = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT,
+                                       math::AbsFOp::create(b, loc, refined),
+                                       infinity);
+  Value chosen = arith::SelectOp::create(b, loc, finite, refined, estimate);
+  return arith::TruncFOp::create(b, loc, resultType, chosen);
+}
+
+Value correctlyRoundedQuotient(OpBuilder &b, Location loc, Value x, Value y) {
+  Type wide = withF64(x.getType());
+  Value xd = arith::ExtFOp::create(b, loc, wide, x);
+  Value yd = arith::ExtFOp::create(b, loc, wide, y);
+  Value estimate = arith::DivFOp::create(b, loc, xd, yd);
+  Value q = estimate;
+  for (int step = 0; step < kNewtonSteps; ++step) {
+    Value negated = arith::NegFOp::create(b, loc, q);
+    Value residual = math::FmaOp::create(b, loc, negated, yd, xd);
+    Value correction = arith::DivFOp::create(b, loc, residual, yd);
+    q = arith::AddFOp::create(b, loc, q, correction);
+  }
+  return roundOnce(b, loc, estimate, q, x.getType());
+}
+
+Value correctlyRoundedRoot(OpBuilder &b, Location loc, Value x) {
+  Type wide = withF64(x.getType());
+  Value xd = arith::ExtFOp::create(b, loc, wide, x);
+  Value estimate = math::SqrtOp::create(b, loc, xd);
+  Value s = estimate;
+  for (int step = 0; step < kNewtonSteps; ++step) {
+    Value negated = arith::NegFOp::create(b, loc, s);
+    Value residual = math::FmaOp::create(b, loc, negated, s, xd);
+    Value twice = arith::AddFOp::create(b, loc, s, s);
+    Value correction = arith::DivFOp::create(b, loc, residual, twice);
+    s = arith::AddFOp::create(b, loc, s, correction);
+  }
+  return roundOnce(b, loc, estimate, s, x.getType());
+}
+} // namespace
+
+void triton_spirv::roundCorrectly(func::FuncOp kernel, bool float64) {
+  SmallVector<Operation *> marked;
+  kernel.walk([&](Operation *op) {
+    if (op->hasAttr(kCorrectlyRoundedAttrName))
+      marked.push_back(op);
+  });
+  for (Operation *op : marked) {
+    op->removeAttr(kCorrectlyRoundedAttrName);
+    if (!getElementTypeOrSelf(op->getResult(0).getType()).isF32())
+      continue;
+    if (!float64) {
+      op->emitRemark("not correctly rounded: the target has no 64-bit "
+                     "floats to compute it with; the driver's precision "
+                     "applies");
+      continue;
+    }
+    OpBuilder b(op);
+    Value result;
+    if (auto divide = dyn_cast<arith::DivFOp>(op))
+      result = correctlyRoundedQuotient(b, op->getLoc(), divide.getLhs(),
+                                        divide.getRhs());
+    else if (auto sqrt = dyn_cast<math::SqrtOp>(op))
+      result = correctlyRoundedRoot(b, op->getLoc(), sqrt.getOperand());
+    else
+      continue;
+    op->getResult(0).replaceAllUsesWith(result);
+    op->erase();
+  }
+}
