@@ -371,9 +371,10 @@ def test_sqrt_rn_and_div_rn_round_correctly() -> None:
     x = torch.randn(n, generator=gen) * torch.exp2(torch.randint(-60, 60, (n,), generator=gen).float())
     y = torch.randn(n, generator=gen) * torch.exp2(torch.randint(-60, 60, (n,), generator=gen).float())
     edges = torch.tensor([0.0, -0.0, 1.0, 2.0, 3.0, float("inf"), -float("inf"), float("nan"), 1e-45, 3e38,
-                          1.0 + 2.0**-23, 0.5])
+                          1.0 + 2.0**-23, 0.5, -1e-40, 2.0**-126])
     x[:len(edges)] = edges
-    y[:len(edges)] = torch.tensor([0.0, 1.0, 3.0, 0.0, float("inf"), 2.0, -1.0, 1.0, 2.0, 1e-38, 2.0, 3.0])
+    y[:len(edges)] = torch.tensor([0.0, 1.0, 3.0, 0.0, float("inf"), 2.0, -1.0, 1.0, 2.0, 1e-38, 2.0, 3.0, 1.0,
+                                   4.0])
     sqrt_out, div_out = torch.empty(n), torch.empty(n)
     _correctly_rounded[(triton.cdiv(n, 1024),)](x, y, sqrt_out, div_out, n, BLOCK=1024)
     sqrt_ref = torch.sqrt(x.abs().double()).float() * torch.where(x < 0, float("nan"), 1.0)
@@ -381,3 +382,7 @@ def test_sqrt_rn_and_div_rn_round_correctly() -> None:
     div_ref = (x.double() / y.double()).float()
     torch.testing.assert_close(sqrt_out, sqrt_ref, rtol=0, atol=0, equal_nan=True)
     torch.testing.assert_close(div_out, div_ref, rtol=0, atol=0, equal_nan=True)
+    # Zeros keep their signs (-0 / 1 is -0), subnormal operands their values.
+    for out, ref in ((div_out, div_ref), (sqrt_out, sqrt_ref)):
+        numbers = ~ref.isnan()
+        assert torch.equal(torch.signbit(out[numbers]), torch.signbit(ref[numbers]))

@@ -9,8 +9,9 @@
 // exact result, which for f32 operands is either an f32 midpoint exactly
 // (quotients only, held exactly in f64 and rounded to even by the
 // conversion) or at least 2^-50 away from one, so the rounding is correct.
-// Where the estimate or a step is not finite (zeros, infinities, NaNs), the
-// estimate is the answer.
+// Where the estimate is zero or a step is not finite (zeros, infinities,
+// NaNs), the estimate is the answer. Subnormal operands are widened from
+// their bits: NVIDIA's conversion to f64 flushes them to zero.
 //
 //===----------------------------------------------------------------------===//
 
@@ -23,6 +24,9 @@
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/TypeUtilities.h"
+
+#include <cmath>
+#include <limits>
 
 using namespace mlir;
 
@@ -38,28 +42,72 @@ Type withF64(Type type) {
   return f64;
 }
 
-/// The refined value if it is finite, else the estimate, rounded to f32.
+/// A constant of `type` (a scalar type or a shape of it) holding `value`.
+Value splat(OpBuilder &b, Location loc, Type type, TypedAttr value) {
+  if (auto shaped = dyn_cast<ShapedType>(type))
+    return arith::ConstantOp::create(b, loc,
+                                     DenseElementsAttr::get(shaped, value));
+  return arith::ConstantOp::create(b, loc, value);
+}
+
+Value floatConstant(OpBuilder &b, Location loc, Type type, double value) {
+  return splat(b, loc, type,
+               b.getFloatAttr(getElementTypeOrSelf(type), value));
+}
+
+Value intConstant(OpBuilder &b, Location loc, Type type, int64_t value) {
+  return splat(b, loc, type,
+               b.getIntegerAttr(getElementTypeOrSelf(type), value));
+}
+
+/// f32 `x` as f64 exactly, subnormals included: those are their mantissa
+/// bits times 2^-149, with the sign of `x`.
+Value widen(OpBuilder &b, Location loc, Value x) {
+  Type wide = withF64(x.getType());
+  Type i32 = b.getI32Type();
+  if (auto shaped = dyn_cast<ShapedType>(x.getType()))
+    i32 = shaped.clone(i32);
+  Value bits = arith::BitcastOp::create(b, loc, i32, x);
+  Value magnitude = arith::AndIOp::create(
+      b, loc, bits, intConstant(b, loc, i32, 0x7fffffff));
+  Value subnormal = arith::AndIOp::create(
+      b, loc,
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, magnitude,
+                            intConstant(b, loc, i32, 0)),
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, magnitude,
+                            intConstant(b, loc, i32, 0x00800000)));
+  Value scaled = arith::MulFOp::create(
+      b, loc, arith::UIToFPOp::create(b, loc, wide, magnitude),
+      floatConstant(b, loc, wide, std::ldexp(1.0, -149)));
+  Value negative =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, bits,
+                            intConstant(b, loc, i32, 0));
+  Value signedScaled = arith::SelectOp::create(
+      b, loc, negative, arith::NegFOp::create(b, loc, scaled), scaled);
+  return arith::SelectOp::create(b, loc, subnormal, signedScaled,
+                                 arith::ExtFOp::create(b, loc, wide, x));
+}
+
+/// The refined value if it is finite and the estimate is not zero (whose
+/// sign a step would lose), else the estimate, rounded to f32.
 Value roundOnce(OpBuilder &b, Location loc, Value estimate, Value refined,
                 Type resultType) {
   // |refined| < inf (SPIR-V's IsFinite is for kernels only).
   Type type = refined.getType();
-  APFloat inf = APFloat::getInf(APFloat::IEEEdouble());
-  TypedAttr infAttr =
-      isa<ShapedType>(type)
-          ? TypedAttr(DenseElementsAttr::get(cast<ShapedType>(type), inf))
-          : TypedAttr(b.getFloatAttr(type, inf));
-  Value infinity = arith::ConstantOp::create(b, loc, infAttr);
-  Value finite = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT,
-                                       math::AbsFOp::create(b, loc, refined),
-                                       infinity);
-  Value chosen = arith::SelectOp::create(b, loc, finite, refined, estimate);
+  Value finite = arith::CmpFOp::create(
+      b, loc, arith::CmpFPredicate::OLT, math::AbsFOp::create(b, loc, refined),
+      floatConstant(b, loc, type, std::numeric_limits<double>::infinity()));
+  Value nonzero =
+      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNE, estimate,
+                            floatConstant(b, loc, type, 0.0));
+  Value refine = arith::AndIOp::create(b, loc, finite, nonzero);
+  Value chosen = arith::SelectOp::create(b, loc, refine, refined, estimate);
   return arith::TruncFOp::create(b, loc, resultType, chosen);
 }
 
 Value correctlyRoundedQuotient(OpBuilder &b, Location loc, Value x, Value y) {
-  Type wide = withF64(x.getType());
-  Value xd = arith::ExtFOp::create(b, loc, wide, x);
-  Value yd = arith::ExtFOp::create(b, loc, wide, y);
+  Value xd = widen(b, loc, x);
+  Value yd = widen(b, loc, y);
   Value estimate = arith::DivFOp::create(b, loc, xd, yd);
   Value q = estimate;
   for (int step = 0; step < kNewtonSteps; ++step) {
@@ -72,8 +120,7 @@ Value correctlyRoundedQuotient(OpBuilder &b, Location loc, Value x, Value y) {
 }
 
 Value correctlyRoundedRoot(OpBuilder &b, Location loc, Value x) {
-  Type wide = withF64(x.getType());
-  Value xd = arith::ExtFOp::create(b, loc, wide, x);
+  Value xd = widen(b, loc, x);
   Value estimate = math::SqrtOp::create(b, loc, xd);
   Value s = estimate;
   for (int step = 0; step < kNewtonSteps; ++step) {
