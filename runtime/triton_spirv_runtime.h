@@ -44,6 +44,8 @@ typedef struct tsr_properties {
   /* Buffers have device addresses (tsr_device_address), which kernels that
    * read pointers from memory load through. */
   uint32_t buffer_device_address;
+  /* Cooperative matrices of bf16 components (VK_KHR_shader_bfloat16). */
+  uint32_t bfloat16_cooperative_matrix;
 } tsr_properties;
 
 /* A host memory range bound as one storage buffer. */

@@ -80,6 +80,16 @@ struct CooperativeMatrixFeatures {
   VkBool32 cooperativeMatrixRobustBufferAccess = VK_FALSE;
 };
 
+// VK_KHR_shader_bfloat16 (bf16 cooperative matrices), likewise.
+constexpr const char *kBFloat16ExtensionName = "VK_KHR_shader_bfloat16";
+struct BFloat16Features {
+  VkStructureType sType = static_cast<VkStructureType>(1000141000);
+  void *pNext = nullptr;
+  VkBool32 shaderBFloat16Type = VK_FALSE;
+  VkBool32 shaderBFloat16DotProduct = VK_FALSE;
+  VkBool32 shaderBFloat16CooperativeMatrix = VK_FALSE;
+};
+
 bool hasExtension(const std::vector<VkExtensionProperties> &extensions,
                   const char *name) {
   return std::any_of(extensions.begin(), extensions.end(),
@@ -178,6 +188,8 @@ struct tsr_device {
   bool robustBufferAccess = false;
   /// Buffers have device addresses that shaders may load through.
   bool bufferDeviceAddress = false;
+  /// Shaders may use cooperative matrices of bf16 components.
+  bool bfloat16CooperativeMatrix = false;
   bool timestamps = false;
   PFN_vkGetMemoryHostPointerPropertiesEXT getHostPointerProperties = nullptr;
   std::mutex mutex;
@@ -379,6 +391,9 @@ int createLogicalDevice(tsr_device *device) {
       hasExtension(available, kCooperativeMatrixExtensionName);
   if (cooperativeMatrix)
     extensions.push_back(kCooperativeMatrixExtensionName);
+  bool bfloat16 = hasExtension(available, kBFloat16ExtensionName);
+  if (bfloat16)
+    extensions.push_back(kBFloat16ExtensionName);
   bool pushDescriptor =
       hasExtension(available, VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME);
   if (pushDescriptor)
@@ -414,6 +429,11 @@ int createLogicalDevice(tsr_device *device) {
     *chainEnd = &statsFeatures;
     chainEnd = &statsFeatures.pNext;
   }
+  BFloat16Features bfloat16Features;
+  if (bfloat16) {
+    *chainEnd = &bfloat16Features;
+    chainEnd = &bfloat16Features.pNext;
+  }
   CooperativeMatrixFeatures cooperativeMatrixFeatures;
   if (cooperativeMatrix)
     *chainEnd = &cooperativeMatrixFeatures;
@@ -425,6 +445,9 @@ int createLogicalDevice(tsr_device *device) {
     features.features.robustBufferAccess = VK_FALSE;
   device->robustBufferAccess = features.features.robustBufferAccess;
   device->bufferDeviceAddress = features12.bufferDeviceAddress;
+  device->bfloat16CooperativeMatrix =
+      cooperativeMatrix && cooperativeMatrixFeatures.cooperativeMatrix &&
+      bfloat16Features.shaderBFloat16CooperativeMatrix;
 
   float priority = 1.0f;
   VkDeviceQueueCreateInfo queueInfo{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
@@ -1028,6 +1051,7 @@ int tsr_get_properties(tsr_device *device, tsr_properties *out) {
   out->max_storage_buffer_range = limits.maxStorageBufferRange;
   out->robust_buffer_access = device->robustBufferAccess;
   out->buffer_device_address = device->bufferDeviceAddress;
+  out->bfloat16_cooperative_matrix = device->bfloat16CooperativeMatrix;
   out->min_storage_buffer_offset_alignment =
       limits.minStorageBufferOffsetAlignment;
   return 0;

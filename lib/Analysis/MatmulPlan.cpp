@@ -57,37 +57,78 @@ bool triton_spirv::isStaticMatmul(linalg::LinalgOp op) {
          });
 }
 
-/// Whether the body is `acc + cast(a) * cast(b)` with fp16 `a` and `b` and
-/// each cast an extension to the accumulator's type (or none when the
-/// accumulator is fp16 too): what one cooperative multiply-add computes.
-static bool isHalfPrecisionMultiplyAdd(linalg::LinalgOp op) {
+std::optional<Type> triton_spirv::multiplyAddOperandType(linalg::LinalgOp op) {
   Block &body = *op.getBlock();
-  Type accType = body.getArgument(2).getType();
-  if (!body.getArgument(0).getType().isF16() ||
-      !body.getArgument(1).getType().isF16() ||
-      !(accType.isF16() || accType.isF32()))
-    return false;
+  if (body.getNumArguments() != 3)
+    return std::nullopt;
+  Value acc = body.getArgument(2);
+  Type accType = acc.getType();
   auto add = body.getTerminator()->getOperand(0).getDefiningOp<arith::AddFOp>();
-  if (!add)
-    return false;
-  Value product = add.getRhs();
-  if (add.getLhs() != body.getArgument(2)) {
-    if (add.getRhs() != body.getArgument(2))
-      return false;
-    product = add.getLhs();
-  }
-  auto mul = product.getDefiningOp<arith::MulFOp>();
-  auto isCastOf = [&](Value value, Value arg) {
-    if (value == arg)
-      return arg.getType() == accType;
-    auto ext = value.getDefiningOp<arith::ExtFOp>();
-    return ext && ext.getIn() == arg && ext.getType() == accType;
+  if (!add || (add.getLhs() != acc && add.getRhs() != acc))
+    return std::nullopt;
+  auto mul = (add.getLhs() == acc ? add.getRhs() : add.getLhs())
+                 .getDefiningOp<arith::MulFOp>();
+  // A factor is the block argument itself (of the accumulator's type), or
+  // its extension to the accumulator's type, possibly of its bits read as
+  // another type (arith.bitcast).
+  auto valueType = [&](Value factor, Value arg) -> std::optional<Type> {
+    if (factor == arg)
+      return arg.getType() == accType ? std::optional<Type>(accType)
+                                      : std::nullopt;
+    auto ext = factor.getDefiningOp<arith::ExtFOp>();
+    if (!ext || ext.getType() != accType)
+      return std::nullopt;
+    if (ext.getIn() == arg)
+      return arg.getType();
+    auto bits = ext.getIn().getDefiningOp<arith::BitcastOp>();
+    if (bits && bits.getIn() == arg)
+      return bits.getType();
+    return std::nullopt;
   };
-  return mul && body.getOperations().size() <= 5 &&
-         ((isCastOf(mul.getLhs(), body.getArgument(0)) &&
-           isCastOf(mul.getRhs(), body.getArgument(1))) ||
-          (isCastOf(mul.getLhs(), body.getArgument(1)) &&
-           isCastOf(mul.getRhs(), body.getArgument(0))));
+  if (!mul || body.getOperations().size() > 7)
+    return std::nullopt;
+  for (auto [x, y] : {std::pair(mul.getLhs(), mul.getRhs()),
+                      std::pair(mul.getRhs(), mul.getLhs())}) {
+    std::optional<Type> lhs = valueType(x, body.getArgument(0));
+    std::optional<Type> rhs = valueType(y, body.getArgument(1));
+    if (lhs && rhs && *lhs == *rhs)
+      return lhs;
+  }
+  return std::nullopt;
+}
+
+bool triton_spirv::fitsCooperativeTiles(int64_t m, int64_t n,
+                                       const WorkgroupShape &shape) {
+  constexpr int64_t size = kCooperativeMatrixSize;
+  return m % size == 0 && n % size == 0 && shape.subgroupSize > 1 &&
+         chooseTiling(m / size, n / size,
+                      shape.workgroupSize / shape.subgroupSize, 32)
+             .has_value();
+}
+
+bool triton_spirv::multipliesBFloat16Bits(linalg::LinalgOp op) {
+  if (!hasMatmulIndexing(op))
+    return false;
+  Block &body = *op.getBlock();
+  std::optional<Type> value = multiplyAddOperandType(op);
+  return value && value->isBF16() && body.getArgument(0).getType().isF16() &&
+         body.getArgument(1).getType().isF16();
+}
+
+/// Whether one cooperative multiply-add computes the body: fp16 operands
+/// (and an fp16 or fp32 accumulator), or, with `bfloat16`, bf16 ones held
+/// as f16 bits (--triton-spirv-bfloat16-cooperative-operands) and an fp32
+/// accumulator.
+static bool isCooperativeMultiplyAdd(linalg::LinalgOp op, bool bfloat16) {
+  Block &body = *op.getBlock();
+  Type storage = body.getArgument(0).getType();
+  Type accType = body.getArgument(2).getType();
+  std::optional<Type> value = multiplyAddOperandType(op);
+  if (!value || !storage.isF16() || body.getArgument(1).getType() != storage)
+    return false;
+  if (value->isF16())
+    return accType.isF16() || accType.isF32();
+  return bfloat16 && value->isBF16() && accType.isF32();
 }
 
 std::optional<int64_t> triton_spirv::rowStride(Value buffer) {
@@ -127,7 +168,7 @@ triton_spirv::planMatmul(linalg::LinalgOp op, const WorkgroupShape &shape) {
       !llvm::all_of(
           op->getOperands(),
           [](Value buffer) { return rowStride(buffer).has_value(); }) ||
-      !isHalfPrecisionMultiplyAdd(op))
+      !isCooperativeMultiplyAdd(op, shape.bfloat16CooperativeMatrix))
     return plan;
   std::optional<MatmulTiling> subgroupTiling = chooseTiling(
       m / size, n / size, shape.workgroupSize / shape.subgroupSize, 32);

@@ -47,6 +47,7 @@ class _Properties(ctypes.Structure):
         ("min_storage_buffer_offset_alignment", ctypes.c_uint32),
         ("robust_buffer_access", ctypes.c_uint32),
         ("buffer_device_address", ctypes.c_uint32),
+        ("bfloat16_cooperative_matrix", ctypes.c_uint32),
     ]
 
 
@@ -75,6 +76,7 @@ class DeviceProperties:
     min_storage_buffer_offset_alignment: int
     robust_buffer_access: bool
     buffer_device_address: bool
+    bfloat16_cooperative_matrix: bool
 
     @property
     def target(self) -> str:
@@ -204,7 +206,8 @@ class Device:
             max_storage_buffer_range=raw.max_storage_buffer_range,
             min_storage_buffer_offset_alignment=raw.min_storage_buffer_offset_alignment,
             robust_buffer_access=bool(raw.robust_buffer_access),
-            buffer_device_address=bool(raw.buffer_device_address))
+            buffer_device_address=bool(raw.buffer_device_address),
+            bfloat16_cooperative_matrix=bool(raw.bfloat16_cooperative_matrix))
 
     def synchronize(self) -> None:
         """Waits for the launches in flight."""

@@ -27,6 +27,8 @@ struct WorkgroupShape {
   bool cooperativeMatrix = false;
   /// Bytes of workgroup memory the target has (0: unknown, no limit).
   int64_t maxWorkgroupMemory = 0;
+  /// Cooperative matrices also take bf16 operands (held as f16 bits).
+  bool bfloat16CooperativeMatrix = false;
 };
 
 /// The workers (invocations, or subgroups for cooperative matrices) form a
@@ -60,6 +62,26 @@ struct MatmulPlan {
 /// Whether `op` has matmul indexing, no index semantics and static shapes
 /// (buffers or tensors).
 bool isStaticMatmul(linalg::LinalgOp op);
+
+/// The type of the values a matmul body `acc + ext(a) * ext(b)` multiplies
+/// (each factor the block argument, its extension to the accumulator's
+/// type, or the extension of its bits read as another type); none for
+/// other bodies.
+std::optional<Type> multiplyAddOperandType(linalg::LinalgOp op);
+
+/// Whether an m x n accumulator splits into whole 16x16 cooperative-matrix
+/// tiles over the subgroups of `shape`.
+bool fitsCooperativeTiles(int64_t m, int64_t n, const WorkgroupShape &shape);
+
+/// Whether `op` is a matmul of bf16 values held as f16 bits
+/// (--triton-spirv-bfloat16-cooperative-operands).
+bool multipliesBFloat16Bits(linalg::LinalgOp op);
+
+/// On the gpu.subgroup_mma ops of a matmul of bf16 values held as f16 bits:
+/// --triton-spirv-kernel-to-spirv gives them bf16 cooperative matrices
+/// (gpu.mma_matrix has no bf16 element type).
+inline constexpr llvm::StringLiteral kBFloat16MatrixAttrName =
+    "triton_spirv.bfloat16";
 
 /// The distance between rows of a 2-D buffer with unit column stride.
 std::optional<int64_t> rowStride(Value buffer);

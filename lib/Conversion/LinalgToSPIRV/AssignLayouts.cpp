@@ -25,7 +25,7 @@ struct AssignLayoutsPass
   using Base::Base;
   void runOnOperation() override {
     WorkgroupShape shape{workgroupSize, subgroupSize, cooperativeMatrix,
-                         maxWorkgroupMemory};
+                         maxWorkgroupMemory, bfloat16CooperativeMatrix};
     for (auto kernel : getOperation().getOps<func::FuncOp>()) {
       if (kernel.isExternal())
         continue;

@@ -2076,7 +2076,8 @@ struct DistributeToWorkgroupPass
       if (kernel.isExternal())
         continue;
       triton_spirv::WorkgroupShape shape{workgroupSize, subgroupSize,
-                                         cooperativeMatrix, maxWorkgroupMemory};
+                                         cooperativeMatrix, maxWorkgroupMemory,
+                                         bfloat16CooperativeMatrix};
       if (failed(KernelDistributor(kernel, shape).run()))
         return signalPassFailure();
     }

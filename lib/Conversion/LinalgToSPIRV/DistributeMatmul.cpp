@@ -520,6 +520,13 @@ void MatmulDistributor::emitCooperativeTiles(const MatmulTiling &tiling,
     rewriter.setInsertionPoint(accumulationLoops.front());
   auto [rows, cols] = fragmentOrigins(rewriter, loc, tiling, subgroupId);
   Value zero = constant(0);
+  // bf16 operands held as f16 bits: their matrices are f16 here and marked.
+  bool bfloat16 = multipliesBFloat16Bits(op);
+  auto markBFloat16 = [&](Operation *mma) {
+    if (bfloat16)
+      mma->setAttr(kBFloat16MatrixAttrName, rewriter.getUnitAttr());
+    return mma->getResult(0);
+  };
   auto load = [&](Value buffer, StringRef operand, Value row,
                   Value col) -> Value {
     auto type = gpu::MMAMatrixType::get(
@@ -537,14 +544,17 @@ void MatmulDistributor::emitCooperativeTiles(const MatmulTiling &tiling,
     Value step = steps.getInductionVar();
     SmallVector<Value> lhsTiles, rhsTiles;
     for (Value row : rows)
-      lhsTiles.push_back(load(lhsRows, "AOp", row, step));
+      lhsTiles.push_back(
+          markBFloat16(load(lhsRows, "AOp", row, step).getDefiningOp()));
     for (Value col : cols)
-      rhsTiles.push_back(load(rhsRows, "BOp", step, col));
+      rhsTiles.push_back(
+          markBFloat16(load(rhsRows, "BOp", step, col).getDefiningOp()));
     SmallVector<Value> updated;
     for (auto [index, accumulator] : llvm::enumerate(steps.getRegionIterArgs()))
-      updated.push_back(gpu::SubgroupMmaComputeOp::create(
+      updated.push_back(markBFloat16(gpu::SubgroupMmaComputeOp::create(
           rewriter, loc, lhsTiles[index / cols.size()],
-          rhsTiles[index % cols.size()], accumulator, UnitAttr(), UnitAttr()));
+          rhsTiles[index % cols.size()], accumulator, UnitAttr(),
+          UnitAttr())));
     scf::YieldOp::create(rewriter, loc, updated);
     rewriter.setInsertionPointAfter(steps);
     return steps.getResults();

@@ -2,6 +2,8 @@
 
 #include "triton-spirv/Conversion/LinalgToSPIRV/Passes.h"
 
+#include "triton-spirv/Analysis/MatmulPlan.h"
+
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -320,6 +322,11 @@ struct FuseElementwisePass
       Operation *producer = fused->get().getDefiningOp();
       if (!producer || writesMemory(producer) || leavesNoShapedOperand(fused))
         return false;
+      // The operands of a matmul of bf16 bits stay f16 blocks, which
+      // cooperative matrices load.
+      auto consumer = dyn_cast<linalg::LinalgOp>(fused->getOwner());
+      if (consumer && triton_spirv::multipliesBFloat16Bits(consumer))
+        return false;
       // A read across elements (a pair swap) of a computed block would
       // compute it at the partner's position, and the stages of a sorting
       // network would pull every earlier stage into every later one; only
@@ -331,14 +338,14 @@ struct FuseElementwisePass
       if (producer->hasOneUse())
         return true;
       auto generic = dyn_cast<linalg::GenericOp>(producer);
-      auto consumer = dyn_cast<linalg::GenericOp>(fused->getOwner());
-      if (!generic || !consumer)
+      auto consumerGeneric = dyn_cast<linalg::GenericOp>(fused->getOwner());
+      if (!generic || !consumerGeneric)
         return false;
       if (isReadAcrossElements(fused->get()))
         return onlyMovesData(generic);
       return isCheapToRecompute(generic) &&
              generic.getBody()->getOperations().size() +
-                     consumer.getBody()->getOperations().size() <=
+                     consumerGeneric.getBody()->getOperations().size() <=
                  kMaxOpsFusingSharedProducer;
     };
     linalg::populateElementwiseOpsFusionPatterns(patterns, control);

@@ -596,7 +596,8 @@ struct KernelToSPIRVPass
         return signalPassFailure();
       StringRef name = kernel.getName();
       if (failed(convertToSPIRV(spirvModule, targetEnv, typeConverter,
-                                *vectorWidths)))
+                                *vectorWidths)) ||
+          failed(triton_spirv::retypeBFloat16Matrices(spirvModule)))
         return signalPassFailure();
       if (description->relaxedAtomicsOnly)
         dropAtomicOrdering(spirvModule);

@@ -1,6 +1,7 @@
 //===- Legalization.cpp - Steps before and patterns of SPIR-V conversion --===//
 
 #include "Legalization.h"
+#include "triton-spirv/Analysis/MatmulPlan.h"
 #include "triton-spirv/Conversion/InlineBlock.h"
 #include "triton-spirv/Dialect/TritonSPIRV/IR/Ops.h"
 
@@ -8,6 +9,7 @@
 #include "mlir/Dialect/Arith/Transforms/Passes.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Math/Transforms/Passes.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -466,6 +468,62 @@ struct AddressBufferToPointer
   }
 };
 
+/// A cooperative-matrix load marked kBFloat16MatrixAttrName (bf16 values
+/// held as f16 bits): lowered as upstream lowers it, keeping the mark for
+/// retypeBFloat16Matrices.
+struct MarkedMatrixLoad : OpConversionPattern<gpu::SubgroupMmaLoadMatrixOp> {
+  MarkedMatrixLoad(const TypeConverter &converter, MLIRContext *context)
+      : OpConversionPattern(converter, context, /*benefit=*/2) {}
+  LogicalResult
+  matchAndRewrite(gpu::SubgroupMmaLoadMatrixOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!op->hasAttr(triton_spirv::kBFloat16MatrixAttrName))
+      return failure();
+    const auto &converter = *getTypeConverter<SPIRVTypeConverter>();
+    Type type = converter.convertType(op.getRes().getType());
+    Location loc = op.getLoc();
+    Value pointer =
+        spirv::getElementPtr(converter, op.getSrcMemref().getType(),
+                             adaptor.getSrcMemref(), adaptor.getIndices(),
+                             loc, rewriter);
+    if (!type || !pointer)
+      return rewriter.notifyMatchFailure(op, "no SPIR-V matrix or pointer");
+    Value stride = spirv::ConstantOp::create(
+        rewriter, loc, rewriter.getI32Type(),
+        rewriter.getI32IntegerAttr(op.getLeadDimension().getSExtValue()));
+    auto layout = op.getTranspose().value_or(false)
+                      ? spirv::CooperativeMatrixLayoutKHR::ColumnMajor
+                      : spirv::CooperativeMatrixLayoutKHR::RowMajor;
+    auto load = spirv::KHRCooperativeMatrixLoadOp::create(
+        rewriter, loc, type, pointer,
+        spirv::CooperativeMatrixLayoutKHRAttr::get(rewriter.getContext(),
+                                                   layout),
+        stride, /*memory_operand=*/nullptr, /*alignment=*/nullptr);
+    load->setAttr(triton_spirv::kBFloat16MatrixAttrName, rewriter.getUnitAttr());
+    rewriter.replaceOp(op, load);
+    return success();
+  }
+};
+
+/// A cooperative multiply-add marked triton_spirv::kBFloat16MatrixAttrName, keeping the
+/// mark.
+struct MarkedMatrixMulAdd : OpConversionPattern<gpu::SubgroupMmaComputeOp> {
+  MarkedMatrixMulAdd(const TypeConverter &converter, MLIRContext *context)
+      : OpConversionPattern(converter, context, /*benefit=*/2) {}
+  LogicalResult
+  matchAndRewrite(gpu::SubgroupMmaComputeOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!op->hasAttr(triton_spirv::kBFloat16MatrixAttrName))
+      return failure();
+    auto mulAdd = spirv::KHRCooperativeMatrixMulAddOp::create(
+        rewriter, op.getLoc(), adaptor.getOpC().getType(), adaptor.getOpA(),
+        adaptor.getOpB(), adaptor.getOpC(), /*matrix_operands=*/nullptr);
+    mulAdd->setAttr(triton_spirv::kBFloat16MatrixAttrName, rewriter.getUnitAttr());
+    rewriter.replaceOp(op, mulAdd);
+    return success();
+  }
+};
+
 struct CtPopToBitCount : OpConversionPattern<math::CtPopOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -574,8 +632,38 @@ void triton_spirv::populateKernelToSPIRVPatterns(
     const SPIRVTypeConverter &typeConverter, RewritePatternSet &patterns) {
   patterns.add<ToGLInstruction<math::Exp2Op, spirv::GLExp2Op>,
                ToGLInstruction<math::Log2Op, spirv::GLLog2Op>, CtPopToBitCount,
-               ExactFma, AddressBufferToPointer>(typeConverter,
-                                                 patterns.getContext());
+               ExactFma, AddressBufferToPointer, MarkedMatrixLoad,
+               MarkedMatrixMulAdd>(typeConverter, patterns.getContext());
+}
+
+LogicalResult triton_spirv::retypeBFloat16Matrices(spirv::ModuleOp module) {
+  SmallVector<spirv::KHRCooperativeMatrixLoadOp> loads;
+  SmallVector<Operation *> marked;
+  module.walk([&](Operation *op) {
+    if (!op->hasAttr(kBFloat16MatrixAttrName))
+      return;
+    marked.push_back(op);
+    if (auto load = dyn_cast<spirv::KHRCooperativeMatrixLoadOp>(op))
+      loads.push_back(load);
+  });
+  auto bf16 = BFloat16Type::get(module.getContext());
+  for (spirv::KHRCooperativeMatrixLoadOp load : loads) {
+    // Only marked multiply-adds may read the bits as bf16.
+    for (OpOperand &use : load->getUses())
+      if (!isa<spirv::KHRCooperativeMatrixMulAddOp>(use.getOwner()) ||
+          !use.getOwner()->hasAttr(kBFloat16MatrixAttrName) ||
+          use.getOperandNumber() > 1)
+        return load.emitError("a bf16 cooperative matrix is used by ")
+               << use.getOwner()->getName()
+               << " besides bf16 multiply-adds";
+    auto type = cast<spirv::CooperativeMatrixType>(load.getType());
+    load.getResult().setType(spirv::CooperativeMatrixType::get(
+        bf16, type.getRows(), type.getColumns(), type.getScope(),
+        type.getUse()));
+  }
+  for (Operation *op : marked)
+    op->removeAttr(kBFloat16MatrixAttrName);
+  return success();
 }
 
 void triton_spirv::populateAtomicToSPIRVPatterns(

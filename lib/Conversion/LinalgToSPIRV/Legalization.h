@@ -14,6 +14,9 @@ class SPIRVTypeConverter;
 namespace func {
 class FuncOp;
 }
+namespace spirv {
+class ModuleOp;
+}
 
 namespace triton_spirv {
 /// Rewrites what SPIR-V cannot express directly into what it can: float
@@ -53,8 +56,15 @@ void populateExactRemainderPatterns(RewritePatternSet &patterns);
 /// (NVIDIA's and Mesa's compilers turn a*b + a*c into a*(b + c)).
 inline constexpr llvm::StringLiteral kExactAttrName = "triton_spirv.exact";
 
+/// After the conversion: the marked cooperative-matrix loads of bf16 bits
+/// get bf16 matrix types (their multiply-adds then multiply bf16), and the
+/// marks go. Fails, with a diagnostic, where such a matrix has another use.
+LogicalResult retypeBFloat16Matrices(spirv::ModuleOp module);
+
 /// Patterns for what upstream SPIR-V conversions lack: GLSL exp2/log2,
-/// population counts, exact FMAs, buffers at device addresses.
+/// population counts, exact FMAs, buffers at device addresses, the
+/// cooperative-matrix loads and multiply-adds of bf16 bits (marked
+/// kBFloat16MatrixAttrName, lowered as f16 with the mark kept).
 void populateKernelToSPIRVPatterns(const SPIRVTypeConverter &typeConverter,
                                    RewritePatternSet &patterns);
 

@@ -31,6 +31,15 @@ LogicalResult mlir::triton_spirv::buildLinalgToSPIRVPipeline(
   unsigned workgroupSize = options.numWarps * 32;
   unsigned maxWorkgroupMemory = target->maxWorkgroupMemoryBytes;
 
+  unsigned subgroupSize = target->subgroupSize;
+  // Cooperative matrices are used with NVIDIA's 32-wide subgroups.
+  bool cooperativeMatrix = options.cooperativeMatrix &&
+                           target->features.cooperativeMatrix &&
+                           subgroupSize == 32;
+  bool bfloat16CooperativeMatrix =
+      cooperativeMatrix && target->features.bfloat16CooperativeMatrix;
+  if (bfloat16CooperativeMatrix)
+    pm.addPass(createBFloat16CooperativeOperands({workgroupSize, subgroupSize}));
   pm.addPass(createFoldBlockCopies());
   pm.addPass(createFuseElementwise());
   pm.addPass(createCanonicalizerPass());
@@ -39,16 +48,13 @@ LogicalResult mlir::triton_spirv::buildLinalgToSPIRVPipeline(
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createBufferizeToWorkgroup());
   pm.addPass(createCanonicalizerPass());
-  unsigned subgroupSize = target->subgroupSize;
-  // Cooperative matrices are used with NVIDIA's 32-wide subgroups.
-  bool cooperativeMatrix = options.cooperativeMatrix &&
-                           target->features.cooperativeMatrix &&
-                           subgroupSize == 32;
   pm.addPass(createSeedReductions());
-  pm.addPass(createAssignLayouts(
-      {workgroupSize, subgroupSize, cooperativeMatrix, maxWorkgroupMemory}));
-  pm.addPass(createDistributeToWorkgroup(
-      {workgroupSize, subgroupSize, cooperativeMatrix, maxWorkgroupMemory}));
+  pm.addPass(createAssignLayouts({workgroupSize, subgroupSize,
+                                  cooperativeMatrix, maxWorkgroupMemory,
+                                  bfloat16CooperativeMatrix}));
+  pm.addPass(createDistributeToWorkgroup({workgroupSize, subgroupSize,
+                                          cooperativeMatrix, maxWorkgroupMemory,
+                                          bfloat16CooperativeMatrix}));
   pm.addPass(createRemoveRedundantBarriers());
   pm.addPass(createReuseWorkgroupMemory());
   pm.addPass(memref::createFoldMemRefAliasOpsPass());
@@ -76,7 +82,7 @@ LogicalResult mlir::triton_spirv::buildLinalgToSPIRVPipeline(
   spirvModule.addPass(spirv::createSPIRVLowerABIAttributesPass());
   spirvModule.addPass(spirv::createSPIRVUpdateVCEPass());
   spirvModule.addPass(createSetTargetVersion());
-  spirvModule.addPass(createDeclareAtomicCapabilities());
+  spirvModule.addPass(createDeclareImpliedCapabilities());
   spirvModule.addPass(createDeclareReadOnlyBuffers());
   spirvModule.addPass(createCanonicalizerPass());
   spirvModule.addPass(createCSEPass());
@@ -86,12 +92,22 @@ LogicalResult mlir::triton_spirv::buildLinalgToSPIRVPipeline(
 
 void mlir::triton_spirv::registerTritonToSPIRVPipeline() {
   registerLinalgToSPIRVPasses();
-  PassPipelineRegistration<TritonToSPIRVOptions>(
+  // Registered directly rather than through PassPipelineRegistration, whose
+  // builders return nothing: an unknown target or feature must fail the
+  // pipeline (and the tool's exit status), not leave it empty.
+  registerPassPipeline(
       "triton-to-spirv",
       "Compile TTIR to a Vulkan compute shader (see --triton-spirv-write-"
       "binary for the files written with output=)",
-      [](OpPassManager &pm, const TritonToSPIRVOptions &options) {
+      [](OpPassManager &pm, StringRef text,
+         function_ref<LogicalResult(const Twine &)>) -> LogicalResult {
+        TritonToSPIRVOptions options;
+        if (failed(options.parseFromString(text)))
+          return failure();
         buildTritonToLinalgPipeline(pm, options.boundsChecks);
         return buildLinalgToSPIRVPipeline(pm, options);
+      },
+      [](function_ref<void(const detail::PassOptions &)> handler) {
+        handler(TritonToSPIRVOptions());
       });
 }

@@ -21,6 +21,7 @@ constexpr TargetFeatures kDesktopFeatures{/*int8=*/true,
                                           /*float64=*/true,
                                           /*atomicFloatAdd=*/true,
                                           /*cooperativeMatrix=*/false,
+                                          /*bfloat16CooperativeMatrix=*/false,
                                           /*bufferDeviceAddress=*/true};
 const TargetDescription kTargets[] = {
     {"lavapipe", "", 32768, 1024, 128, 8, true, false, kDesktopFeatures},
@@ -28,6 +29,7 @@ const TargetDescription kTargets[] = {
      [] {
        TargetFeatures features = kDesktopFeatures;
        features.cooperativeMatrix = true;
+       features.bfloat16CooperativeMatrix = true;
        return features;
      }()},
     {"generic", "", 16384, 128, 128, 32, false, false, TargetFeatures{}},
@@ -42,6 +44,7 @@ SmallVector<std::pair<StringRef, bool *>> featureFlags(TargetFeatures &f) {
           {"float64", &f.float64},
           {"atomic-float-add", &f.atomicFloatAdd},
           {"cooperative-matrix", &f.cooperativeMatrix},
+          {"bfloat16-cooperative-matrix", &f.bfloat16CooperativeMatrix},
           {"buffer-device-address", &f.bufferDeviceAddress}};
 }
 } // namespace
@@ -124,6 +127,10 @@ triton_spirv::getTargetEnv(MLIRContext *context,
   if (f.cooperativeMatrix) {
     capabilities.push_back("CooperativeMatrixKHR");
     extensions.push_back("SPV_KHR_cooperative_matrix");
+    if (f.bfloat16CooperativeMatrix) {
+      capabilities.append({"BFloat16TypeKHR", "BFloat16CooperativeMatrixKHR"});
+      extensions.push_back("SPV_KHR_bfloat16");
+    }
   }
   if (f.bufferDeviceAddress) {
     capabilities.push_back("PhysicalStorageBufferAddresses");

@@ -89,10 +89,12 @@ class SPIRVBackend(BaseBackend):
             # Locations stay in the text so that diagnostics name Python lines.
             text = str(mod)
             source.write_text(text)
-            # preset[:subgroup size[:workgroup memory[:largest workgroup]]]
+            # preset[:subgroup size[:workgroup memory[:largest workgroup[:features]]]]
             preset, *limits = options.arch.split(":")
             subgroup, memory, workgroup = (limits + ["0"] * 3)[:3]
+            features = limits[3] if len(limits) > 3 else ""
             pipeline = (f"--triton-to-spirv=target={preset} subgroup-size={subgroup} "
+                        f"{f'features={features} ' if features else ''}"
                         f"max-workgroup-memory={memory} max-workgroup-size={workgroup} "
                         f"num-warps={options.num_warps} fp-fusion={int(options.enable_fp_fusion)} "
                         f"bounds-checks={int(options.debug)} output={binary}")

@@ -41,6 +41,35 @@ def FuseElementwise : Pass<"triton-spirv-fuse-elementwise", "ModuleOp"> {
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }
 
+def BFloat16CooperativeOperands
+    : Pass<"triton-spirv-bfloat16-cooperative-operands", "ModuleOp"> {
+  let summary = "Hand the bf16 operands of matmuls to cooperative matrices "
+                "as f16-typed bits";
+  let description = [{
+    MLIR's `gpu.mma_matrix`, which the distribution's cooperative-matrix ops
+    use, has no bf16 element type, and `gpu.subgroup_mma_load_matrix` reads
+    no bf16 buffer. A matmul (on tensors) of static bf16 blocks with sizes
+    that are multiples of 16 into an f32 accumulator therefore reads
+    f16-typed blocks holding the same bits (an element-wise `arith.bitcast`
+    of each operand, which fuses into the operand's load) and bit-casts
+    them back in its body, so it computes the same products. Its operand
+    buffers are then f16 buffers, which cooperative matrices load;
+    --triton-spirv-distribute marks the ops `triton_spirv.bfloat16` and
+    --triton-spirv-kernel-to-spirv gives them bf16 cooperative matrices
+    (SPV_KHR_bfloat16). Only matmuls whose accumulator splits into whole
+    16x16 tiles over the workgroup's subgroups change. The pipeline runs it
+    for targets with the `bfloat16-cooperative-matrix` feature.
+  }];
+  let options = [
+    Option<"workgroupSize", "workgroup-size", "unsigned", "128",
+           "Invocations per workgroup (num_warps * 32)">,
+    Option<"subgroupSize", "subgroup-size", "unsigned", "32",
+           "Invocations per subgroup">,
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::linalg::LinalgDialect"];
+}
+
 def ChunkMatmulReduction : Pass<"triton-spirv-chunk-matmul-reduction",
                                  "ModuleOp"> {
   let summary = "Stage large matmul operands a chunk of the reduction at a time";
@@ -123,6 +152,9 @@ def AssignLayouts : Pass<"triton-spirv-assign-layouts", "ModuleOp"> {
            "Use cooperative-matrix ops for fp16 matmuls">,
     Option<"maxWorkgroupMemory", "max-workgroup-memory", "unsigned", "0",
            "Bytes of workgroup memory of the target (0: no limit)">,
+    Option<"bfloat16CooperativeMatrix", "bfloat16-cooperative-matrix",
+           "bool", "false",
+           "With cooperative-matrix, also for bf16 matmuls (held as f16 bits)">,
   ];
   let dependentDialects = ["::mlir::triton_spirv::TritonSPIRVDialect"];
 }
@@ -161,7 +193,9 @@ def DistributeToWorkgroup : Pass<"triton-spirv-distribute", "ModuleOp"> {
     A (16 of 32 for fp32, 8 for fp16), A, staged in workgroup memory, is
     laid out tile-major (each invocation's rows of a step adjacent, the
     tiles' stride an odd number of vectors) and read with `vector.load`s of
-    4 elements. With `cooperative-matrix`, fp16 matmuls whose
+    4 elements. With `cooperative-matrix`, fp16 matmuls (and, with
+    `bfloat16-cooperative-matrix`, bf16 ones held as f16 bits, whose
+    cooperative-matrix ops are marked `triton_spirv.bfloat16`) whose
     sizes are multiples of 16 and whose accumulator has no layout or a
     fragments one are computed by subgroups in 16x16 tiles with
     `gpu.subgroup_mma_*` ops (cooperative-matrix instructions in SPIR-V);
@@ -180,6 +214,9 @@ def DistributeToWorkgroup : Pass<"triton-spirv-distribute", "ModuleOp"> {
            "Use cooperative-matrix ops for fp16 matmuls">,
     Option<"maxWorkgroupMemory", "max-workgroup-memory", "unsigned", "0",
            "Bytes of workgroup memory of the target (0: no limit)">,
+    Option<"bfloat16CooperativeMatrix", "bfloat16-cooperative-matrix",
+           "bool", "false",
+           "With cooperative-matrix, also for bf16 matmuls (held as f16 bits)">,
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::gpu::GPUDialect",
@@ -336,15 +373,17 @@ def DeclareReadOnlyBuffers
   }];
 }
 
-def DeclareAtomicCapabilities
-    : Pass<"triton-spirv-declare-atomic-capabilities", "::mlir::spirv::ModuleOp"> {
-  let summary = "Declare Int64Atomics where atomics work on 64-bit integers";
+def DeclareImpliedCapabilities
+    : Pass<"triton-spirv-declare-implied-capabilities",
+           "::mlir::spirv::ModuleOp"> {
+  let summary = "Declare the capabilities spirv-update-vce does not derive";
   let description = [{
     spirv-update-vce derives capabilities from the ops' declared requirements,
-    which do not say that an atomic on a 64-bit integer needs Int64Atomics.
-    Without it the module is invalid for Vulkan, and NVIDIA's driver runs a
-    64-bit compare-and-swap without effect. Adds the capability to the
-    module's VCE triple where an atomic op works on 64-bit integers.
+    which do not say that an atomic on a 64-bit integer needs Int64Atomics,
+    nor that a cooperative matrix of bf16 components needs
+    BFloat16CooperativeMatrixKHR. Without them the module is invalid for
+    Vulkan (NVIDIA's driver ran a 64-bit compare-and-swap without effect).
+    Adds each to the module's VCE triple where an op needs it.
   }];
 }
 

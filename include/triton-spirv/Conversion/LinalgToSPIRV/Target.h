@@ -23,6 +23,9 @@ struct TargetFeatures {
   /// KHR cooperative matrices of 16x16x16 fp16 with fp16 and fp32
   /// accumulators in subgroup scope (needs SPIR-V 1.6).
   bool cooperativeMatrix = false;
+  /// The same for bf16 operands (SPV_KHR_bfloat16's BFloat16TypeKHR and
+  /// BFloat16CooperativeMatrixKHR, VK_KHR_shader_bfloat16).
+  bool bfloat16CooperativeMatrix = false;
   /// Buffer device addresses (PhysicalStorageBuffer64): pointers read from
   /// memory as integers reach the memory they address.
   bool bufferDeviceAddress = false;
@@ -51,8 +54,9 @@ struct TargetDescription {
 
 /// Changes to a preset (0 or empty: keep the preset's). Features are named
 /// `int8`, `int16`, `int64`, `float16`, `float64`, `atomic-float-add`,
-/// `cooperative-matrix` and `buffer-device-address`; `+name` (or `name`)
-/// enables one, `-name` disables it.
+/// `cooperative-matrix`, `bfloat16-cooperative-matrix` and
+/// `buffer-device-address`; `+name` (or `name`) enables one, `-name`
+/// disables it.
 struct TargetOverrides {
   ArrayRef<std::string> features;
   unsigned maxWorkgroupMemoryBytes = 0;
