@@ -70,29 +70,33 @@ std::optional<Type> triton_spirv::multiplyAddOperandType(linalg::LinalgOp op) {
                  .getDefiningOp<arith::MulFOp>();
   // A factor is the block argument itself (of the accumulator's type), or
   // its extension to the accumulator's type, possibly of its bits read as
-  // another type (arith.bitcast).
-  auto valueType = [&](Value factor, Value arg) -> std::optional<Type> {
+  // another type (arith.bitcast): the type and the ops that make it.
+  using Factor = std::pair<Type, size_t>;
+  auto factorOf = [&](Value factor, Value arg) -> std::optional<Factor> {
     if (factor == arg)
-      return arg.getType() == accType ? std::optional<Type>(accType)
+      return arg.getType() == accType ? std::optional<Factor>({accType, 0})
                                       : std::nullopt;
     auto ext = factor.getDefiningOp<arith::ExtFOp>();
     if (!ext || ext.getType() != accType)
       return std::nullopt;
     if (ext.getIn() == arg)
-      return arg.getType();
+      return Factor{arg.getType(), 1};
     auto bits = ext.getIn().getDefiningOp<arith::BitcastOp>();
     if (bits && bits.getIn() == arg)
-      return bits.getType();
+      return Factor{bits.getType(), 2};
     return std::nullopt;
   };
-  if (!mul || body.getOperations().size() > 7)
+  if (!mul)
     return std::nullopt;
   for (auto [x, y] : {std::pair(mul.getLhs(), mul.getRhs()),
                       std::pair(mul.getRhs(), mul.getLhs())}) {
-    std::optional<Type> lhs = valueType(x, body.getArgument(0));
-    std::optional<Type> rhs = valueType(y, body.getArgument(1));
-    if (lhs && rhs && *lhs == *rhs)
-      return lhs;
+    std::optional<Factor> lhs = factorOf(x, body.getArgument(0));
+    std::optional<Factor> rhs = factorOf(y, body.getArgument(1));
+    // Nothing else in the body: the add, the multiply, the yield and the
+    // factors' casts.
+    if (lhs && rhs && lhs->first == rhs->first &&
+        body.getOperations().size() == 3 + lhs->second + rhs->second)
+      return lhs->first;
   }
   return std::nullopt;
 }
