@@ -593,10 +593,10 @@ void savePipelineCache(tsr_device *device) {
 /// The usage of every buffer the runtime makes: storage buffers, with
 /// device addresses where the device has them.
 VkBufferUsageFlags storageBufferUsage(const tsr_device *device) {
-  return VK_BUFFER_USAGE_STORAGE_BUFFER_BIT |
-         (device->bufferDeviceAddress
-              ? VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT
-              : VkBufferUsageFlags{0});
+  VkBufferUsageFlags usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
+  if (device->bufferDeviceAddress)
+    usage |= VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT;
+  return usage;
 }
 
 /// Memory that buffers with device addresses are bound to must say so.
@@ -1150,6 +1150,14 @@ int tsr_device_address(tsr_device *device, const void *hostPointer,
   auto *address = static_cast<const uint8_t *>(hostPointer);
   std::lock_guard<std::mutex> lock(device->mutex);
   tsr_allocation *allocation = allocationHolding(device, address, 1);
+  // A whole host mapping imported for a launch may start below many
+  // smaller ranges: look at every range that starts at or below the address
+  // (only address tables come here, not every binding).
+  for (auto it = device->allocations.begin();
+       !allocation && it != device->allocations.upper_bound(address); ++it)
+    if (address - it->second->mapped <
+        static_cast<ptrdiff_t>(it->second->size))
+      allocation = it->second;
   if (!allocation) {
     char text[32];
     std::snprintf(text, sizeof(text), "%p", hostPointer);

@@ -106,6 +106,25 @@ def test_memory_imported_for_a_launch_is_freed_with_it() -> None:
     assert torch.equal(out, torch.stack(sources) * 2.0)
 
 
+@triton.jit
+def _touch(x_ptr):
+    tl.store(x_ptr, tl.load(x_ptr) + 1.0)
+
+
+def test_addresses_above_many_imports_in_one_mapping() -> None:
+    """Small CPU tensors bound by earlier launches stay imported; an address
+    above them in the same host mapping is reached through the mapping's
+    import, which starts below them all."""
+    held = [torch.zeros(16) for _ in range(64)]
+    for tensor in held:
+        _touch[(1,)](tensor)
+    sources = [torch.rand(100) for _ in range(4)]
+    out = torch.zeros(len(sources), 100)
+    _scale_rows[(len(sources),)](_table(sources), out, 100, BLOCK=128)
+    assert torch.equal(out, torch.stack(sources) * 2.0)
+    assert all(float(tensor[0]) == 1.0 for tensor in held)
+
+
 def test_an_address_outside_any_memory_is_named() -> None:
     out = torch.zeros(1, 16)
     table = torch.tensor([16], dtype=torch.int64)  # the first page is never mapped
