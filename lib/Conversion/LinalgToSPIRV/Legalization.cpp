@@ -468,17 +468,37 @@ struct AddressBufferToPointer
   }
 };
 
-/// A cooperative-matrix load marked kBFloat16MatrixAttrName (bf16 values
-/// held as f16 bits): lowered as upstream lowers it, keeping the mark for
+/// Lowers a cooperative-matrix op of a matmul of bf16 values held as f16
+/// bits (marked kBFloat16MatrixAttrName) before upstream's patterns, as they
+/// lower it (f16 matrices), and keeps the mark on the op it becomes, for
 /// retypeBFloat16Matrices.
-struct MarkedMatrixLoad : OpConversionPattern<gpu::SubgroupMmaLoadMatrixOp> {
-  MarkedMatrixLoad(const TypeConverter &converter, MLIRContext *context)
-      : OpConversionPattern(converter, context, /*benefit=*/2) {}
+template <typename OpTy>
+struct MarkedMatrixOp : OpConversionPattern<OpTy> {
+  using Adaptor = typename OpTy::Adaptor;
+  MarkedMatrixOp(const TypeConverter &converter, MLIRContext *context)
+      : OpConversionPattern<OpTy>(converter, context, /*benefit=*/2) {}
+  /// The SPIR-V op `op` becomes, or null where it has no lowering.
+  virtual Operation *lower(OpTy op, Adaptor adaptor,
+                           ConversionPatternRewriter &rewriter) const = 0;
   LogicalResult
-  matchAndRewrite(gpu::SubgroupMmaLoadMatrixOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    if (!op->hasAttr(triton_spirv::kBFloat16MatrixAttrName))
+  matchAndRewrite(OpTy op, Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const final {
+    StringRef mark = triton_spirv::kBFloat16MatrixAttrName;
+    if (!op->hasAttr(mark))
       return failure();
+    Operation *lowered = lower(op, adaptor, rewriter);
+    if (!lowered)
+      return rewriter.notifyMatchFailure(op, "no SPIR-V matrix or pointer");
+    lowered->setAttr(mark, rewriter.getUnitAttr());
+    rewriter.replaceOp(op, lowered);
+    return success();
+  }
+};
+
+struct MarkedMatrixLoad : MarkedMatrixOp<gpu::SubgroupMmaLoadMatrixOp> {
+  using MarkedMatrixOp::MarkedMatrixOp;
+  Operation *lower(gpu::SubgroupMmaLoadMatrixOp op, Adaptor adaptor,
+                   ConversionPatternRewriter &rewriter) const override {
     const auto &converter = *getTypeConverter<SPIRVTypeConverter>();
     Type type = converter.convertType(op.getRes().getType());
     Location loc = op.getLoc();
@@ -487,40 +507,28 @@ struct MarkedMatrixLoad : OpConversionPattern<gpu::SubgroupMmaLoadMatrixOp> {
                              adaptor.getSrcMemref(), adaptor.getIndices(),
                              loc, rewriter);
     if (!type || !pointer)
-      return rewriter.notifyMatchFailure(op, "no SPIR-V matrix or pointer");
+      return nullptr;
     Value stride = spirv::ConstantOp::create(
         rewriter, loc, rewriter.getI32Type(),
         rewriter.getI32IntegerAttr(op.getLeadDimension().getSExtValue()));
     auto layout = op.getTranspose().value_or(false)
                       ? spirv::CooperativeMatrixLayoutKHR::ColumnMajor
                       : spirv::CooperativeMatrixLayoutKHR::RowMajor;
-    auto load = spirv::KHRCooperativeMatrixLoadOp::create(
+    return spirv::KHRCooperativeMatrixLoadOp::create(
         rewriter, loc, type, pointer,
         spirv::CooperativeMatrixLayoutKHRAttr::get(rewriter.getContext(),
                                                    layout),
         stride, /*memory_operand=*/nullptr, /*alignment=*/nullptr);
-    load->setAttr(triton_spirv::kBFloat16MatrixAttrName, rewriter.getUnitAttr());
-    rewriter.replaceOp(op, load);
-    return success();
   }
 };
 
-/// A cooperative multiply-add marked triton_spirv::kBFloat16MatrixAttrName, keeping the
-/// mark.
-struct MarkedMatrixMulAdd : OpConversionPattern<gpu::SubgroupMmaComputeOp> {
-  MarkedMatrixMulAdd(const TypeConverter &converter, MLIRContext *context)
-      : OpConversionPattern(converter, context, /*benefit=*/2) {}
-  LogicalResult
-  matchAndRewrite(gpu::SubgroupMmaComputeOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    if (!op->hasAttr(triton_spirv::kBFloat16MatrixAttrName))
-      return failure();
-    auto mulAdd = spirv::KHRCooperativeMatrixMulAddOp::create(
+struct MarkedMatrixMulAdd : MarkedMatrixOp<gpu::SubgroupMmaComputeOp> {
+  using MarkedMatrixOp::MarkedMatrixOp;
+  Operation *lower(gpu::SubgroupMmaComputeOp op, Adaptor adaptor,
+                   ConversionPatternRewriter &rewriter) const override {
+    return spirv::KHRCooperativeMatrixMulAddOp::create(
         rewriter, op.getLoc(), adaptor.getOpC().getType(), adaptor.getOpA(),
         adaptor.getOpB(), adaptor.getOpC(), /*matrix_operands=*/nullptr);
-    mulAdd->setAttr(triton_spirv::kBFloat16MatrixAttrName, rewriter.getUnitAttr());
-    rewriter.replaceOp(op, mulAdd);
-    return success();
   }
 };
 

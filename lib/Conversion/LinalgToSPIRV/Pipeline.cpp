@@ -39,7 +39,8 @@ LogicalResult mlir::triton_spirv::buildLinalgToSPIRVPipeline(
   bool bfloat16CooperativeMatrix =
       cooperativeMatrix && target->features.bfloat16CooperativeMatrix;
   if (bfloat16CooperativeMatrix)
-    pm.addPass(createBFloat16CooperativeOperands({workgroupSize, subgroupSize}));
+    pm.addPass(
+        createBFloat16CooperativeOperands({workgroupSize, subgroupSize}));
   pm.addPass(createFoldBlockCopies());
   pm.addPass(createFuseElementwise());
   pm.addPass(createCanonicalizerPass());
