@@ -1149,10 +1149,10 @@ int tsr_device_address(tsr_device *device, const void *hostPointer,
     return fail("the Vulkan device has no buffer device addresses");
   auto *address = static_cast<const uint8_t *>(hostPointer);
   std::lock_guard<std::mutex> lock(device->mutex);
-  tsr_allocation *allocation = allocationHolding(device, address, 1);
-  // A whole host mapping imported for a launch may start below many
-  // smaller ranges: look at every range that starts at or below the address
-  // (only address tables come here, not every binding).
+  // Every range that starts at or below the address, unlike bindings'
+  // allocationHolding: a whole host mapping imported for a launch may start
+  // below many smaller ranges (only address tables come here).
+  tsr_allocation *allocation = nullptr;
   for (auto it = device->allocations.begin();
        !allocation && it != device->allocations.upper_bound(address); ++it)
     if (address - it->second->mapped <

@@ -9,10 +9,10 @@
 #include "triton-spirv/Conversion/LinalgToSPIRV/Passes.h"
 
 #include "triton-spirv/Analysis/MatmulPlan.h"
+#include "triton-spirv/Conversion/ParallelGeneric.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
-#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/PatternMatch.h"
 
 namespace mlir::triton_spirv {
@@ -45,14 +45,8 @@ bool isBFloat16Matmul(linalg::LinalgOp op,
 /// The element-wise bit cast of `tensor` to elements of `element`.
 Value bitcastElements(OpBuilder &b, Location loc, Value tensor, Type element) {
   auto type = cast<RankedTensorType>(tensor.getType());
-  auto result = type.clone(element);
-  Value init = tensor::EmptyOp::create(b, loc, type.getShape(), element);
-  AffineMap identity = b.getMultiDimIdentityMap(type.getRank());
-  return linalg::GenericOp::create(
-             b, loc, TypeRange{result}, ValueRange{tensor}, ValueRange{init},
-             ArrayRef<AffineMap>{identity, identity},
-             SmallVector<utils::IteratorType>(type.getRank(),
-                                              utils::IteratorType::parallel),
+  return triton_spirv::createParallelGeneric(
+             b, loc, TypeRange{type.clone(element)}, ValueRange{tensor},
              [&](OpBuilder &nested, Location l, ValueRange args) {
                Value bits =
                    arith::BitcastOp::create(nested, l, element, args[0]);

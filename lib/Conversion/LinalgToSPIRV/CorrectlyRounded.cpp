@@ -19,10 +19,10 @@
 #include "triton-spirv/Conversion/CorrectlyRounded.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/IR/Builders.h"
-#include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/TypeUtilities.h"
 
 #include <cmath>
@@ -34,54 +34,40 @@ namespace {
 /// Newton steps after the driver's estimate.
 constexpr int kNewtonSteps = 2;
 
-/// `type` with f64 elements.
-Type withF64(Type type) {
-  Type f64 = Float64Type::get(type.getContext());
+/// `type` (a scalar type or a shape of one) with elements of `element`.
+Type withElement(Type type, Type element) {
   if (auto shaped = dyn_cast<ShapedType>(type))
-    return shaped.clone(f64);
-  return f64;
-}
-
-/// A constant of `type` (a scalar type or a shape of it) holding `value`.
-Value splat(OpBuilder &b, Location loc, Type type, TypedAttr value) {
-  if (auto shaped = dyn_cast<ShapedType>(type))
-    return arith::ConstantOp::create(b, loc,
-                                     DenseElementsAttr::get(shaped, value));
-  return arith::ConstantOp::create(b, loc, value);
+    return shaped.clone(element);
+  return element;
 }
 
 Value floatConstant(OpBuilder &b, Location loc, Type type, double value) {
-  return splat(b, loc, type,
-               b.getFloatAttr(getElementTypeOrSelf(type), value));
-}
-
-Value intConstant(OpBuilder &b, Location loc, Type type, int64_t value) {
-  return splat(b, loc, type,
-               b.getIntegerAttr(getElementTypeOrSelf(type), value));
+  return createScalarOrSplatConstant(b, loc, type, APFloat(value));
 }
 
 /// f32 `x` as f64 exactly, subnormals included: those are their mantissa
 /// bits times 2^-149, with the sign of `x`.
 Value widen(OpBuilder &b, Location loc, Value x) {
-  Type wide = withF64(x.getType());
-  Type i32 = b.getI32Type();
-  if (auto shaped = dyn_cast<ShapedType>(x.getType()))
-    i32 = shaped.clone(i32);
+  Type wide = withElement(x.getType(), b.getF64Type());
+  Type i32 = withElement(x.getType(), b.getI32Type());
+  auto intConstant = [&](int64_t value) {
+    return createScalarOrSplatConstant(b, loc, i32, value);
+  };
   Value bits = arith::BitcastOp::create(b, loc, i32, x);
   Value magnitude = arith::AndIOp::create(
-      b, loc, bits, intConstant(b, loc, i32, 0x7fffffff));
+      b, loc, bits, intConstant(0x7fffffff));
   Value subnormal = arith::AndIOp::create(
       b, loc,
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, magnitude,
-                            intConstant(b, loc, i32, 0)),
+                            intConstant(0)),
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, magnitude,
-                            intConstant(b, loc, i32, 0x00800000)));
+                            intConstant(0x00800000)));
   Value scaled = arith::MulFOp::create(
       b, loc, arith::UIToFPOp::create(b, loc, wide, magnitude),
       floatConstant(b, loc, wide, std::ldexp(1.0, -149)));
   Value negative =
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, bits,
-                            intConstant(b, loc, i32, 0));
+                            intConstant(0));
   Value signedScaled = arith::SelectOp::create(
       b, loc, negative, arith::NegFOp::create(b, loc, scaled), scaled);
   return arith::SelectOp::create(b, loc, subnormal, signedScaled,

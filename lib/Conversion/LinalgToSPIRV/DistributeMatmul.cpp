@@ -520,21 +520,24 @@ void MatmulDistributor::emitCooperativeTiles(const MatmulTiling &tiling,
     rewriter.setInsertionPoint(accumulationLoops.front());
   auto [rows, cols] = fragmentOrigins(rewriter, loc, tiling, subgroupId);
   Value zero = constant(0);
-  // bf16 operands held as f16 bits: their matrices are f16 here and marked.
+  // bf16 operands held as f16 bits: their matrices are f16 here, and the
+  // ops that load and multiply them are marked.
   bool bfloat16 = multipliesBFloat16Bits(op);
   auto markBFloat16 = [&](Operation *mma) {
     if (bfloat16)
       mma->setAttr(kBFloat16MatrixAttrName, rewriter.getUnitAttr());
-    return mma->getResult(0);
   };
   auto load = [&](Value buffer, StringRef operand, Value row,
                   Value col) -> Value {
     auto type = gpu::MMAMatrixType::get(
         {kCooperativeMatrixSize, kCooperativeMatrixSize},
         cast<MemRefType>(buffer.getType()).getElementType(), operand);
-    return gpu::SubgroupMmaLoadMatrixOp::create(
+    auto matrix = gpu::SubgroupMmaLoadMatrixOp::create(
         rewriter, loc, type, buffer, ValueRange{row, col},
         rewriter.getIndexAttr(*rowStride(buffer)), UnitAttr());
+    if (operand != "COp")
+      markBFloat16(matrix);
+    return matrix;
   };
 
   auto reduce = [&](ValueRange initial) -> SmallVector<Value> {
@@ -544,17 +547,18 @@ void MatmulDistributor::emitCooperativeTiles(const MatmulTiling &tiling,
     Value step = steps.getInductionVar();
     SmallVector<Value> lhsTiles, rhsTiles;
     for (Value row : rows)
-      lhsTiles.push_back(
-          markBFloat16(load(lhsRows, "AOp", row, step).getDefiningOp()));
+      lhsTiles.push_back(load(lhsRows, "AOp", row, step));
     for (Value col : cols)
-      rhsTiles.push_back(
-          markBFloat16(load(rhsRows, "BOp", step, col).getDefiningOp()));
+      rhsTiles.push_back(load(rhsRows, "BOp", step, col));
     SmallVector<Value> updated;
-    for (auto [index, accumulator] : llvm::enumerate(steps.getRegionIterArgs()))
-      updated.push_back(markBFloat16(gpu::SubgroupMmaComputeOp::create(
+    for (auto [index, accumulator] :
+         llvm::enumerate(steps.getRegionIterArgs())) {
+      auto product = gpu::SubgroupMmaComputeOp::create(
           rewriter, loc, lhsTiles[index / cols.size()],
-          rhsTiles[index % cols.size()], accumulator, UnitAttr(),
-          UnitAttr())));
+          rhsTiles[index % cols.size()], accumulator, UnitAttr(), UnitAttr());
+      markBFloat16(product);
+      updated.push_back(product);
+    }
     scf::YieldOp::create(rewriter, loc, updated);
     rewriter.setInsertionPointAfter(steps);
     return steps.getResults();

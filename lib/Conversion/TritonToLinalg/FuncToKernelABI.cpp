@@ -109,7 +109,7 @@ bool feedsOnlyAddresses(Value value) {
     if (isa<IntToPtrOp>(user))
       return true;
     return user->getNumRegions() == 0 && user->getNumResults() == 1 &&
-           user->getDialect()->getNamespace() == "arith" &&
+           isa<arith::ArithDialect>(user->getDialect()) &&
            feedsOnlyAddresses(user->getResult(0));
   });
 }
@@ -144,7 +144,7 @@ findAddressTables(triton::FuncOp func, const PointerRootUses &uses) {
         continue;
       }
       if (!def || def->getNumRegions() != 0 ||
-          def->getDialect()->getNamespace() != "arith")
+          !isa<arith::ArithDialect>(def->getDialect()))
         return toPointer.emitError(
             "unsupported pointer: tt.int_to_ptr of an integer that is not "
             "read from a kernel pointer argument (an address table) and "
