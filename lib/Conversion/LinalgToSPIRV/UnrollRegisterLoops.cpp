@@ -15,7 +15,6 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Utils/Utils.h"
-#include "mlir/Analysis/SliceAnalysis.h"
 
 namespace mlir::triton_spirv {
 #define GEN_PASS_DEF_UNROLLREGISTERLOOPS
@@ -28,12 +27,18 @@ namespace {
 /// Whether `loop` loads or stores a private array at an index computed from
 /// its induction variable.
 bool indexesPrivateArray(scf::ForOp loop) {
-  SetVector<Operation *> dependent;
-  getForwardSlice(loop.getInductionVar(), &dependent);
-  auto variesInLoop = [&](Value index) {
-    return index == loop.getInductionVar() ||
-           dependent.contains(index.getDefiningOp());
-  };
+  // The values computed from the induction variable (data dependence only:
+  // an op under an `scf.if` on it is not computed from it).
+  DenseSet<Value> dependent;
+  SmallVector<Value> pending = {loop.getInductionVar()};
+  while (!pending.empty()) {
+    Value value = pending.pop_back_val();
+    if (!dependent.insert(value).second)
+      continue;
+    for (Operation *user : value.getUsers())
+      llvm::append_range(pending, user->getResults());
+  }
+  auto variesInLoop = [&](Value index) { return dependent.contains(index); };
   return loop.getBody()
       ->walk([&](Operation *op) {
         auto load = dyn_cast<memref::LoadOp>(op);

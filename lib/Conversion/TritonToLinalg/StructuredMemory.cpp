@@ -620,6 +620,98 @@ void rewriteWrappedLoad(OpBuilder &b, LoadOp load, const Access &access,
   load.erase();
 }
 
+/// Whether `value` is an operand of a tt.dot, directly or through
+/// element-wise ops (conversions, scaling).
+bool feedsDot(Value value) {
+  SmallVector<Value> pending = {value};
+  DenseSet<Value> seen;
+  while (!pending.empty()) {
+    Value current = pending.pop_back_val();
+    if (!seen.insert(current).second)
+      continue;
+    for (Operation *user : current.getUsers()) {
+      if (isa<DotOp>(user))
+        return true;
+      if (user->getNumResults() == 1 &&
+          user->hasTrait<mlir::OpTrait::Elementwise>())
+        pending.push_back(user->getResult(0));
+    }
+  }
+  return false;
+}
+
+/// Whether the whole block of `type` is in bounds: every mask extent covers
+/// its dimension and a wrapped block does not wrap.
+Value coversWholeBlock(OpBuilder &b, Location loc, RankedTensorType type,
+                       const Access &access) {
+  IndexBuilder index(b, loc);
+  Value whole;
+  auto require = [&](Value condition) {
+    whole = whole ? arith::AndIOp::create(b, loc, whole, condition)
+                  : condition;
+  };
+  for (auto [extent, size] : llvm::zip(access.extents, type.getShape()))
+    if (!isConstantIntValue(extent, size))
+      require(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge,
+                                    index.value(extent),
+                                    index.value(index.constant(size))));
+  if (const std::optional<Wrap> &wrap = access.pointers.wrap) {
+    // start >= 0 and (start mod modulus) + size <= modulus (the remainder
+    // taken of a positive modulus, so that it is defined for any input).
+    OpFoldResult size = index.constant(type.getDimSize(wrap->dim));
+    OpFoldResult first = index.remainder(
+        wrap->start, index.max(wrap->modulus, index.constant(1)));
+    require(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge,
+                                  index.value(wrap->start),
+                                  index.value(index.constant(0))));
+    require(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sle,
+                                  index.value(index.add(first, size)),
+                                  index.value(wrap->modulus)));
+  }
+  return whole ? whole : arith::ConstantIntOp::create(b, loc, 1, 1);
+}
+
+/// A masked or wrapped load of a matmul operand gets a version for blocks
+/// wholly in bounds, checked at run time: one unmasked copy, as Triton's own
+/// backends specialise masks proven full. The staging of matmul operands is
+/// what bounds this backend's matmuls, and masks and the wrap's second
+/// piece cost it the most. Returns the load of the other version, to lower
+/// as before.
+LoadOp versionWholeBlockLoad(OpBuilder &b, LoadOp load,
+                             const Access &access) {
+  Location loc = load.getLoc();
+  auto type = cast<RankedTensorType>(load.getType());
+  auto whole = scf::IfOp::create(b, loc, TypeRange{type},
+                                 coversWholeBlock(b, loc, type, access),
+                                 /*withElseRegion=*/true);
+  b.setInsertionPointToStart(whole.elseBlock());
+  auto partial = cast<LoadOp>(b.clone(*load));
+  scf::YieldOp::create(b, loc, partial.getResult());
+
+  b.setInsertionPointToStart(whole.thenBlock());
+  IndexBuilder index(b, loc);
+  AffineBlock pointers = access.pointers;
+  if (const std::optional<Wrap> &wrap = access.pointers.wrap) {
+    // It does not wrap: (start + i) mod modulus = first + i.
+    OpFoldResult first = index.remainder(
+        wrap->start, index.max(wrap->modulus, index.constant(1)));
+    pointers.wrap.reset();
+    pointers.strides[wrap->dim] =
+        index.add(pointers.strides[wrap->dim], wrap->scale);
+    pointers.offset =
+        index.add(pointers.offset, index.mul(wrap->scale, first));
+  }
+  Value block = createBlock(b, loc, type, Value(), /*masked=*/false);
+  memref::CopyOp::create(
+      b, loc, createView(b, loc, access.buffer, pointers, type.getShape()),
+      block);
+  scf::YieldOp::create(b, loc, readBlock(b, loc, type, block));
+  load.getResult().replaceAllUsesWith(whole.getResult(0));
+  load.erase();
+  b.setInsertionPoint(partial);
+  return partial;
+}
+
 LogicalResult rewriteLoad(LoadOp load) {
   OpBuilder b(load);
   Location loc = load.getLoc();
@@ -630,6 +722,9 @@ LogicalResult rewriteLoad(LoadOp load) {
       analyzeAccess(b, load, load.getPtr(), load.getMask());
   if (failed(access))
     return failure();
+  if ((access->pointers.wrap || !access->extents.empty()) &&
+      feedsDot(load.getResult()))
+    load = versionWholeBlockLoad(b, load, *access);
   if (access->pointers.wrap) {
     rewriteWrappedLoad(b, load, *access, other);
     return success();

@@ -77,3 +77,33 @@ func.func @left_rolled(%n: index, %t: index) {
   }
   return
 }
+
+// -----
+
+// A loop of dynamic trip count that only decides, with an scf.if on its
+// induction variable, whether an inner loop runs: the inner loop's indices
+// do not depend on it, so the inner loop is unrolled and the outer one is
+// no matter for a remark.
+// CHECK-LABEL: func.func @guarded_by_outer_loop
+// CHECK: scf.for
+// CHECK:   scf.if
+// CHECK-NOT: scf.for
+// CHECK-DAG: memref.store %{{.*}}, %{{.*}}[%c0] : memref<2xf32, #gpu.address_space<private>>
+// CHECK-DAG: memref.store %{{.*}}, %{{.*}}[%c1] : memref<2xf32, #gpu.address_space<private>>
+func.func @guarded_by_outer_loop(%src: memref<?xf32>, %n: index, %limit: index) -> f32 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %row = memref.alloca() : memref<2xf32, #gpu.address_space<private>>
+  scf.for %k = %c0 to %n step %c1 {
+    %inside = arith.cmpi slt, %k, %limit : index
+    scf.if %inside {
+      scf.for %r = %c0 to %c2 step %c1 {
+        %x = memref.load %src[%r] : memref<?xf32>
+        memref.store %x, %row[%r] : memref<2xf32, #gpu.address_space<private>>
+      }
+    }
+  }
+  %last = memref.load %row[%c1] : memref<2xf32, #gpu.address_space<private>>
+  return %last : f32
+}

@@ -204,3 +204,64 @@ tt.func public @wrapped(%p: !tt.ptr<f32>, %m: i32, %stride: i32, %out: !tt.ptr<f
   tt.store %out_ptrs, %x : tensor<16x8x!tt.ptr<f32>>
   tt.return
 }
+
+// -----
+
+// A matmul operand whose rows wrap and whose columns are masked gets a
+// version for blocks wholly in bounds, checked at run time (the mask keeps
+// every column, start >= 0, start % m + 16 <= m): one unmasked copy of the
+// view at row start % m. The other version is the load as before.
+// CHECK-LABEL: func.func @whole_block_operand
+// CHECK: %[[KEEPS:.*]] = arith.cmpi sge, %{{.*}}, %c16 : index
+// CHECK: %[[MODULUS:.*]] = arith.maxsi %{{.*}}, %c1 : index
+// CHECK: %[[FIRST:.*]] = arith.remsi %{{.*}}, %[[MODULUS]] : index
+// CHECK: %[[FROM_START:.*]] = arith.cmpi sge, %{{.*}}, %c0 : index
+// CHECK: %[[BOTH:.*]] = arith.andi %[[KEEPS]], %[[FROM_START]] : i1
+// CHECK: %[[END:.*]] = arith.addi %[[FIRST]], %c16 : index
+// CHECK: %[[FITS:.*]] = arith.cmpi sle, %[[END]], %{{.*}} : index
+// CHECK: %[[WHOLE:.*]] = arith.andi %[[BOTH]], %[[FITS]] : i1
+// CHECK: scf.if %[[WHOLE]] -> (tensor<16x16xf16>) {
+// CHECK-NEXT: %[[ROW:.*]] = arith.muli %{{.*}}, %[[FIRST]] : index
+// CHECK-NEXT: %[[AT:.*]] = arith.addi %{{.*}}, %[[ROW]] : index
+// CHECK-NEXT: %[[BLOCK:.*]] = memref.alloc() : memref<16x16xf16>
+// CHECK-NEXT: %[[VIEW:.*]] = memref.reinterpret_cast %{{.*}} to offset: [%[[AT]]], sizes: [16, 16], strides: [%{{.*}}, 1]
+// CHECK-NEXT: memref.copy %[[VIEW]], %[[BLOCK]] : memref<16x16xf16, strided<[?, 1], offset: ?>> to memref<16x16xf16>
+// CHECK: } else {
+// CHECK: scf.if %{{.*}} -> (tensor<16x16xf16>) {
+// CHECK: linalg.fill
+// CHECK: } else {
+// CHECK: tt.load
+// CHECK: tt.dot
+tt.func public @whole_block_operand(%a: !tt.ptr<f16>, %b: !tt.ptr<f16>, %m: i32, %stride: i32, %k: i32, %out: !tt.ptr<f32>) {
+  %c16 = arith.constant 16 : i32
+  %zero = arith.constant dense<0.0> : tensor<16x16xf16>
+  %acc = arith.constant dense<0.0> : tensor<16x16xf32>
+  %pid = tt.get_program_id x : i32
+  %start = arith.muli %pid, %c16 : i32
+  %range = tt.make_range {end = 16 : i32, start = 0 : i32} : tensor<16xi32>
+  %starts = tt.splat %start : i32 -> tensor<16xi32>
+  %unwrapped = arith.addi %starts, %range : tensor<16xi32>
+  %ms = tt.splat %m : i32 -> tensor<16xi32>
+  %rows = arith.remsi %unwrapped, %ms : tensor<16xi32>
+  %rows2 = tt.expand_dims %rows {axis = 1 : i32} : tensor<16xi32> -> tensor<16x1xi32>
+  %strides = tt.splat %stride : i32 -> tensor<16x1xi32>
+  %row_offs = arith.muli %rows2, %strides : tensor<16x1xi32>
+  %cols2 = tt.expand_dims %range {axis = 0 : i32} : tensor<16xi32> -> tensor<1x16xi32>
+  %rb = tt.broadcast %row_offs : tensor<16x1xi32> -> tensor<16x16xi32>
+  %cb = tt.broadcast %cols2 : tensor<1x16xi32> -> tensor<16x16xi32>
+  %offs = arith.addi %rb, %cb : tensor<16x16xi32>
+  %ks = tt.splat %k : i32 -> tensor<1x16xi32>
+  %kept = arith.cmpi slt, %cols2, %ks : tensor<1x16xi32>
+  %mask = tt.broadcast %kept : tensor<1x16xi1> -> tensor<16x16xi1>
+  %a_base = tt.splat %a : !tt.ptr<f16> -> tensor<16x16x!tt.ptr<f16>>
+  %a_ptrs = tt.addptr %a_base, %offs : tensor<16x16x!tt.ptr<f16>>, tensor<16x16xi32>
+  %x = tt.load %a_ptrs, %mask, %zero : tensor<16x16x!tt.ptr<f16>>
+  %b_base = tt.splat %b : !tt.ptr<f16> -> tensor<16x16x!tt.ptr<f16>>
+  %b_ptrs = tt.addptr %b_base, %offs : tensor<16x16x!tt.ptr<f16>>, tensor<16x16xi32>
+  %y = tt.load %b_ptrs, %mask, %zero : tensor<16x16x!tt.ptr<f16>>
+  %d = tt.dot %x, %y, %acc : tensor<16x16xf16> * tensor<16x16xf16> -> tensor<16x16xf32>
+  %out_base = tt.splat %out : !tt.ptr<f32> -> tensor<16x16x!tt.ptr<f32>>
+  %out_ptrs = tt.addptr %out_base, %cb : tensor<16x16x!tt.ptr<f32>>, tensor<16x16xi32>
+  tt.store %out_ptrs, %d : tensor<16x16x!tt.ptr<f32>>
+  tt.return
+}
