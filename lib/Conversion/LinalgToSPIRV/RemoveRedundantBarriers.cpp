@@ -49,36 +49,52 @@ struct SharedEffects {
   /// The spreads around the global reads and writes (null outside any).
   llvm::SmallDenseSet<Attribute, 2> readsGlobal, writesGlobal;
 
-  /// Adds what `op` does, with what it nests.
+  /// Adds what `op` does, with what it nests: the memory effects each
+  /// nested op declares on a memref (loads, stores, cooperative-matrix
+  /// loads and stores, copies), by the memref's address space.
   void add(Operation *op) {
     op->walk([&](Operation *nested) {
-      // Scalar and vector accesses alike.
-      Value memref;
-      bool isLoad = false;
-      if (auto load = dyn_cast<memref::LoadOp>(nested))
-        memref = load.getMemRef(), isLoad = true;
-      else if (auto load = dyn_cast<vector::LoadOp>(nested))
-        memref = load.getBase(), isLoad = true;
-      else if (auto store = dyn_cast<memref::StoreOp>(nested))
-        memref = store.getMemRef();
-      else if (auto store = dyn_cast<vector::StoreOp>(nested))
-        memref = store.getBase();
-      if (memref) {
-        auto type = cast<MemRefType>(memref.getType());
-        if (triton_spirv::isWorkgroupMemory(type))
-          (isLoad ? readsWorkgroup : writesWorkgroup)
-              .insert(bufferUnderViews(memref));
-        else if (triton_spirv::isGlobalMemory(type))
-          (isLoad ? readsGlobal : writesGlobal).insert(spreadAround(nested));
+      // Workgroup allocations become module-level variables; nested
+      // barriers are judged as if absent (conservatively); a shuffle moves
+      // registers.
+      if (isa<scf::ForOp, scf::IfOp, scf::YieldOp, gpu::ShuffleOp,
+              gpu::BarrierOp, memref::AllocaOp, memref::AllocOp>(nested))
+        return;
+      // The cooperative-matrix loads and stores declare their effects on
+      // no value.
+      if (auto load = dyn_cast<gpu::SubgroupMmaLoadMatrixOp>(nested))
+        return access(load.getSrcMemref(), /*isRead=*/true, nested);
+      if (auto store = dyn_cast<gpu::SubgroupMmaStoreMatrixOp>(nested))
+        return access(store.getDstMemref(), /*isRead=*/false, nested);
+      auto interface = dyn_cast<MemoryEffectOpInterface>(nested);
+      if (!interface) {
+        unknown = true;
         return;
       }
-      // Workgroup allocations become module-level variables; nested
-      // barriers are judged as if absent (conservatively).
-      if (!isa<scf::ForOp, scf::IfOp, scf::YieldOp, gpu::ShuffleOp,
-               gpu::BarrierOp, memref::AllocaOp, memref::AllocOp>(nested) &&
-          !isPure(nested))
-        unknown = true;
+      SmallVector<MemoryEffects::EffectInstance> instances;
+      interface.getEffects(instances);
+      for (const MemoryEffects::EffectInstance &effect : instances) {
+        if (isa<MemoryEffects::Allocate, MemoryEffects::Free>(
+                effect.getEffect()))
+          continue;
+        access(effect.getValue(),
+               isa<MemoryEffects::Read>(effect.getEffect()), nested);
+      }
     });
+  }
+
+  /// Adds a read or write of `memref` (null: of unknown memory) by `op`.
+  void access(Value memref, bool isRead, Operation *op) {
+    auto type = memref ? dyn_cast<MemRefType>(memref.getType()) : MemRefType();
+    if (!type) {
+      unknown = true;
+      return;
+    }
+    if (triton_spirv::isWorkgroupMemory(type))
+      (isRead ? readsWorkgroup : writesWorkgroup)
+          .insert(bufferUnderViews(memref));
+    else if (triton_spirv::isGlobalMemory(type))
+      (isRead ? readsGlobal : writesGlobal).insert(spreadAround(op));
   }
 
   bool touches(Value workgroupBuffer) const {
@@ -143,8 +159,9 @@ struct SharedEffects {
 /// direction do, over every control-flow path. A path ends at another
 /// barrier or at the kernel's entry or exit. `scf.for` bodies are entered
 /// from before the loop and from their own other end (the back edge);
-/// `scf.if` branches continue before (after) the `scf.if`. Other regions
-/// count as doing anything.
+/// `scf.if` branches continue before (after) the `scf.if`, and a path that
+/// meets an `scf.if` goes through each branch, up to a barrier there. Other
+/// regions count as doing anything.
 class PathEffects {
 public:
   PathEffects(Operation *barrier, bool forward)
@@ -160,14 +177,36 @@ private:
   }
 
   /// Adds the ops from `first` on, up to a barrier or `end`; true when a
-  /// barrier ends the path.
+  /// barrier ends every path.
   bool addUntilBarrier(Operation *first, Operation *end) {
     for (Operation *op = first; op != end; op = step(op)) {
       if (isa<gpu::BarrierOp>(op))
         return true;
+      if (auto branch = dyn_cast<scf::IfOp>(op)) {
+        if (throughBranches(branch))
+          return true;
+        continue;
+      }
       effects.add(op);
     }
     return false;
+  }
+
+  /// Adds what each branch of `branch` does up to a barrier (its condition
+  /// is uniform, as every barrier's is); true when a barrier ends every
+  /// branch (an absent else branch ends none).
+  bool throughBranches(scf::IfOp branch) {
+    bool ended = true;
+    for (Region &region : branch->getRegions()) {
+      if (region.empty()) {
+        ended = false;
+        continue;
+      }
+      Block &block = region.front();
+      ended &= addUntilBarrier(forward ? &block.front() : block.getTerminator(),
+                               nullptr);
+    }
+    return ended;
   }
 
   /// The ops after (before) `op` in its block, then what follows (precedes)

@@ -221,3 +221,59 @@ func.func @vector_accesses(%tiles: memref<64xf32, #gpu.address_space<workgroup>>
   vector.store %s, %out[%t] : memref<64xf32>, vector<4xf32>
   return
 }
+
+// -----
+
+// A matmul loop after triton-spirv-hoist-operand-loads: each step loads
+// the next operand tiles from global memory into registers (under a
+// uniform scf.if), then stores them to workgroup memory, which the
+// cooperative-matrix loads read. A path from the loads' barrier meets an
+// scf.if whose branches both begin with a barrier, so it ends there: the
+// loads' barrier orders nothing and goes (as the remainder in the address
+// arithmetic, which has no memory effect, does not make them unknown).
+// The barriers before the stores and before the matrix loads stay.
+// CHECK-LABEL: func.func @staged_matmul_steps
+// CHECK: scf.for
+// CHECK-NEXT: scf.if
+// CHECK-NOT: gpu.barrier
+// CHECK: arith.remui
+// CHECK-NEXT: memref.load %{{.*}} : memref<?xf16>
+// CHECK: scf.if
+// CHECK-NEXT: gpu.barrier
+// CHECK-NEXT: memref.load
+// CHECK-NEXT: memref.store
+// CHECK: } else {
+// CHECK-NEXT: gpu.barrier
+// CHECK-NEXT: memref.store
+// CHECK: gpu.barrier
+// CHECK-NEXT: gpu.subgroup_mma_load_matrix
+func.func @staged_matmul_steps(%a: memref<?xf16>, %n: index, %whole: i1, %k: index,
+                               %tile: memref<16x16xf16, #gpu.address_space<workgroup>>,
+                               %regs: memref<1xf16, #gpu.address_space<private>>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  %zero = arith.constant 0.0 : f16
+  %t = gpu.thread_id x
+  %row = arith.divui %t, %c16 : index
+  %col = arith.remui %t, %c16 : index
+  scf.for %i = %c0 to %n step %c1 {
+    scf.if %whole {
+      gpu.barrier
+      %at = arith.remui %i, %k : index
+      %x = memref.load %a[%at] : memref<?xf16>
+      memref.store %x, %regs[%c0] : memref<1xf16, #gpu.address_space<private>>
+    }
+    scf.if %whole {
+      gpu.barrier
+      %x = memref.load %regs[%c0] : memref<1xf16, #gpu.address_space<private>>
+      memref.store %x, %tile[%row, %col] : memref<16x16xf16, #gpu.address_space<workgroup>>
+    } else {
+      gpu.barrier
+      memref.store %zero, %tile[%row, %col] : memref<16x16xf16, #gpu.address_space<workgroup>>
+    }
+    gpu.barrier
+    %m = gpu.subgroup_mma_load_matrix %tile[%c0, %c0] {leadDimension = 16 : index} : memref<16x16xf16, #gpu.address_space<workgroup>> -> !gpu.mma_matrix<16x16xf16, "AOp">
+  }
+  return
+}

@@ -159,6 +159,22 @@ def AssignLayouts : Pass<"triton-spirv-assign-layouts", "ModuleOp"> {
   let dependentDialects = ["::mlir::triton_spirv::TritonSPIRVDialect"];
 }
 
+def HoistOperandLoads : Pass<"triton-spirv-hoist-operand-loads", "ModuleOp"> {
+  let summary = "Issue the global loads of all staged matmul operands before "
+                "any of them is stored to workgroup memory";
+  let description = [{
+    After `triton-spirv-assign-layouts`. In an `scf.for` around a matmul,
+    each operand staged by `scf.if %whole { G; linalg.copy R -> S } else
+    { ... }` (the run-time version of a load wholly in bounds: G, a
+    `linalg.generic`, reads global memory into R, a buffer in registers,
+    which is then copied to S, the buffer the matmul reads) has its G moved,
+    under its own `scf.if %whole`, before the first such staging, with the
+    pure computation it needs. The loads of all operands are then in flight
+    together, instead of the second operand's waiting for the first
+    operand's stores. Loops that may write global memory are left alone.
+  }];
+}
+
 def DistributeToWorkgroup : Pass<"triton-spirv-distribute", "ModuleOp"> {
   let summary = "Run one Triton program on one workgroup of invocations";
   let description = [{
