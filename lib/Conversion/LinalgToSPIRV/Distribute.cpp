@@ -216,6 +216,13 @@ static bool seedsReduction(Operation *op) {
 }
 
 LogicalResult KernelDistributor::run() {
+  // The barriers already here are the program's own; the ones placed below
+  // are the distribution's, which triton-spirv-remove-redundant-barriers
+  // may drop.
+  kernel.walk([&](gpu::BarrierOp barrier) {
+    barrier->setAttr(triton_spirv::kRequestedBarrierAttrName,
+                     rewriter.getUnitAttr());
+  });
   Block &entry = kernel.getBody().front();
   Location loc = kernel.getLoc();
   rewriter.setInsertionPointToStart(&entry);

@@ -17,7 +17,6 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
-#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
 namespace mlir::triton_spirv {
@@ -260,7 +259,8 @@ struct RemoveRedundantBarriersPass
     getOperation().walk(
         [&](gpu::BarrierOp barrier) { barriers.push_back(barrier); });
     for (gpu::BarrierOp barrier : barriers)
-      if (barrier->getParentOfType<func::FuncOp>() && isRedundant(barrier))
+      if (!barrier->hasAttr(triton_spirv::kRequestedBarrierAttrName) &&
+          barrier->getParentOfType<func::FuncOp>() && isRedundant(barrier))
         barrier.erase();
   }
 };

@@ -622,3 +622,34 @@ func.func @stage_in_runs(%src: memref<8x32xf32>, %dst: memref<32x8xf32>) {
   linalg.transpose ins(%stage : memref<8x32xf32, #gpu.address_space<workgroup>>) outs(%dst : memref<32x8xf32>) permutation = [1, 0]
   return
 }
+
+// -----
+
+// The program's own barrier (tl.debug_barrier()) is marked as requested
+// and stays, though the element-wise writes of global memory on its two
+// sides need no ordering; the distribution's own barriers around them go.
+// CHECK-LABEL: func.func @program_barrier
+// CHECK: scf.for
+// CHECK-NOT: gpu.barrier
+// CHECK: } {triton_spirv.spread
+// CHECK-NEXT: gpu.barrier {triton_spirv.requested_barrier}
+// CHECK-NEXT: scf.for
+// CHECK-NOT: gpu.barrier
+// CHECK: return
+#map = affine_map<(d0) -> (d0)>
+func.func @program_barrier(%a: memref<128xf32>) {
+  linalg.generic {indexing_maps = [#map], iterator_types = ["parallel"]}
+      outs(%a : memref<128xf32>) {
+  ^bb0(%y: f32):
+    %z = arith.addf %y, %y : f32
+    linalg.yield %z : f32
+  }
+  gpu.barrier
+  linalg.generic {indexing_maps = [#map], iterator_types = ["parallel"]}
+      outs(%a : memref<128xf32>) {
+  ^bb0(%y: f32):
+    %z = arith.mulf %y, %y : f32
+    linalg.yield %z : f32
+  }
+  return
+}

@@ -277,3 +277,43 @@ func.func @staged_matmul_steps(%a: memref<?xf16>, %n: index, %whole: i1, %k: ind
   }
   return
 }
+
+// -----
+
+// A spin lock's release after the guarded stores (Triton's test_atomic_cas):
+// the scalar code's atomic is not ordered with a loop's global stores by
+// the rules above, so the distribution's barrier between them goes; the
+// program's own barrier (tl.debug_barrier(), marked by the distribution)
+// stays.
+// CHECK-LABEL: func.func @requested_barrier
+// CHECK: scf.for
+// CHECK: gpu.barrier {triton_spirv.requested_barrier}
+// CHECK-NEXT: scf.if
+// CHECK-NEXT: memref.atomic_rmw
+// CHECK: scf.for
+// CHECK-NOT: gpu.barrier
+// CHECK: scf.if
+// CHECK-NEXT: memref.atomic_rmw
+func.func @requested_barrier(%data: memref<?xf32>, %lock: memref<?xi32>, %first: i1) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %zero = arith.constant 0 : i32
+  %one = arith.constant 1.0 : f32
+  %t = gpu.thread_id x
+  scf.for %i = %c0 to %c4 step %c1 {
+    memref.store %one, %data[%i] : memref<?xf32>
+  } {triton_spirv.spread = #triton_spirv.spread<[128], run = 1>}
+  gpu.barrier {triton_spirv.requested_barrier}
+  scf.if %first {
+    %old = memref.atomic_rmw assign %zero, %lock[%c0] : (i32, memref<?xi32>) -> i32
+  } {triton_spirv.spread = #triton_spirv.spread<run = 1>}
+  scf.for %i = %c0 to %c4 step %c1 {
+    memref.store %one, %data[%i] : memref<?xf32>
+  } {triton_spirv.spread = #triton_spirv.spread<[128], run = 1>}
+  gpu.barrier
+  scf.if %first {
+    %old = memref.atomic_rmw assign %zero, %lock[%c0] : (i32, memref<?xi32>) -> i32
+  } {triton_spirv.spread = #triton_spirv.spread<run = 1>}
+  return
+}

@@ -258,10 +258,16 @@ def RemoveRedundantBarriers : Pass<"triton-spirv-remove-redundant-barriers",
     on both sides), nor between the scalar code's writes (invocation 0's)
     and loops, as Triton's GPU backends do not order a program's threads'
     global accesses either; always where an access is outside any spread.
-    Computation, private memory and reads on both sides need no ordering. Paths follow `scf.for` back edges and leave `scf.if`
-    branches; the kernel's entry and exit end them, and ops with unknown
-    effects count as accessing everything. Barriers are judged in program
-    order, each on what the earlier removals left.
+    Computation, private memory and reads on both sides need no ordering.
+    Paths follow `scf.for` back edges and leave `scf.if` branches; a path
+    that meets an `scf.if` goes through each branch up to a barrier there
+    (and ends where every branch has one); the kernel's entry and exit end
+    them. Accesses are the memory effects ops declare (cooperative-matrix
+    loads and stores included); ops with unknown effects count as
+    accessing everything. Barriers are judged in program order, each on
+    what the earlier removals left. The program's own barriers
+    (`tl.debug_barrier()`, marked `triton_spirv.requested_barrier` by
+    `triton-spirv-distribute`) always stay.
   }];
 }
 

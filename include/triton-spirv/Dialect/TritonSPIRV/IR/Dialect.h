@@ -27,6 +27,11 @@ inline constexpr StringLiteral kSpreadAttrName = "triton_spirv.spread";
 /// without block work needs one subgroup, and its workgroups are that small.
 inline constexpr StringLiteral kWorkgroupSizeAttrName =
     "triton_spirv.workgroup_size";
+/// The discardable unit attribute on a barrier the program itself asked for
+/// (`tl.debug_barrier()`): it fences what Triton does not otherwise order
+/// (a program's global accesses, atomics), so no pass removes it.
+inline constexpr StringLiteral kRequestedBarrierAttrName =
+    "triton_spirv.requested_barrier";
 /// The side of the square cooperative-matrix tiles of a fragments layout
 /// (16x16 fp16 operands, 16 deep: what NVIDIA's devices offer).
 inline constexpr int64_t kFragmentSize = 16;
