@@ -169,7 +169,7 @@ def HoistOperandLoads : Pass<"triton-spirv-hoist-operand-loads", "ModuleOp"> {
     `linalg.generic`, reads global memory into R, a buffer in registers,
     which is then copied to S, the buffer the matmul reads) has its G moved,
     under its own `scf.if %whole`, before the first such staging, with the
-    pure computation it needs. The loads of all operands are then in flight
+    computation it needs (ops without memory effects). The loads of all operands are then in flight
     together, instead of the second operand's waiting for the first
     operand's stores. Loops that may write global memory are left alone.
   }];
