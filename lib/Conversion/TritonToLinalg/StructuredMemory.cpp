@@ -779,10 +779,18 @@ struct TritonStructuredMemoryPass
     // What the analysis cannot prove structured stays for the element-wise
     // lowering; index arithmetic it built on the way is dead and cleaned up.
     for (Operation *op : accesses) {
-      if (auto load = dyn_cast<LoadOp>(op))
-        (void)rewriteLoad(load);
-      else
+      auto load = dyn_cast<LoadOp>(op);
+      if (!load) {
         (void)rewriteStore(cast<StoreOp>(op));
+        continue;
+      }
+      // Matmul operands are where the element-wise path costs the most.
+      bool operand = isa<RankedTensorType>(load.getType()) &&
+                     feedsDot(load.getResult());
+      if (failed(rewriteLoad(load)) && operand)
+        load.emitRemark("this matmul operand is loaded element by element "
+                        "(its pointers, mask or `other` are not those of a "
+                        "strided block): no whole-block version");
     }
   }
 };
