@@ -3,7 +3,8 @@ its own process on the same GPU, with Triton's `do_bench` on both (the L2
 flushed by a GPU-side fill on both sides), the median of five `do_bench`
 calls with their spread, once three calls in a row agree within 2% (steady
 state: up to twelve calls are discarded). Each side checks its result against PyTorch on its
-device. Writes JSON and a Markdown table.
+device. Writes JSON (with every configuration's median rate next to the
+best one's figures) and a Markdown table.
 
     bash scripts/gpu_machine.sh python3 utils/kernel_benchmark.py --side-by-side benchmarks/h200-kernels.json
     python3 utils/kernel_benchmark.py OUT.json --backend spirv --small   # here, on lavapipe
@@ -193,7 +194,14 @@ def measure(backend: str, small: bool, wanted: list[str]) -> list[dict[str, Any]
         gc.collect()  # the last case's tensors go before this one's are timed
         side.synchronize()
         candidates, check, amount = make(side)
+
+        def rate(ms: float) -> float:
+            return amount / (ms * 1e-3) / (1e9 if unit == "GB/s" else 1e12)
+
         best: tuple[list[float], str, Callable[[], None]] | None = None
+        # Every configuration's median rate, to compare code generation changes
+        # per configuration, not only through the best one.
+        config_rates: dict[str, float] = {}
         for config, run in candidates:
             try:
                 run()
@@ -201,6 +209,7 @@ def measure(backend: str, small: bool, wanted: list[str]) -> list[dict[str, Any]
             except Exception as error:  # a configuration the device cannot hold
                 print(f"{name:22s} {config}: skipped ({str(error).splitlines()[0][:100]})", flush=True)
                 continue
+            config_rates[config] = rate(statistics.median(times))
             if best is None or statistics.median(times) < statistics.median(best[0]):
                 best = (times, config, run)
         if best is None:
@@ -208,10 +217,10 @@ def measure(backend: str, small: bool, wanted: list[str]) -> list[dict[str, Any]
             continue
         times, config, run = best
         run()  # the checked result is the best configuration's
-        rates = sorted(amount / (ms * 1e-3) / (1e9 if unit == "GB/s" else 1e12) for ms in times)
+        rates = sorted(rate(ms) for ms in times)
         record = {"kernel": name, "size": size, "unit": unit, "config": config, "ms": times,
                   "rate": statistics.median(rates), "rate_spread": (rates[-1] - rates[0]) / 2,
-                  "correct": bool(check())}
+                  "correct": bool(check()), "config_rates": config_rates}
         records.append(record)
         print(f"{name:22s} {size:24s} {record['rate']:9.2f} ±{record['rate_spread']:.2f} {unit}  ({config})"
               f"{'' if record['correct'] else '  WRONG RESULT'}", flush=True)
