@@ -136,3 +136,22 @@ def test_an_address_passed_as_an_integer_is_rejected_at_compile_time() -> None:
     source = torch.ones(1)
     with pytest.raises(SPIRVCompilationError, match="not read from a kernel pointer argument"):
         _address_from_scalar[(1,)](source.data_ptr() % 2**31, torch.zeros(1))
+
+
+@triton.jit
+def _negate_bits_through_table(table_ptr, n, BLOCK: tl.constexpr):
+    # The address is read as floats and written as their bits, negated.
+    values_ptr = tl.load(table_ptr).to(tl.pointer_type(tl.float32))
+    offsets = tl.arange(0, BLOCK)
+    inside = offsets < n
+    values = tl.load(values_ptr + offsets, mask=inside)
+    bits_ptr = values_ptr.to(tl.pointer_type(tl.int32), bitcast=True)
+    tl.store(bits_ptr + offsets, values.to(tl.int32, bitcast=True) ^ (-2147483648), mask=inside)
+
+
+def test_one_address_accessed_as_two_element_types() -> None:
+    n = 100
+    values = memory.to_device(torch.linspace(-2.0, 3.0, n))
+    expected = -values.cpu()
+    _negate_bits_through_table[(1,)](_table([values]), n, BLOCK=128)
+    assert torch.equal(values.cpu(), expected)

@@ -178,9 +178,10 @@ findAddressTables(triton::FuncOp func, const PointerRootUses &uses) {
   return tables;
 }
 
-/// Replaces each address root by a pointer cast of (address buffer, 0), as
-/// pointer arguments are rebuilt from (buffer, offset): one address buffer
-/// per element type accessed through it.
+/// Replaces each address root by a pointer cast of (address buffers..., 0),
+/// as pointer arguments are rebuilt from (buffer, offset): one address
+/// buffer per element type accessed through it, each kept by the cast until
+/// the accesses are lowered.
 void materializeAddressRoots(const PointerRootUses &uses) {
   for (auto [number, entry] : llvm::enumerate(uses.addresses)) {
     auto toPointer = entry.first.getDefiningOp<IntToPtrOp>();
@@ -195,10 +196,9 @@ void materializeAddressRoots(const PointerRootUses &uses) {
           MemRefType::get({ShapedType::kDynamic}, elementType,
                           MemRefLayoutAttrInterface(), space),
           toPointer.getSrc(), b.getI64IntegerAttr(number)));
-    Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+    buffers.push_back(arith::ConstantIndexOp::create(b, loc, 0));
     toPointer.replaceAllUsesWith(
-        UnrealizedConversionCastOp::create(b, loc, toPointer.getType(),
-                                           ValueRange{buffers.front(), zero})
+        UnrealizedConversionCastOp::create(b, loc, toPointer.getType(), buffers)
             .getResult(0));
     toPointer.erase();
   }

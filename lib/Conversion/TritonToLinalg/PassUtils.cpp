@@ -58,12 +58,15 @@ FailureOr<Value> mlir::triton_spirv::lookupRootArg(Operation *op,
       return op->emitError("pointers with an address root have no ")
              << stringifyKernelArgRole(role) << " argument";
     AddressBufferOp found;
-    func.walk([&](AddressBufferOp buffer) {
-      if (buffer.getRoot() == address.getInt() &&
-          (!elementType ||
-           getElementTypeOrSelf(buffer.getType()) == elementType))
+    if (func)
+      func.walk([&](AddressBufferOp buffer) {
+        if (buffer.getRoot() != address.getInt() ||
+            (elementType &&
+             getElementTypeOrSelf(buffer.getType()) != elementType))
+          return WalkResult::advance();
         found = buffer;
-    });
+        return WalkResult::interrupt();
+      });
     if (!found)
       return op->emitError("no address buffer of element type ")
              << elementType << " for address root " << address.getInt();
@@ -98,6 +101,7 @@ FailureOr<Value> mlir::triton_spirv::lookupBuffer(Operation *op,
 }
 
 bool mlir::triton_spirv::isPointerRootCast(UnrealizedConversionCastOp op) {
-  return op.getNumOperands() == 2 && op.getNumResults() == 1 &&
+  return op.getNumOperands() >= 2 && op.getNumResults() == 1 &&
+         op.getOperands().back().getType().isIndex() &&
          isa<triton::PointerType>(op.getResult(0).getType());
 }

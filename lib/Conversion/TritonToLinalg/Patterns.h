@@ -27,7 +27,8 @@ FailureOr<Value> lookupRootArg(Operation *op, KernelArgRole role,
 /// `elementType`.
 FailureOr<Value> lookupBuffer(Operation *op, Type elementType);
 
-/// The ABI pass rebuilds each pointer argument as a cast of (buffer, offset).
+/// The ABI pass rebuilds each pointer argument as a cast of (buffer, offset),
+/// and each address root as a cast of (address buffers..., offset).
 bool isPointerRootCast(UnrealizedConversionCastOp op);
 
 /// make_range, splat, broadcast, expand_dims, reshape, trans, cat, join,

@@ -65,7 +65,8 @@ struct RootCastLowering : OpConversionPattern<UnrealizedConversionCastOp> {
                   ConversionPatternRewriter &rewriter) const override {
     if (!triton_spirv::isPointerRootCast(op))
       return failure();
-    rewriter.replaceOp(op, adaptor.getOperands()[1]);
+    // (buffers..., offset): the accesses find their buffers by element type.
+    rewriter.replaceOp(op, adaptor.getOperands().back());
     return success();
   }
 };

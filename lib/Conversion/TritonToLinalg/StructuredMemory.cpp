@@ -256,7 +256,7 @@ FailureOr<AffineBlock> StructuredAccess::analyzeIntegers(Value value) {
 FailureOr<OpFoldResult> StructuredAccess::scalarPointerOffset(Value pointer) {
   if (auto cast = pointer.getDefiningOp<UnrealizedConversionCastOp>())
     if (triton_spirv::isPointerRootCast(cast))
-      return OpFoldResult(cast.getOperand(1));
+      return OpFoldResult(cast.getOperands().back());
   if (auto addPtr = pointer.getDefiningOp<AddPtrOp>()) {
     FailureOr<OpFoldResult> base = scalarPointerOffset(addPtr.getPtr());
     if (failed(base))

@@ -69,16 +69,17 @@ tt.func public @loop_carried(%n: i32, %p: !tt.ptr<f32>, %c: i1) {
 
 // An address read from a table (as the grouped-GEMM tutorial reads its
 // matrices' addresses) is a root of its own: a buffer at a device address
-// per element type accessed through it, rebuilt as (buffer, 0). The kernel
-// lists the table for the launcher, which binds it with device addresses.
+// per element type accessed through it, rebuilt as (buffers..., 0), which
+// keeps every buffer used. The kernel lists the table for the launcher,
+// which binds it with device addresses.
 // CHECK-LABEL: func.func @address_table
 // CHECK-SAME: attributes {triton_spirv.address_tables = array<i64: 0>, triton_spirv.kernel}
 // CHECK: %[[A:.*]] = tt.load %{{.*}} {triton_spirv.root_arg = 0 : i64} : !tt.ptr<i64>
 // CHECK: %[[OFFSET:.*]] = arith.addi %[[A]], %{{.*}} : i64
 // CHECK: %[[F32:.*]] = triton_spirv.address_buffer %[[OFFSET]] root 0 : memref<?xf32, #spirv.storage_class<PhysicalStorageBuffer>>
-// CHECK: triton_spirv.address_buffer %[[OFFSET]] root 0 : memref<?xi32, #spirv.storage_class<PhysicalStorageBuffer>>
+// CHECK: %[[I32:.*]] = triton_spirv.address_buffer %[[OFFSET]] root 0 : memref<?xi32, #spirv.storage_class<PhysicalStorageBuffer>>
 // CHECK: %[[ZERO:.*]] = arith.constant 0 : index
-// CHECK: %[[P:.*]] = builtin.unrealized_conversion_cast %[[F32]], %[[ZERO]] : memref<?xf32, #spirv.storage_class<PhysicalStorageBuffer>>, index to !tt.ptr<f32>
+// CHECK: %[[P:.*]] = builtin.unrealized_conversion_cast %[[F32]], %[[I32]], %[[ZERO]] : memref<?xf32, #spirv.storage_class<PhysicalStorageBuffer>>, memref<?xi32, #spirv.storage_class<PhysicalStorageBuffer>>, index to !tt.ptr<f32>
 // CHECK-NOT: tt.int_to_ptr
 // CHECK: tt.load %[[P]] {triton_spirv.root_address = 0 : i64}
 // CHECK: tt.store %{{.*}}, %{{.*}} {triton_spirv.root_address = 0 : i64} : !tt.ptr<i32>
