@@ -589,7 +589,6 @@ void savePipelineCache(tsr_device *device) {
   std::rename(temporary.c_str(), device->pipelineCachePath.c_str());
 }
 
-/// Destroys a buffer and frees (and so unmaps) its memory; either may be null.
 /// The usage of every buffer the runtime makes: storage buffers, with
 /// device addresses where the device has them.
 VkBufferUsageFlags storageBufferUsage(const tsr_device *device) {
@@ -616,6 +615,7 @@ VkDeviceAddress bufferAddress(const tsr_device *device, VkBuffer buffer) {
   return vkGetBufferDeviceAddress(device->device, &info);
 }
 
+/// Destroys a buffer and frees (and so unmaps) its memory; either may be null.
 void destroyBuffer(VkDevice device, VkBuffer buffer, VkDeviceMemory memory) {
   if (buffer)
     vkDestroyBuffer(device, buffer, nullptr);
@@ -1153,8 +1153,8 @@ int tsr_device_address(tsr_device *device, const void *hostPointer,
   // allocationHolding: a whole host mapping imported for a launch may start
   // below many smaller ranges (only address tables come here).
   tsr_allocation *allocation = nullptr;
-  for (auto it = device->allocations.begin();
-       !allocation && it != device->allocations.upper_bound(address); ++it)
+  const auto end = device->allocations.upper_bound(address);
+  for (auto it = device->allocations.begin(); !allocation && it != end; ++it)
     if (address - it->second->mapped <
         static_cast<ptrdiff_t>(it->second->size))
       allocation = it->second;

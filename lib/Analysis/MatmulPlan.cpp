@@ -101,13 +101,14 @@ std::optional<Type> triton_spirv::multiplyAddOperandType(linalg::LinalgOp op) {
   return std::nullopt;
 }
 
-bool triton_spirv::fitsCooperativeTiles(int64_t m, int64_t n,
-                                       const WorkgroupShape &shape) {
+std::optional<MatmulTiling>
+triton_spirv::cooperativeTiling(int64_t m, int64_t n,
+                                const WorkgroupShape &shape) {
   constexpr int64_t size = kCooperativeMatrixSize;
-  return m % size == 0 && n % size == 0 && shape.subgroupSize > 1 &&
-         chooseTiling(m / size, n / size,
-                      shape.workgroupSize / shape.subgroupSize, 32)
-             .has_value();
+  if (m % size || n % size || shape.subgroupSize <= 1)
+    return std::nullopt;
+  return chooseTiling(m / size, n / size,
+                      shape.workgroupSize / shape.subgroupSize, 32);
 }
 
 bool triton_spirv::multipliesBFloat16Bits(linalg::LinalgOp op) {
@@ -125,14 +126,12 @@ bool triton_spirv::multipliesBFloat16Bits(linalg::LinalgOp op) {
 /// accumulator.
 static bool isCooperativeMultiplyAdd(linalg::LinalgOp op, bool bfloat16) {
   Block &body = *op.getBlock();
-  Type storage = body.getArgument(0).getType();
   Type accType = body.getArgument(2).getType();
   std::optional<Type> value = multiplyAddOperandType(op);
-  if (!value || !storage.isF16() || body.getArgument(1).getType() != storage)
-    return false;
-  if (value->isF16())
+  if (value && value->isF16() && body.getArgument(0).getType().isF16() &&
+      body.getArgument(1).getType().isF16())
     return accType.isF16() || accType.isF32();
-  return bfloat16 && value->isBF16() && accType.isF32();
+  return bfloat16 && multipliesBFloat16Bits(op) && accType.isF32();
 }
 
 std::optional<int64_t> triton_spirv::rowStride(Value buffer) {
@@ -167,15 +166,13 @@ triton_spirv::planMatmul(linalg::LinalgOp op, const WorkgroupShape &shape) {
   MatmulPlan plan{*tiling, std::nullopt, {}};
   // Cooperative matrices need whole 16x16x16 tiles, rows of unit stride,
   // and a grid of subgroups over them.
-  constexpr int64_t size = kCooperativeMatrixSize;
-  if (!shape.cooperativeMatrix || m % size || n % size || k % size ||
+  if (!shape.cooperativeMatrix || k % kCooperativeMatrixSize ||
       !llvm::all_of(
           op->getOperands(),
           [](Value buffer) { return rowStride(buffer).has_value(); }) ||
       !isCooperativeMultiplyAdd(op, shape.bfloat16CooperativeMatrix))
     return plan;
-  std::optional<MatmulTiling> subgroupTiling = chooseTiling(
-      m / size, n / size, shape.workgroupSize / shape.subgroupSize, 32);
+  std::optional<MatmulTiling> subgroupTiling = cooperativeTiling(m, n, shape);
   if (!subgroupTiling)
     return plan;
   plan.cooperativeTiling = subgroupTiling;

@@ -69,9 +69,10 @@ bool isStaticMatmul(linalg::LinalgOp op);
 /// other bodies.
 std::optional<Type> multiplyAddOperandType(linalg::LinalgOp op);
 
-/// Whether an m x n accumulator splits into whole 16x16 cooperative-matrix
-/// tiles over the subgroups of `shape`.
-bool fitsCooperativeTiles(int64_t m, int64_t n, const WorkgroupShape &shape);
+/// How the subgroups of `shape` tile an m x n accumulator in whole 16x16
+/// cooperative-matrix tiles; none where it does not split so.
+std::optional<MatmulTiling> cooperativeTiling(int64_t m, int64_t n,
+                                              const WorkgroupShape &shape);
 
 /// Whether `op` is a matmul of bf16 values held as f16 bits
 /// (--triton-spirv-bfloat16-cooperative-operands).

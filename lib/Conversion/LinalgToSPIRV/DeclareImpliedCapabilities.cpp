@@ -40,21 +40,27 @@ struct DeclareImpliedCapabilitiesPass
       return;
     SmallVector<spirv::Capability> capabilities(declared->getCapabilities());
     size_t before = capabilities.size();
-    auto implied = [&](spirv::Capability capability,
-                       function_ref<bool(Operation *)> needs) {
-      if (llvm::is_contained(capabilities, capability))
-        return;
-      if (module
-              ->walk([&](Operation *op) {
-                return needs(op) ? WalkResult::interrupt()
-                                 : WalkResult::advance();
-              })
-              .wasInterrupted())
-        capabilities.push_back(capability);
-    };
-    implied(spirv::Capability::Int64Atomics, isInt64Atomic);
-    implied(spirv::Capability::BFloat16CooperativeMatrixKHR,
-            makesBFloat16Matrix);
+    // The capabilities not declared yet and what needs them, found in one
+    // walk.
+    SmallVector<std::pair<spirv::Capability, bool (*)(Operation *)>> pending;
+    for (auto implied : {std::make_pair(spirv::Capability::Int64Atomics,
+                                        &isInt64Atomic),
+                         std::make_pair(
+                             spirv::Capability::BFloat16CooperativeMatrixKHR,
+                             &makesBFloat16Matrix)})
+      if (!llvm::is_contained(capabilities, implied.first))
+        pending.push_back(implied);
+    module->walk([&](Operation *op) {
+      for (auto *it = pending.begin(); it != pending.end();) {
+        if (!it->second(op)) {
+          ++it;
+          continue;
+        }
+        capabilities.push_back(it->first);
+        it = pending.erase(it);
+      }
+      return pending.empty() ? WalkResult::interrupt() : WalkResult::advance();
+    });
     if (capabilities.size() == before)
       return;
     SmallVector<spirv::Extension> extensions(declared->getExtensions());

@@ -16,7 +16,6 @@
 #include "triton-spirv/Analysis/WorkgroupMemory.h"
 #include "triton-spirv/Dialect/TritonSPIRV/IR/Dialect.h"
 
-#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -49,8 +48,7 @@ bool isGlobalBuffer(Value memref) {
 bool onlyReadsGlobalMemory(Operation &op) {
   if (auto load = dyn_cast<memref::LoadOp>(op))
     return isGlobalBuffer(load.getMemRef());
-  if (isa<scf::IfOp, scf::YieldOp, linalg::YieldOp>(op) ||
-      isMemoryEffectFree(&op))
+  if (isa<scf::IfOp>(op) || isMemoryEffectFree(&op))
     return llvm::all_of(op.getRegions(), [](Region &region) {
       return llvm::all_of(region.getOps(), onlyReadsGlobalMemory);
     });
@@ -91,26 +89,16 @@ std::optional<Staging> matchStaging(scf::IfOp guard, scf::ForOp loop) {
 /// could read): a write to anything but workgroup or private memory, or an
 /// op of unknown effects.
 bool writesGlobalMemory(scf::ForOp loop) {
-  auto local = [](Value target) {
+  std::optional<SmallVector<MemoryEffects::EffectInstance>> effects =
+      getEffectsRecursively(loop);
+  if (!effects)
+    return true;
+  return llvm::any_of(*effects, [](const MemoryEffects::EffectInstance &e) {
+    Value target = e.getValue();
     auto type = target ? dyn_cast<MemRefType>(target.getType()) : MemRefType();
-    return type && (triton_spirv::isWorkgroupMemory(type) ||
-                    triton_spirv::isPrivateMemory(type));
-  };
-  WalkResult result = loop.getBody()->walk([&](Operation *op) {
-    auto effects = dyn_cast<MemoryEffectOpInterface>(op);
-    if (!effects)
-      return op->hasTrait<OpTrait::HasRecursiveMemoryEffects>()
-                 ? WalkResult::advance()
-                 : WalkResult::interrupt();
-    SmallVector<MemoryEffects::EffectInstance> instances;
-    effects.getEffects(instances);
-    for (const MemoryEffects::EffectInstance &effect : instances)
-      if (isa<MemoryEffects::Write>(effect.getEffect()) &&
-          !local(effect.getValue()))
-        return WalkResult::interrupt();
-    return WalkResult::advance();
+    return isa<MemoryEffects::Write>(e.getEffect()) &&
+           (!type || triton_spirv::isGlobalMemory(type));
   });
-  return result.wasInterrupted();
 }
 
 /// The top-level ops of `loop`'s body that the staging's condition and its
@@ -149,7 +137,7 @@ LogicalResult hoistLoads(scf::ForOp loop) {
   if (stagings.size() < 2 || writesGlobalMemory(loop))
     return failure();
   // Between the first staging and the last, only computation and the other
-  // stagings: nothing there writes what the loads read.
+  // stagings (other work in between was not measured).
   Operation *first = stagings.front().guard;
   auto isStaging = [&](Operation *op) {
     return llvm::any_of(stagings, [&](Staging staging) {

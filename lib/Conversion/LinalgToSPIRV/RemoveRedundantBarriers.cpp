@@ -15,7 +15,6 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
-#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
@@ -53,11 +52,9 @@ struct SharedEffects {
   /// loads and stores, copies), by the memref's address space.
   void add(Operation *op) {
     op->walk([&](Operation *nested) {
-      // Workgroup allocations become module-level variables; nested
-      // barriers are judged as if absent (conservatively); a shuffle moves
-      // registers.
-      if (isa<scf::ForOp, scf::IfOp, scf::YieldOp, gpu::ShuffleOp,
-              gpu::BarrierOp, memref::AllocaOp, memref::AllocOp>(nested))
+      // Loops and branches are walked into; nested barriers are judged as
+      // if absent (conservatively).
+      if (isa<scf::ForOp, scf::IfOp, gpu::BarrierOp>(nested))
         return;
       // The cooperative-matrix loads and stores declare their effects on
       // no value.
@@ -73,6 +70,7 @@ struct SharedEffects {
       SmallVector<MemoryEffects::EffectInstance> instances;
       interface.getEffects(instances);
       for (const MemoryEffects::EffectInstance &effect : instances) {
+        // Workgroup allocations become module-level variables.
         if (isa<MemoryEffects::Allocate, MemoryEffects::Free>(
                 effect.getEffect()))
           continue;

@@ -70,6 +70,7 @@ FailureOr<PointerRootUses> annotatePointerRoots(triton::FuncOp func) {
       return WalkResult::interrupt();
     Type accessType = cast<PointerType>(getElementTypeOrSelf(pointer.getType()))
                           .getPointeeType();
+    llvm::SetVector<Type> *accessTypes;
     if (triton_spirv::isAddressRoot(*root)) {
       if (isa<triton_spirv::PointerInBoundsOp>(op)) {
         op->emitError("bounds of pointers with an address root are unknown");
@@ -81,20 +82,20 @@ FailureOr<PointerRootUses> annotatePointerRoots(triton::FuncOp func) {
             cast<PointerType>(root->getType()).getPointeeType());
       op->setAttr(triton_spirv::kRootAddressAttrName,
                   builder.getI64IntegerAttr(entry - uses.addresses.begin()));
-      if (!isa<ShapedType>(accessType))
-        entry->second.insert(accessType);
-      return WalkResult::advance();
-    }
-    unsigned argIndex = cast<BlockArgument>(*root).getArgNumber();
-    op->setAttr(triton_spirv::kRootArgAttrName,
-                builder.getI64IntegerAttr(argIndex));
-    if (isa<triton_spirv::PointerInBoundsOp>(op)) {
-      uses.args[argIndex].boundsChecked = true;
-      return WalkResult::advance();
+      accessTypes = &entry->second;
+    } else {
+      unsigned argIndex = cast<BlockArgument>(*root).getArgNumber();
+      op->setAttr(triton_spirv::kRootArgAttrName,
+                  builder.getI64IntegerAttr(argIndex));
+      if (isa<triton_spirv::PointerInBoundsOp>(op)) {
+        uses.args[argIndex].boundsChecked = true;
+        return WalkResult::advance();
+      }
+      accessTypes = &uses.args[argIndex].accessTypes;
     }
     // Block pointers are rejected by the memory lowering.
     if (!isa<ShapedType>(accessType))
-      uses.args[argIndex].accessTypes.insert(accessType);
+      accessTypes->insert(accessType);
     return WalkResult::advance();
   });
   if (walk.wasInterrupted())
@@ -156,6 +157,8 @@ findAddressTables(triton::FuncOp func, const PointerRootUses &uses) {
       return toPointer.emitError("unsupported pointer: tt.int_to_ptr of a "
                                  "constant address");
   }
+  if (tables.empty())
+    return tables;
   // The launcher binds each table's translated copy: its elements must not
   // be read as numbers, nor written.
   WalkResult walk = func.walk([&](Operation *op) -> WalkResult {

@@ -556,6 +556,17 @@ FailureOr<Access> analyzeAccess(OpBuilder &b, Operation *op, Value pointer,
   return access;
 }
 
+/// `block` without its wrap, where the rows from `first` (start mod
+/// modulus) on do not reach the modulus: row i is at first + i.
+AffineBlock unwrapped(IndexBuilder &index, AffineBlock block,
+                      OpFoldResult first) {
+  Wrap wrap = *block.wrap;
+  block.wrap.reset();
+  block.strides[wrap.dim] = index.add(block.strides[wrap.dim], wrap.scale);
+  block.offset = index.add(block.offset, index.mul(wrap.scale, first));
+  return block;
+}
+
 /// A load whose block wraps around along one dimension: two copies, the
 /// rows from the start to the wrap and the rows after it (triton-shared's
 /// split). That is exact while the block wraps at most once (start >= 0,
@@ -586,13 +597,10 @@ void rewriteWrappedLoad(OpBuilder &b, LoadOp load, const Access &access,
   OpFoldResult first = index.remainder(wrap.start, wrap.modulus);
   OpFoldResult headRows = index.min(size, index.sub(wrap.modulus, first));
   OpFoldResult tailRows = index.sub(size, headRows);
-  AffineBlock head = access.pointers;
-  head.wrap.reset();
-  head.strides[dim] = index.add(head.strides[dim], wrap.scale);
+  AffineBlock head = unwrapped(index, access.pointers, first);
   AffineBlock tail = head;
-  head.offset = index.add(head.offset, index.mul(wrap.scale, first));
-  tail.offset =
-      index.add(tail.offset, index.mul(access.pointers.strides[dim], headRows));
+  tail.offset = index.add(access.pointers.offset,
+                          index.mul(access.pointers.strides[dim], headRows));
   SmallVector<OpFoldResult> kept =
       access.extents.empty()
           ? getAsIndexOpFoldResult(b.getContext(), type.getShape())
@@ -640,11 +648,18 @@ bool feedsDot(Value value) {
   return false;
 }
 
-/// Whether the whole block of `type` is in bounds: every mask extent covers
-/// its dimension and a wrapped block does not wrap.
-Value coversWholeBlock(OpBuilder &b, Location loc, RankedTensorType type,
-                       const Access &access) {
+/// Whether the whole block of `type` is in bounds (`condition`): every mask
+/// extent covers its dimension and a wrapped block does not wrap; for a
+/// wrapped block, also where its rows start (`first`, start mod modulus).
+struct WholeBlockCheck {
+  Value condition;
+  OpFoldResult first;
+};
+
+WholeBlockCheck coversWholeBlock(OpBuilder &b, Location loc,
+                                 RankedTensorType type, const Access &access) {
   IndexBuilder index(b, loc);
+  OpFoldResult first;
   Value whole;
   auto require = [&](Value condition) {
     whole = whole ? arith::AndIOp::create(b, loc, whole, condition)
@@ -659,8 +674,8 @@ Value coversWholeBlock(OpBuilder &b, Location loc, RankedTensorType type,
     // start >= 0 and (start mod modulus) + size <= modulus (the remainder
     // taken of a positive modulus, so that it is defined for any input).
     OpFoldResult size = index.constant(type.getDimSize(wrap->dim));
-    OpFoldResult first = index.remainder(
-        wrap->start, index.max(wrap->modulus, index.constant(1)));
+    first = index.remainder(wrap->start,
+                            index.max(wrap->modulus, index.constant(1)));
     require(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge,
                                   index.value(wrap->start),
                                   index.value(index.constant(0))));
@@ -668,7 +683,7 @@ Value coversWholeBlock(OpBuilder &b, Location loc, RankedTensorType type,
                                   index.value(index.add(first, size)),
                                   index.value(wrap->modulus)));
   }
-  return whole ? whole : arith::ConstantIntOp::create(b, loc, 1, 1);
+  return {whole, first};
 }
 
 /// A masked or wrapped load of a matmul operand gets a version for blocks
@@ -676,13 +691,15 @@ Value coversWholeBlock(OpBuilder &b, Location loc, RankedTensorType type,
 /// backends specialise masks proven full. The staging of matmul operands is
 /// what bounds this backend's matmuls, and masks and the wrap's second
 /// piece cost it the most. Returns the load of the other version, to lower
-/// as before.
+/// as before (the load itself where nothing needs checking).
 LoadOp versionWholeBlockLoad(OpBuilder &b, LoadOp load,
                              const Access &access) {
   Location loc = load.getLoc();
   auto type = cast<RankedTensorType>(load.getType());
-  auto whole = scf::IfOp::create(b, loc, TypeRange{type},
-                                 coversWholeBlock(b, loc, type, access),
+  WholeBlockCheck check = coversWholeBlock(b, loc, type, access);
+  if (!check.condition)
+    return load;
+  auto whole = scf::IfOp::create(b, loc, TypeRange{type}, check.condition,
                                  /*withElseRegion=*/true);
   b.setInsertionPointToStart(whole.elseBlock());
   auto partial = cast<LoadOp>(b.clone(*load));
@@ -690,17 +707,9 @@ LoadOp versionWholeBlockLoad(OpBuilder &b, LoadOp load,
 
   b.setInsertionPointToStart(whole.thenBlock());
   IndexBuilder index(b, loc);
-  AffineBlock pointers = access.pointers;
-  if (const std::optional<Wrap> &wrap = access.pointers.wrap) {
-    // It does not wrap: (start + i) mod modulus = first + i.
-    OpFoldResult first = index.remainder(
-        wrap->start, index.max(wrap->modulus, index.constant(1)));
-    pointers.wrap.reset();
-    pointers.strides[wrap->dim] =
-        index.add(pointers.strides[wrap->dim], wrap->scale);
-    pointers.offset =
-        index.add(pointers.offset, index.mul(wrap->scale, first));
-  }
+  AffineBlock pointers = access.pointers.wrap
+                             ? unwrapped(index, access.pointers, check.first)
+                             : access.pointers;
   Value block = createBlock(b, loc, type, Value(), /*masked=*/false);
   memref::CopyOp::create(
       b, loc, createView(b, loc, access.buffer, pointers, type.getShape()),
@@ -712,7 +721,8 @@ LoadOp versionWholeBlockLoad(OpBuilder &b, LoadOp load,
   return partial;
 }
 
-LogicalResult rewriteLoad(LoadOp load) {
+/// `matmulOperand`: the load feeds a tt.dot (feedsDot).
+LogicalResult rewriteLoad(LoadOp load, bool matmulOperand) {
   OpBuilder b(load);
   Location loc = load.getLoc();
   Value other;
@@ -722,8 +732,7 @@ LogicalResult rewriteLoad(LoadOp load) {
       analyzeAccess(b, load, load.getPtr(), load.getMask());
   if (failed(access))
     return failure();
-  if ((access->pointers.wrap || !access->extents.empty()) &&
-      feedsDot(load.getResult()))
+  if (matmulOperand && (access->pointers.wrap || !access->extents.empty()))
     load = versionWholeBlockLoad(b, load, *access);
   if (access->pointers.wrap) {
     rewriteWrappedLoad(b, load, *access, other);
@@ -787,7 +796,7 @@ struct TritonStructuredMemoryPass
       // Matmul operands are where the element-wise path costs the most.
       bool operand = isa<RankedTensorType>(load.getType()) &&
                      feedsDot(load.getResult());
-      if (failed(rewriteLoad(load)) && operand)
+      if (failed(rewriteLoad(load, operand)) && operand)
         load.emitRemark("this matmul operand is loaded element by element "
                         "(its pointers, mask or `other` are not those of a "
                         "strided block): no whole-block version");

@@ -53,9 +53,7 @@ class AddressTables:
         translated = [self._device_address(address & 0xFFFFFFFFFFFFFFFF, position, index)
                       if address else 0 for index, address in enumerate(addresses)]
         signed = [address - (1 << 64) if address >> 63 else address for address in translated]
-        copy = memory.empty(table.shape, torch.int64)
-        copy.view(-1).copy_(torch.tensor(signed, dtype=torch.int64))
-        return copy
+        return memory.to_device(torch.tensor(signed, dtype=torch.int64).view(table.shape))
 
     def _device_address(self, address: int, position: int, index: int) -> int:
         try:

@@ -19,10 +19,9 @@ import struct
 import threading
 import weakref
 from collections import deque
-from typing import Any, Callable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from .. import vulkan
-from .address_tables import AddressTables
 from .bindings import HostImports, Region, StagedStorages, binding_range
 from .debug_buffer import DebugBuffer
 from .kernel_abi import NUM_PROGRAMS, PROGRAM_ID_BASES, Role
@@ -78,8 +77,11 @@ class _InFlight:
             _finish_resources(self.resources)
 
 
-# What a launch holds until it is done: StagedStorages, AddressTables.
-_LaunchResource = StagedStorages | AddressTables
+if TYPE_CHECKING:  # address_tables imports torch: only when a kernel needs it
+    from .address_tables import AddressTables
+
+    # What a launch holds until it is done.
+    _LaunchResource = StagedStorages | AddressTables
 
 
 def _finish_resources(resources: list[_LaunchResource], copy_back: bool = True) -> None:
@@ -274,6 +276,9 @@ class SPIRVLauncher:
         self.arguments = _Packer(self.argument_bytes, argument_buffer.get("slots", []))
         # Arguments whose elements the kernel reads as addresses.
         self.address_tables: tuple[int, ...] = tuple(abi.get("address_tables", ()))
+        if self.address_tables and not vulkan.device().properties.buffer_device_address:
+            raise ValueError(f"{self.name} reads pointers from memory, which needs buffer device "
+                             f"addresses; this Vulkan device has none")
         debug = abi.get("debug_buffer")
         self.debug = DebugBuffer(debug, self.name) if debug else None
         self.num_bindings = (len(self.binding_args) + (1 if self.argument_bytes else 0) +
@@ -464,9 +469,7 @@ class SPIRVLauncher:
                                resources: list[_LaunchResource]) -> list[Any]:
         """The arguments with each address table replaced by its copy holding
         device addresses (AddressTables)."""
-        if not self.device.properties.buffer_device_address:
-            raise ValueError(f"{self.name} reads pointers from memory, which needs buffer device "
-                             f"addresses; this Vulkan device has none")
+        from .address_tables import AddressTables
         if _in_flight:  # the launches before may write the tables
             synchronize()
         tables = AddressTables(self.device, self.name)
