@@ -78,7 +78,8 @@ int tsr_allocate(tsr_device *device, uint64_t size, void **host_pointer,
 int tsr_import_host(tsr_device *device, void *host_pointer, uint64_t size,
                     tsr_allocation **allocation);
 /* The device address of `host_pointer`, which a live allocation or import
- * holds: what a kernel loads through to reach it. */
+ * holds (of those that do, the one reaching furthest): what a kernel loads
+ * through to reach it. */
 int tsr_device_address(tsr_device *device, const void *host_pointer,
                        uint64_t *device_address);
 /* Frees an allocation or import (after the launch in flight, if it uses it). */

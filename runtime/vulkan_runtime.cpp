@@ -1149,15 +1149,20 @@ int tsr_device_address(tsr_device *device, const void *hostPointer,
     return fail("the Vulkan device has no buffer device addresses");
   auto *address = static_cast<const uint8_t *>(hostPointer);
   std::lock_guard<std::mutex> lock(device->mutex);
-  // Every range that starts at or below the address, unlike bindings'
+  // Of every range that starts at or below the address (unlike bindings'
   // allocationHolding: a whole host mapping imported for a launch may start
-  // below many smaller ranges (only address tables come here).
+  // below many smaller ranges), the one that holds it and reaches furthest:
+  // an address table says where a tensor starts, not where it ends, and a
+  // smaller import kept from an earlier launch may hold only its start.
   tsr_allocation *allocation = nullptr;
   const auto end = device->allocations.upper_bound(address);
-  for (auto it = device->allocations.begin(); !allocation && it != end; ++it)
-    if (address - it->second->mapped <
-        static_cast<ptrdiff_t>(it->second->size))
-      allocation = it->second;
+  for (auto it = device->allocations.begin(); it != end; ++it) {
+    tsr_allocation *range = it->second;
+    if (address - range->mapped < static_cast<ptrdiff_t>(range->size) &&
+        (!allocation || range->mapped + range->size >
+                            allocation->mapped + allocation->size))
+      allocation = range;
+  }
   if (!allocation) {
     char text[32];
     std::snprintf(text, sizeof(text), "%p", hostPointer);

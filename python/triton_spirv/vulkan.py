@@ -262,7 +262,8 @@ class Device:
 
     def device_address(self, address: int) -> int:
         """The device address of host `address`, which a live allocation or
-        import holds (raises VulkanError otherwise)."""
+        import holds (of those that do, the one reaching furthest; raises
+        VulkanError otherwise)."""
         result = ctypes.c_uint64()
         _check(_lib().tsr_device_address(self.handle, ctypes.c_void_p(address),
                                          ctypes.byref(result)))

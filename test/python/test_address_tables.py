@@ -13,6 +13,7 @@ import triton.language as tl
 from corpus.kernels.memory import grouped_matmul_addresses_kernel
 from triton_spirv import memory, vulkan
 from triton_spirv.backend import launcher
+from triton_spirv.backend.address_tables import AddressTables
 from triton_spirv.backend.compiler import SPIRVCompilationError
 
 
@@ -155,3 +156,27 @@ def test_one_address_accessed_as_two_element_types() -> None:
     expected = -values.cpu()
     _negate_bits_through_table[(1,)](_table([values]), n, BLOCK=128)
     assert torch.equal(values.cpu(), expected)
+
+
+@triton.jit
+def _last_element(table_ptr, out_ptr, n):
+    source = tl.load(table_ptr).to(tl.pointer_type(tl.float32))
+    tl.store(out_ptr, tl.load(source + n - 1))
+
+
+def test_a_tensor_whose_start_an_earlier_import_holds() -> None:
+    """A launch that binds the first elements of a CPU tensor leaves them
+    imported. A table entry for the whole tensor must not resolve through
+    that smaller import (reads past it would reach other memory on NVIDIA):
+    the launch imports the mapping that holds all of it."""
+    big = torch.rand(1 << 20)  # large: a mapping of its own
+    _touch[(1,)](big[:16])  # imports the first page only
+    tables = AddressTables(vulkan.device(), "test")
+    try:
+        tables.translate(_table([big]), 0)
+        assert len(tables._imports) == 1
+    finally:
+        tables.finish()
+    out = torch.zeros(1)
+    _last_element[(1,)](_table([big]), out, big.numel())
+    assert float(out[0]) == float(big[-1])

@@ -5,10 +5,10 @@ Such a table holds host addresses (`tensor.data_ptr()`), and the kernel
 loads through what it reads as Vulkan buffer device addresses. For each
 launch, the launcher binds a copy of each table (the kernel metadata's
 `address_tables`) with every nonzero host address replaced by the device
-address of the same byte: memory the runtime allocated or imported has one;
-other host memory (an ordinary CPU tensor) is imported for the launch, the
-whole mapping around the address, since a table says where a tensor starts
-but not where it ends.
+address of the same byte: memory the runtime allocated has one; other host
+memory (an ordinary CPU tensor) is imported for the launch, the whole
+mapping around the address, since a table says where a tensor starts but not
+where it ends.
 """
 
 from __future__ import annotations
@@ -56,16 +56,18 @@ class AddressTables:
         return memory.to_device(torch.tensor(signed, dtype=torch.int64).view(table.shape))
 
     def _device_address(self, address: int, position: int, index: int) -> int:
-        try:
-            return self.device.device_address(address)
-        except vulkan.VulkanError:
-            pass  # not in memory the runtime knows: import the host mapping
-        start, end = self._mapping(address, position, index)
-        alignment = self.device.properties.host_import_alignment
-        start -= start % alignment
-        end += -end % alignment
-        handle = self.device.import_host(start, end - start)
-        self._imports.append((start, handle))
+        # An allocation of the runtime holds all of a tensor that starts in
+        # it. Other memory is imported whole, its mapping, once per launch:
+        # an import kept from an earlier launch (of a tensor argument) may
+        # hold where the tensor starts but not all of it. The runtime gives
+        # the address in the range that reaches furthest.
+        if self.device.allocation_holding(address) is None:
+            start, end = self._mapping(address, position, index)
+            alignment = self.device.properties.host_import_alignment
+            start -= start % alignment
+            end += -end % alignment
+            if all(imported != start for imported, _ in self._imports):
+                self._imports.append((start, self.device.import_host(start, end - start)))
         return self.device.device_address(address)
 
     def _mapping(self, address: int, position: int, index: int) -> tuple[int, int]:
