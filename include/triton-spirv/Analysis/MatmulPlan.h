@@ -78,9 +78,9 @@ std::optional<MatmulTiling> cooperativeTiling(int64_t m, int64_t n,
 /// (--triton-spirv-bfloat16-cooperative-operands).
 bool multipliesBFloat16Bits(linalg::LinalgOp op);
 
-/// On the gpu.subgroup_mma ops of a matmul of bf16 values held as f16 bits:
-/// --triton-spirv-kernel-to-spirv gives them bf16 cooperative matrices
-/// (gpu.mma_matrix has no bf16 element type).
+/// On the gpu.subgroup_mma_compute ops of a matmul of bf16 values held as
+/// f16 bits: --triton-spirv-kernel-to-spirv gives the matrices they multiply
+/// bf16 types (gpu.mma_matrix has no bf16 element type).
 inline constexpr llvm::StringLiteral kBFloat16MatrixAttrName =
     "triton_spirv.bfloat16";
 

@@ -521,23 +521,16 @@ void MatmulDistributor::emitCooperativeTiles(const MatmulTiling &tiling,
   auto [rows, cols] = fragmentOrigins(rewriter, loc, tiling, subgroupId);
   Value zero = constant(0);
   // bf16 operands held as f16 bits: their matrices are f16 here, and the
-  // ops that load and multiply them are marked.
+  // multiply-adds are marked (the SPIR-V stage retypes what they multiply).
   bool bfloat16 = multipliesBFloat16Bits(op);
-  auto markBFloat16 = [&](Operation *mma) {
-    if (bfloat16)
-      mma->setAttr(kBFloat16MatrixAttrName, rewriter.getUnitAttr());
-  };
   auto load = [&](Value buffer, StringRef operand, Value row,
                   Value col) -> Value {
     auto type = gpu::MMAMatrixType::get(
         {kCooperativeMatrixSize, kCooperativeMatrixSize},
         cast<MemRefType>(buffer.getType()).getElementType(), operand);
-    auto matrix = gpu::SubgroupMmaLoadMatrixOp::create(
+    return gpu::SubgroupMmaLoadMatrixOp::create(
         rewriter, loc, type, buffer, ValueRange{row, col},
         rewriter.getIndexAttr(*rowStride(buffer)), UnitAttr());
-    if (operand != "COp")
-      markBFloat16(matrix);
-    return matrix;
   };
 
   auto reduce = [&](ValueRange initial) -> SmallVector<Value> {
@@ -556,7 +549,8 @@ void MatmulDistributor::emitCooperativeTiles(const MatmulTiling &tiling,
       auto product = gpu::SubgroupMmaComputeOp::create(
           rewriter, loc, lhsTiles[index / cols.size()],
           rhsTiles[index % cols.size()], accumulator, UnitAttr(), UnitAttr());
-      markBFloat16(product);
+      if (bfloat16)
+        product->setAttr(kBFloat16MatrixAttrName, rewriter.getUnitAttr());
       updated.push_back(product);
     }
     scf::YieldOp::create(rewriter, loc, updated);

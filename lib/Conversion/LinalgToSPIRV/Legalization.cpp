@@ -468,67 +468,25 @@ struct AddressBufferToPointer
   }
 };
 
-/// Lowers a cooperative-matrix op of a matmul of bf16 values held as f16
-/// bits (marked kBFloat16MatrixAttrName) before upstream's patterns, as they
-/// lower it (f16 matrices), and keeps the mark on the op it becomes, for
+/// Lowers the cooperative multiply-add of a matmul of bf16 values held as
+/// f16 bits (marked kBFloat16MatrixAttrName) before upstream's pattern, as
+/// it lowers it (f16 matrices), and keeps the mark on the op it becomes, for
 /// retypeBFloat16Matrices.
-template <typename OpTy>
-struct MarkedMatrixOp : OpConversionPattern<OpTy> {
-  using Adaptor = typename OpTy::Adaptor;
-  MarkedMatrixOp(const TypeConverter &converter, MLIRContext *context)
-      : OpConversionPattern<OpTy>(converter, context, /*benefit=*/2) {}
-  /// The SPIR-V op `op` becomes, or null where it has no lowering.
-  virtual Operation *lower(OpTy op, Adaptor adaptor,
-                           ConversionPatternRewriter &rewriter) const = 0;
+struct MarkedMatrixMulAdd : OpConversionPattern<gpu::SubgroupMmaComputeOp> {
+  MarkedMatrixMulAdd(const TypeConverter &converter, MLIRContext *context)
+      : OpConversionPattern(converter, context, /*benefit=*/2) {}
   LogicalResult
-  matchAndRewrite(OpTy op, Adaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const final {
+  matchAndRewrite(gpu::SubgroupMmaComputeOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
     StringRef mark = triton_spirv::kBFloat16MatrixAttrName;
     if (!op->hasAttr(mark))
       return failure();
-    Operation *lowered = lower(op, adaptor, rewriter);
-    if (!lowered)
-      return rewriter.notifyMatchFailure(op, "no SPIR-V matrix or pointer");
+    auto lowered = spirv::KHRCooperativeMatrixMulAddOp::create(
+        rewriter, op.getLoc(), adaptor.getOpC().getType(), adaptor.getOpA(),
+        adaptor.getOpB(), adaptor.getOpC(), /*matrix_operands=*/nullptr);
     lowered->setAttr(mark, rewriter.getUnitAttr());
     rewriter.replaceOp(op, lowered);
     return success();
-  }
-};
-
-struct MarkedMatrixLoad : MarkedMatrixOp<gpu::SubgroupMmaLoadMatrixOp> {
-  using MarkedMatrixOp::MarkedMatrixOp;
-  Operation *lower(gpu::SubgroupMmaLoadMatrixOp op, Adaptor adaptor,
-                   ConversionPatternRewriter &rewriter) const override {
-    const auto &converter = *getTypeConverter<SPIRVTypeConverter>();
-    Type type = converter.convertType(op.getRes().getType());
-    Location loc = op.getLoc();
-    Value pointer =
-        spirv::getElementPtr(converter, op.getSrcMemref().getType(),
-                             adaptor.getSrcMemref(), adaptor.getIndices(),
-                             loc, rewriter);
-    if (!type || !pointer)
-      return nullptr;
-    Value stride = spirv::ConstantOp::create(
-        rewriter, loc, rewriter.getI32Type(),
-        rewriter.getI32IntegerAttr(op.getLeadDimension().getSExtValue()));
-    auto layout = op.getTranspose().value_or(false)
-                      ? spirv::CooperativeMatrixLayoutKHR::ColumnMajor
-                      : spirv::CooperativeMatrixLayoutKHR::RowMajor;
-    return spirv::KHRCooperativeMatrixLoadOp::create(
-        rewriter, loc, type, pointer,
-        spirv::CooperativeMatrixLayoutKHRAttr::get(rewriter.getContext(),
-                                                   layout),
-        stride, /*memory_operand=*/nullptr, /*alignment=*/nullptr);
-  }
-};
-
-struct MarkedMatrixMulAdd : MarkedMatrixOp<gpu::SubgroupMmaComputeOp> {
-  using MarkedMatrixOp::MarkedMatrixOp;
-  Operation *lower(gpu::SubgroupMmaComputeOp op, Adaptor adaptor,
-                   ConversionPatternRewriter &rewriter) const override {
-    return spirv::KHRCooperativeMatrixMulAddOp::create(
-        rewriter, op.getLoc(), adaptor.getOpC().getType(), adaptor.getOpA(),
-        adaptor.getOpB(), adaptor.getOpC(), /*matrix_operands=*/nullptr);
   }
 };
 
@@ -640,20 +598,32 @@ void triton_spirv::populateKernelToSPIRVPatterns(
     const SPIRVTypeConverter &typeConverter, RewritePatternSet &patterns) {
   patterns.add<ToGLInstruction<math::Exp2Op, spirv::GLExp2Op>,
                ToGLInstruction<math::Log2Op, spirv::GLLog2Op>, CtPopToBitCount,
-               ExactFma, AddressBufferToPointer, MarkedMatrixLoad,
-               MarkedMatrixMulAdd>(typeConverter, patterns.getContext());
+               ExactFma, AddressBufferToPointer, MarkedMatrixMulAdd>(
+      typeConverter, patterns.getContext());
 }
 
 LogicalResult triton_spirv::retypeBFloat16Matrices(spirv::ModuleOp module) {
-  SmallVector<spirv::KHRCooperativeMatrixLoadOp> loads;
+  // The marked multiply-adds and the loads of their A and B operands.
   SmallVector<Operation *> marked;
-  module.walk([&](Operation *op) {
-    if (!op->hasAttr(kBFloat16MatrixAttrName))
-      return;
-    marked.push_back(op);
-    if (auto load = dyn_cast<spirv::KHRCooperativeMatrixLoadOp>(op))
-      loads.push_back(load);
-  });
+  llvm::SetVector<spirv::KHRCooperativeMatrixLoadOp> loads;
+  WalkResult walk =
+      module.walk([&](spirv::KHRCooperativeMatrixMulAddOp mulAdd) {
+        if (!mulAdd->hasAttr(kBFloat16MatrixAttrName))
+          return WalkResult::advance();
+        marked.push_back(mulAdd);
+        for (Value operand : {mulAdd.getA(), mulAdd.getB()}) {
+          auto load = operand.getDefiningOp<spirv::KHRCooperativeMatrixLoadOp>();
+          if (!load) {
+            mulAdd.emitError("an operand of a bf16 multiply-add is not a "
+                             "cooperative-matrix load");
+            return WalkResult::interrupt();
+          }
+          loads.insert(load);
+        }
+        return WalkResult::advance();
+      });
+  if (walk.wasInterrupted())
+    return failure();
   auto bf16 = BFloat16Type::get(module.getContext());
   for (spirv::KHRCooperativeMatrixLoadOp load : loads) {
     // Only marked multiply-adds may read the bits as bf16.

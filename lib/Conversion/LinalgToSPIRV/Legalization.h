@@ -56,15 +56,16 @@ void populateExactRemainderPatterns(RewritePatternSet &patterns);
 /// (NVIDIA's and Mesa's compilers turn a*b + a*c into a*(b + c)).
 inline constexpr llvm::StringLiteral kExactAttrName = "triton_spirv.exact";
 
-/// After the conversion: the marked cooperative-matrix loads of bf16 bits
-/// get bf16 matrix types (their multiply-adds then multiply bf16), and the
-/// marks go. Fails, with a diagnostic, where such a matrix has another use.
+/// After the conversion: the cooperative-matrix loads of the A and B
+/// operands of the marked multiply-adds (bf16 bits) get bf16 matrix types
+/// (the multiply-adds then multiply bf16), and the marks go. Fails, with a
+/// diagnostic, where such a matrix has another use or is not loaded.
 LogicalResult retypeBFloat16Matrices(spirv::ModuleOp module);
 
 /// Patterns for what upstream SPIR-V conversions lack: GLSL exp2/log2,
 /// population counts, exact FMAs, buffers at device addresses, the
-/// cooperative-matrix loads and multiply-adds of bf16 bits (marked
-/// kBFloat16MatrixAttrName, lowered as f16 with the mark kept).
+/// cooperative multiply-adds of bf16 bits (marked kBFloat16MatrixAttrName,
+/// lowered as f16 with the mark kept).
 void populateKernelToSPIRVPatterns(const SPIRVTypeConverter &typeConverter,
                                    RewritePatternSet &patterns);
 
