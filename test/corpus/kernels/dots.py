@@ -127,13 +127,20 @@ def _attention_args(gen: torch.Generator) -> Args:
             "seq_len": _SEQ, "scale": 1.0 / math.sqrt(_HEAD_DIM)}
 
 
-def _attention_reference(a: Args, causal: bool = False) -> dict[str, torch.Tensor]:
-    q, k, v = a["q_ptr"].float(), a["k_ptr"].float(), a["v_ptr"].float()
-    scores = q @ k.transpose(1, 2) * a["scale"]
+def attention_reference(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, scale: float,
+                        causal: bool) -> torch.Tensor:
+    """softmax(q k^T * scale) v per head, in fp32 (causal: no key after its query)."""
+    q, k, v = q.float(), k.float(), v.float()
+    scores = q @ k.transpose(1, 2) * scale
     if causal:
-        scores = scores.masked_fill(torch.ones(_SEQ, _SEQ, dtype=torch.bool).triu(1), -float("inf"))
-    weights = torch.softmax(scores, dim=-1)
-    return {"out_ptr": (weights @ v).to(torch.float16)}
+        seq = q.shape[1]
+        scores = scores.masked_fill(torch.ones(seq, seq, dtype=torch.bool).triu(1), -float("inf"))
+    return torch.softmax(scores, dim=-1) @ v
+
+
+def _attention_reference(a: Args, causal: bool = False) -> dict[str, torch.Tensor]:
+    out = attention_reference(a["q_ptr"], a["k_ptr"], a["v_ptr"], a["scale"], causal)
+    return {"out_ptr": out.to(torch.float16)}
 
 
 def _attention_case(causal: bool) -> Case:
