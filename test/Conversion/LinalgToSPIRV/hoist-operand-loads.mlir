@@ -147,3 +147,53 @@ func.func @left_alone(%a: memref<?xf16>, %n: index, %whole: i1, %out: memref<?xf
   }
   return
 }
+
+// -----
+
+#map = affine_map<(d0, d1) -> (d0, d1)>
+#wg = #gpu.address_space<workgroup>
+
+// Stagings whose copies go to other registers (bf16 operands before their
+// bit casts): their workgroup stores already follow both loads, so they
+// are left alone.
+// CHECK-LABEL: func.func @register_copies
+// CHECK: scf.for
+// CHECK-NEXT: scf.if
+// CHECK-NEXT: linalg.generic
+// CHECK: linalg.copy
+// CHECK: scf.if
+// CHECK-NEXT: linalg.generic
+func.func @register_copies(%a: memref<?xf16>, %n: index, %whole: i1) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant 0.0 : f16
+  %ra = memref.alloc() {triton_spirv.layout = #triton_spirv.cyclic} : memref<16x16xf16, #wg>
+  %ra2 = memref.alloc() {triton_spirv.layout = #triton_spirv.cyclic} : memref<16x16xf16, #wg>
+  %rb = memref.alloc() {triton_spirv.layout = #triton_spirv.cyclic} : memref<16x16xf16, #wg>
+  %rb2 = memref.alloc() {triton_spirv.layout = #triton_spirv.cyclic} : memref<16x16xf16, #wg>
+  %acc = memref.alloc() : memref<16x16xf32, #wg>
+  scf.for %i = %c0 to %n step %c1 {
+    scf.if %whole {
+      linalg.generic {indexing_maps = [#map], iterator_types = ["parallel", "parallel"]} outs(%ra : memref<16x16xf16, #wg>) {
+      ^bb0(%o: f16):
+        %x = memref.load %a[%i] : memref<?xf16>
+        linalg.yield %x : f16
+      }
+      linalg.copy ins(%ra : memref<16x16xf16, #wg>) outs(%ra2 : memref<16x16xf16, #wg>)
+    } else {
+      linalg.fill ins(%zero : f16) outs(%ra2 : memref<16x16xf16, #wg>)
+    }
+    scf.if %whole {
+      linalg.generic {indexing_maps = [#map], iterator_types = ["parallel", "parallel"]} outs(%rb : memref<16x16xf16, #wg>) {
+      ^bb0(%o: f16):
+        %x = memref.load %a[%i] : memref<?xf16>
+        linalg.yield %x : f16
+      }
+      linalg.copy ins(%rb : memref<16x16xf16, #wg>) outs(%rb2 : memref<16x16xf16, #wg>)
+    } else {
+      linalg.fill ins(%zero : f16) outs(%rb2 : memref<16x16xf16, #wg>)
+    }
+    linalg.matmul ins(%ra2, %rb2 : memref<16x16xf16, #wg>, memref<16x16xf16, #wg>) outs(%acc : memref<16x16xf32, #wg>)
+  }
+  return
+}
