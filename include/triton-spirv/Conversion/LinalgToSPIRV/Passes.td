@@ -167,7 +167,9 @@ def HoistOperandLoads : Pass<"triton-spirv-hoist-operand-loads", "ModuleOp"> {
     each operand staged by `scf.if %whole { G; linalg.copy R -> S } else
     { ... }` (the run-time version of a load wholly in bounds: G, a
     `linalg.generic`, reads global memory into R, a buffer in registers,
-    which is then copied to S, the buffer the matmul reads) has its G moved,
+    which is then copied to S, the workgroup buffer the matmul reads; bf16
+    operands, copied to more registers before their bit casts, already
+    store after both loads and are left alone) has its G moved,
     under its own `scf.if %whole`, before the first such staging, with the
     computation it needs (ops without memory effects). The loads of all operands are then in flight
     together, instead of the second operand's waiting for the first
