@@ -33,7 +33,7 @@ import triton.language as tl
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from kernel_benchmark import steady_times  # noqa: E402
-from side_by_side import Backend, argument_parser, device_name, run_command_line  # noqa: E402
+from side_by_side import Backend, run_records_command_line  # noqa: E402
 
 
 @triton.jit
@@ -133,13 +133,7 @@ def markdown(results: dict[str, Any]) -> str:
 
 
 def main() -> None:
-    parser = argument_parser(__doc__)
-    parser.add_argument("--small", action="store_true", help="small sizes, for a CPU device")
-    args = parser.parse_args()
-    run_command_line(__file__, args, ["--small"] if args.small else [],
-                     lambda backend: {"backend": backend, "device": device_name(backend),
-                                      "records": measure(backend, args.small)},
-                     markdown)
+    run_records_command_line(__file__, __doc__, measure, markdown)
 
 
 if __name__ == "__main__":

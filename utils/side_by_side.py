@@ -87,3 +87,18 @@ def run_command_line(script: str, args: argparse.Namespace, forwarded: list[str]
     print(table)
     if figure is not None:
         figure(results, args.output.with_suffix(".png"))
+
+
+def run_records_command_line(script: str, description: str | None,
+                             measure: Callable[[str, bool], list[dict[str, Any]]],
+                             markdown: Callable[[dict[str, Any]], str]) -> None:
+    """The command line of a script whose results are `measure(backend,
+    small)`'s records, with `--small` (sizes for a CPU device) forwarded to
+    each side."""
+    parser = argument_parser(description)
+    parser.add_argument("--small", action="store_true", help="small sizes, for a CPU device")
+    args = parser.parse_args()
+    run_command_line(script, args, ["--small"] if args.small else [],
+                     lambda backend: {"backend": backend, "device": device_name(backend),
+                                      "records": measure(backend, args.small)},
+                     markdown)
