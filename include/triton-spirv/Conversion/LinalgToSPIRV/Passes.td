@@ -159,6 +159,25 @@ def AssignLayouts : Pass<"triton-spirv-assign-layouts", "ModuleOp"> {
   let dependentDialects = ["::mlir::triton_spirv::TritonSPIRVDialect"];
 }
 
+def CoalesceTransposedStagings
+    : Pass<"triton-spirv-coalesce-transposed-stagings", "ModuleOp"> {
+  let summary = "Iterate ops that stage transposed blocks of global memory "
+                "along its rows";
+  let description = [{
+    After `triton-spirv-assign-layouts`. An op that fills workgroup buffers
+    without a layout from global loads (a `linalg.generic` of parallel loops
+    whose outputs it only writes, at identity maps), whose loads all step by
+    one element along a loop other than the last and by more along the
+    last (attention's `tl.trans(k)` staged for its first dot), has its loops
+    interchanged so that the unit-stride loop is the last: the distribution
+    spreads the last loop fastest, so neighbouring invocations then load
+    neighbouring elements. Done where the buffers are 2-D and only matmuls
+    computed in register tiles (accumulators in a grid layout) read them:
+    their rows get one 32-bit word of padding, since the stores now step a
+    row per invocation and rows of a multiple of 32 words share a bank.
+  }];
+}
+
 def HoistOperandLoads : Pass<"triton-spirv-hoist-operand-loads", "ModuleOp"> {
   let summary = "Issue the global loads of all staged matmul operands before "
                 "any of them is stored to workgroup memory";
