@@ -42,18 +42,17 @@ std::optional<Coefficients> loopCoefficients(Value index, linalg::GenericOp op,
                                              unsigned depth = 0) {
   unsigned loops = op.getNumLoops();
   Coefficients zero(loops, 0);
-  Block *body = op.getBlock();
   if (depth > 16)
     return std::nullopt;
+  // Values from outside the op do not change with its loops; block
+  // arguments inside it (operand elements, nested loops' values) may, in
+  // ways not followed here.
   Operation *def = index.getDefiningOp();
-  // Values from outside the body (and the body's own arguments, which are
-  // operand elements) do not step with the loops... unless they are block
-  // arguments of the body.
   if (!def)
-    return cast<BlockArgument>(index).getOwner() == body
+    return op->isAncestor(cast<BlockArgument>(index).getOwner()->getParentOp())
                ? std::nullopt
                : std::optional<Coefficients>(zero);
-  if (!body->getParentOp()->isProperAncestor(def))
+  if (!op->isAncestor(def))
     return zero;
   if (auto loopIndex = dyn_cast<linalg::IndexOp>(def)) {
     zero[loopIndex.getDim()] = 1;
@@ -78,7 +77,8 @@ std::optional<Coefficients> loopCoefficients(Value index, linalg::GenericOp op,
   }
   if (isa<arith::MulIOp>(def)) {
     for (unsigned side = 0; side < 2; ++side) {
-      std::optional<int64_t> factor = getConstantIntValue(def->getOperand(1 - side));
+      std::optional<int64_t> factor =
+          getConstantIntValue(def->getOperand(1 - side));
       if (!factor)
         continue;
       std::optional<Coefficients> term = operand(side);
