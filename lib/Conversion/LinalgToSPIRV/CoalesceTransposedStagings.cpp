@@ -131,7 +131,6 @@ std::optional<Coefficients> loopCoefficients(Value index, linalg::GenericOp op,
 /// than one element): the loop to make the fastest.
 std::optional<unsigned> coalescingLoop(linalg::GenericOp op) {
   std::optional<unsigned> found;
-  bool any = false;
   WalkResult result = op.getBlock()->walk([&](memref::LoadOp load) {
     if (!triton_spirv::isGlobalMemory(load.getMemRefType()))
       return WalkResult::advance();
@@ -147,10 +146,9 @@ std::optional<unsigned> coalescingLoop(linalg::GenericOp op) {
         (found && *found != unit - steps->begin()))
       return WalkResult::interrupt();
     found = unit - steps->begin();
-    any = true;
     return WalkResult::advance();
   });
-  if (result.wasInterrupted() || !any)
+  if (result.wasInterrupted())
     return std::nullopt;
   return found;
 }
