@@ -199,7 +199,6 @@ def measure(backend: str, small: bool, wanted: list[str]) -> list[dict[str, Any]
         # Every configuration's median rate, to compare code generation changes
         # per configuration, not only through the best one.
         config_rates: dict[str, float] = {}
-        best_rate = 0.0
         for config, run in candidates:
             try:
                 run()
@@ -208,8 +207,8 @@ def measure(backend: str, small: bool, wanted: list[str]) -> list[dict[str, Any]
                 print(f"{name:22s} {config}: skipped ({str(error).splitlines()[0][:100]})", flush=True)
                 continue
             config_rates[config] = rate(statistics.median(times))
-            if best is None or config_rates[config] > best_rate:
-                best, best_rate = (times, config, run), config_rates[config]
+            if best is None or config_rates[config] > config_rates[best[1]]:
+                best = (times, config, run)
         if best is None:
             records.append({"kernel": name, "size": size, "unit": unit, "config": None})
             continue

@@ -102,10 +102,10 @@ std::optional<Type> triton_spirv::multiplyAddOperandType(linalg::LinalgOp op) {
 }
 
 std::optional<MatmulTiling>
-triton_spirv::cooperativeTiling(int64_t m, int64_t n,
+triton_spirv::cooperativeTiling(int64_t m, int64_t n, int64_t k,
                                 const WorkgroupShape &shape) {
   constexpr int64_t size = kCooperativeMatrixSize;
-  if (m % size || n % size || shape.subgroupSize <= 1)
+  if (m % size || n % size || k % size || shape.subgroupSize <= 1)
     return std::nullopt;
   return chooseTiling(m / size, n / size,
                       shape.workgroupSize / shape.subgroupSize, 32);
@@ -128,10 +128,12 @@ static bool isCooperativeMultiplyAdd(linalg::LinalgOp op, bool bfloat16) {
   Block &body = *op.getBlock();
   Type accType = body.getArgument(2).getType();
   std::optional<Type> value = multiplyAddOperandType(op);
-  if (value && value->isF16() && body.getArgument(0).getType().isF16() &&
-      body.getArgument(1).getType().isF16())
+  if (!value || !body.getArgument(0).getType().isF16() ||
+      !body.getArgument(1).getType().isF16())
+    return false;
+  if (value->isF16())
     return accType.isF16() || accType.isF32();
-  return bfloat16 && multipliesBFloat16Bits(op) && accType.isF32();
+  return bfloat16 && value->isBF16() && accType.isF32();
 }
 
 std::optional<int64_t> triton_spirv::rowStride(Value buffer) {
@@ -166,13 +168,14 @@ triton_spirv::planMatmul(linalg::LinalgOp op, const WorkgroupShape &shape) {
   MatmulPlan plan{*tiling, std::nullopt, {}};
   // Cooperative matrices need whole 16x16x16 tiles, rows of unit stride,
   // and a grid of subgroups over them.
-  if (!shape.cooperativeMatrix || k % kCooperativeMatrixSize ||
+  if (!shape.cooperativeMatrix ||
       !llvm::all_of(
           op->getOperands(),
           [](Value buffer) { return rowStride(buffer).has_value(); }) ||
       !isCooperativeMultiplyAdd(op, shape.bfloat16CooperativeMatrix))
     return plan;
-  std::optional<MatmulTiling> subgroupTiling = cooperativeTiling(m, n, shape);
+  std::optional<MatmulTiling> subgroupTiling =
+      cooperativeTiling(m, n, k, shape);
   if (!subgroupTiling)
     return plan;
   plan.cooperativeTiling = subgroupTiling;

@@ -69,9 +69,10 @@ bool isStaticMatmul(linalg::LinalgOp op);
 /// other bodies.
 std::optional<Type> multiplyAddOperandType(linalg::LinalgOp op);
 
-/// How the subgroups of `shape` tile an m x n accumulator in whole 16x16
-/// cooperative-matrix tiles; none where it does not split so.
-std::optional<MatmulTiling> cooperativeTiling(int64_t m, int64_t n,
+/// How the subgroups of `shape` tile the m x n accumulator of a matmul k
+/// deep in whole 16x16x16 cooperative-matrix steps; none where it does not
+/// split so.
+std::optional<MatmulTiling> cooperativeTiling(int64_t m, int64_t n, int64_t k,
                                               const WorkgroupShape &shape);
 
 /// Whether `op` is a matmul of bf16 values held as f16 bits

@@ -38,8 +38,8 @@ bool isBFloat16Matmul(linalg::LinalgOp op,
   ArrayRef<int64_t> acc =
       cast<ShapedType>(op.getDpsInits()[0].getType()).getShape();
   int64_t k = cast<ShapedType>(op.getDpsInputs()[0].getType()).getDimSize(1);
-  return k % triton_spirv::kCooperativeMatrixSize == 0 &&
-         triton_spirv::cooperativeTiling(acc[0], acc[1], shape).has_value();
+  return triton_spirv::cooperativeTiling(acc[0], acc[1], k, shape)
+      .has_value();
 }
 
 /// The element-wise bit cast of `tensor` to elements of `element`.

@@ -9,18 +9,21 @@
 // step by one element along another dimension, its loops are interchanged
 // so that this dimension is the fastest, and the loads of neighbouring
 // invocations meet in the same sectors. Its stores into the buffer then step
-// by a row per invocation, so the buffer's rows get one 32-bit word of
-// padding: rows of a multiple of 32 words would put them all in one bank.
+// by a row per invocation, so rows of an even number of 32-bit words get
+// one word of padding: an odd row length puts neighbouring rows in distinct
+// banks.
 //
 //===----------------------------------------------------------------------===//
 
 #include "triton-spirv/Conversion/LinalgToSPIRV/Passes.h"
 
+#include "triton-spirv/Analysis/MatmulPlan.h"
 #include "triton-spirv/Analysis/WorkgroupMemory.h"
 #include "triton-spirv/Dialect/TritonSPIRV/IR/Dialect.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -169,11 +172,13 @@ bool isWorkgroupStaging(linalg::GenericOp op) {
   });
 }
 
-/// Whether `op`'s outputs are 2-D buffers that only matmuls computed in
-/// register tiles read besides it (their accumulators in a grid layout),
-/// which read them at any row stride: their rows can be padded.
-/// (Cooperative-matrix loads want rows of whole 16-byte units.)
-bool readByRegisterTiles(linalg::GenericOp op) {
+/// Whether `op`'s outputs are 2-D buffers that besides it only matmuls
+/// computed in register tiles (their accumulators in a grid layout) read,
+/// as their B operand: those read B at any row stride, so its rows can be
+/// padded. (Cooperative-matrix loads want rows of whole 16-byte units, and
+/// a register-tiled A is laid out anew by the distribution, from its
+/// allocation.)
+bool readAsRegisterTileB(linalg::GenericOp op) {
   return llvm::all_of(op.getDpsInits(), [&](Value init) {
     if (cast<MemRefType>(init.getType()).getRank() != 2)
       return false;
@@ -181,8 +186,8 @@ bool readByRegisterTiles(linalg::GenericOp op) {
       if (user == op.getOperation())
         return true;
       auto reader = dyn_cast<linalg::LinalgOp>(user);
-      if (!reader || reader.getNumDpsInits() != 1 ||
-          !llvm::is_contained(reader.getDpsInputs(), init))
+      if (!reader || !triton_spirv::isStaticMatmul(reader) ||
+          reader.getDpsInputs()[1] != init || reader.getDpsInputs()[0] == init)
         return false;
       auto acc = reader.getDpsInits()[0].getDefiningOp<memref::AllocOp>();
       return acc && isa_and_nonnull<triton_spirv::GridLayoutAttr>(
@@ -191,12 +196,19 @@ bool readByRegisterTiles(linalg::GenericOp op) {
   });
 }
 
-/// `alloc` (2-D) with rows one 32-bit word longer, seen through a view of
-/// its old shape.
-void padRows(RewriterBase &rewriter, memref::AllocOp alloc) {
+/// Elements of padding that make rows of `type` an odd number of 32-bit
+/// words long: none where they are, one word's worth where not.
+int64_t rowPadding(MemRefType type) {
+  int64_t bytes = triton_spirv::elementBytes(type.getElementType());
+  if ((type.getShape().back() * bytes / 4) % 2)
+    return 0;
+  return std::max<int64_t>(1, 4 / bytes);
+}
+
+/// `alloc` (2-D) with rows `pad` elements longer, seen through a view of its
+/// old shape.
+void padRows(RewriterBase &rewriter, memref::AllocOp alloc, int64_t pad) {
   MemRefType type = alloc.getType();
-  int64_t pad = std::max<int64_t>(
-      1, 4 / triton_spirv::elementBytes(type.getElementType()));
   SmallVector<int64_t> shape(type.getShape());
   shape.back() += pad;
   rewriter.setInsertionPoint(alloc);
@@ -217,6 +229,8 @@ void padRows(RewriterBase &rewriter, memref::AllocOp alloc) {
 struct CoalesceTransposedStagingsPass
     : triton_spirv::impl::CoalesceTransposedStagingsBase<
           CoalesceTransposedStagingsPass> {
+  using CoalesceTransposedStagingsBase::CoalesceTransposedStagingsBase;
+
   void runOnOperation() override {
     IRRewriter rewriter(&getContext());
     SmallVector<linalg::GenericOp> stagings;
@@ -227,7 +241,22 @@ struct CoalesceTransposedStagingsPass
     llvm::SetVector<Operation *> written;
     for (linalg::GenericOp op : stagings) {
       std::optional<unsigned> fastest = coalescingLoop(op);
-      if (!fastest || !readByRegisterTiles(op))
+      if (!fastest || !readAsRegisterTileB(op))
+        continue;
+      // Where the padding would not fit, the staging stays as it is (its
+      // stores would meet in one bank).
+      int64_t padding = 0;
+      for (Value init : op.getDpsInits()) {
+        auto type = cast<MemRefType>(init.getType());
+        padding += type.getDimSize(0) * rowPadding(type) *
+                   triton_spirv::elementBytes(type.getElementType());
+      }
+      auto kernel = op->getParentOfType<func::FuncOp>();
+      if (maxWorkgroupMemory &&
+          triton_spirv::workgroupMemoryBytes(kernel,
+                                             /*withLayoutBuffers=*/false) +
+                  padding >
+              maxWorkgroupMemory)
         continue;
       SmallVector<unsigned> order;
       for (unsigned loop = 0; loop < op.getNumLoops(); ++loop)
@@ -242,8 +271,11 @@ struct CoalesceTransposedStagingsPass
         return signalPassFailure();
       }
     }
-    for (Operation *alloc : written)
-      padRows(rewriter, cast<memref::AllocOp>(alloc));
+    for (Operation *op : written) {
+      auto alloc = cast<memref::AllocOp>(op);
+      if (int64_t pad = rowPadding(alloc.getType()))
+        padRows(rewriter, alloc, pad);
+    }
   }
 };
 } // namespace

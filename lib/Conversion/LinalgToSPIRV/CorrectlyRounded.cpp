@@ -41,7 +41,9 @@ Type withElement(Type type, Type element) {
   return element;
 }
 
-Value floatConstant(OpBuilder &b, Location loc, Type type, double value) {
+/// `value` as a constant of `type`, f64 or a shape of f64 (the only kind
+/// this file computes in).
+Value f64Constant(OpBuilder &b, Location loc, Type type, double value) {
   return createScalarOrSplatConstant(b, loc, type, APFloat(value));
 }
 
@@ -64,7 +66,7 @@ Value widen(OpBuilder &b, Location loc, Value x) {
                             intConstant(0x00800000)));
   Value scaled = arith::MulFOp::create(
       b, loc, arith::UIToFPOp::create(b, loc, wide, magnitude),
-      floatConstant(b, loc, wide, std::ldexp(1.0, -149)));
+      f64Constant(b, loc, wide, std::ldexp(1.0, -149)));
   Value negative =
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, bits,
                             intConstant(0));
@@ -82,10 +84,10 @@ Value roundOnce(OpBuilder &b, Location loc, Value estimate, Value refined,
   Type type = refined.getType();
   Value finite = arith::CmpFOp::create(
       b, loc, arith::CmpFPredicate::OLT, math::AbsFOp::create(b, loc, refined),
-      floatConstant(b, loc, type, std::numeric_limits<double>::infinity()));
+      f64Constant(b, loc, type, std::numeric_limits<double>::infinity()));
   Value nonzero =
       arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNE, estimate,
-                            floatConstant(b, loc, type, 0.0));
+                            f64Constant(b, loc, type, 0.0));
   Value refine = arith::AndIOp::create(b, loc, finite, nonzero);
   Value chosen = arith::SelectOp::create(b, loc, refine, refined, estimate);
   return arith::TruncFOp::create(b, loc, resultType, chosen);

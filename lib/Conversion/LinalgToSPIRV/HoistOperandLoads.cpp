@@ -39,25 +39,26 @@ struct Staging {
   linalg::GenericOp load;
 };
 
-bool isGlobalBuffer(Value memref) {
-  auto type = dyn_cast<MemRefType>(memref.getType());
-  return type && triton_spirv::isGlobalMemory(type);
+/// Whether the memory `effect` acts on is global (unknown counts as global).
+bool onGlobalMemory(const MemoryEffects::EffectInstance &effect) {
+  Value target = effect.getValue();
+  auto type = target ? dyn_cast<MemRefType>(target.getType()) : MemRefType();
+  return !type || triton_spirv::isGlobalMemory(type);
 }
 
 /// Whether `op` (in G's body) computes or reads global memory, nothing else.
 bool onlyReadsGlobalMemory(Operation &op) {
-  if (auto load = dyn_cast<memref::LoadOp>(op))
-    return isGlobalBuffer(load.getMemRef());
-  if (isa<scf::IfOp>(op) || isMemoryEffectFree(&op))
-    return llvm::all_of(op.getRegions(), [](Region &region) {
-      return llvm::all_of(region.getOps(), onlyReadsGlobalMemory);
-    });
-  return false;
+  std::optional<SmallVector<MemoryEffects::EffectInstance>> effects =
+      getEffectsRecursively(&op);
+  return effects &&
+         llvm::all_of(*effects, [](const MemoryEffects::EffectInstance &e) {
+           return isa<MemoryEffects::Read>(e.getEffect()) && e.getValue() &&
+                  onGlobalMemory(e);
+         });
 }
 
 std::optional<Staging> matchStaging(scf::IfOp guard, scf::ForOp loop) {
-  if (guard->getParentOp() != loop || guard.getNumResults() != 0 ||
-      !guard.elseBlock())
+  if (guard.getNumResults() != 0 || !guard.elseBlock())
     return std::nullopt;
   Block *then = guard.thenBlock();
   if (then->getOperations().size() < 3)
@@ -100,10 +101,7 @@ bool writesGlobalMemory(scf::ForOp loop) {
   if (!effects)
     return true;
   return llvm::any_of(*effects, [](const MemoryEffects::EffectInstance &e) {
-    Value target = e.getValue();
-    auto type = target ? dyn_cast<MemRefType>(target.getType()) : MemRefType();
-    return isa<MemoryEffects::Write>(e.getEffect()) &&
-           (!type || triton_spirv::isGlobalMemory(type));
+    return isa<MemoryEffects::Write>(e.getEffect()) && onGlobalMemory(e);
   });
 }
 

@@ -53,7 +53,7 @@ LogicalResult mlir::triton_spirv::buildLinalgToSPIRVPipeline(
   pm.addPass(createAssignLayouts({workgroupSize, subgroupSize,
                                   cooperativeMatrix, maxWorkgroupMemory,
                                   bfloat16CooperativeMatrix}));
-  pm.addPass(createCoalesceTransposedStagings());
+  pm.addPass(createCoalesceTransposedStagings({maxWorkgroupMemory}));
   pm.addPass(createHoistOperandLoads());
   pm.addPass(createDistributeToWorkgroup({workgroupSize, subgroupSize,
                                           cooperativeMatrix, maxWorkgroupMemory,

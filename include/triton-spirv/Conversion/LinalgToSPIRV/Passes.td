@@ -172,10 +172,15 @@ def CoalesceTransposedStagings
     interchanged so that the unit-stride loop is the last: the distribution
     spreads the last loop fastest, so neighbouring invocations then load
     neighbouring elements. Done where the buffers are 2-D and only matmuls
-    computed in register tiles (accumulators in a grid layout) read them:
-    their rows get one 32-bit word of padding, since the stores now step a
-    row per invocation and rows of a multiple of 32 words share a bank.
+    computed in register tiles (accumulators in a grid layout) read them, as
+    their B operand: rows of an even number of 32-bit words get one word of
+    padding, since the stores now step a row per invocation, where that fits
+    `max-workgroup-memory` (0: no limit; else the op stays as it is).
   }];
+  let options = [
+    Option<"maxWorkgroupMemory", "max-workgroup-memory", "unsigned", "0",
+           "Bytes of workgroup memory of the target (0: no limit)">,
+  ];
 }
 
 def HoistOperandLoads : Pass<"triton-spirv-hoist-operand-loads", "ModuleOp"> {
