@@ -26,6 +26,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Transforms/BufferizableOpInterfaceImpl.h"
 #include "mlir/Dialect/SPIRV/IR/SPIRVDialect.h"
+#include "mlir/Dialect/SPIRV/Transforms/Passes.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Tensor/Transforms/BufferizableOpInterfaceImpl.h"
 #include "mlir/Dialect/UB/IR/UBOps.h"
@@ -58,6 +59,9 @@ void mlir::triton_spirv::registerAllPasses() {
   // Generic clean-up passes (canonicalize, cse, inline, symbol-dce, ...).
   registerTransformsPasses();
   registerLinalgPasses();
+  // The upstream SPIR-V passes the pipeline runs on the spirv.module, so
+  // that its tail can be run (and tested) from SPIR-V-ready IR.
+  spirv::registerSPIRVPasses();
   triton_spirv::registerTritonToLinalgPipeline();
   triton_spirv::registerTritonToSPIRVPipeline();
 }

@@ -7,6 +7,11 @@
 // becomes one vector access through an alias of the buffer with a vector
 // element type (the same binding), taken when all four masks hold and i is a
 // multiple of four; otherwise the four scalar accesses run as before.
+// 32-bit elements move as one 16-byte vector of four; f16 and i16 ones as
+// two 32-bit words (8 bytes, `vector<2xi32>`), each bit cast to two
+// elements, which keeps them packed in registers. (bf16 stays scalar: its
+// operands staged this way measured slower on NVIDIA, bf16 4096^3 matmul
+// 147 -> 135 TFLOP/s.)
 //
 // Where Triton's divisibility hints (`tt.divisibility` on arguments) prove i
 // a multiple of four and the four masks equal (`i + k < n` with n a multiple
@@ -141,6 +146,19 @@ int64_t knownDivisor(Value value, unsigned depth = 0) {
   if (isa<arith::IndexCastOp, arith::IndexCastUIOp, arith::ExtSIOp,
           arith::ExtUIOp>(op))
     return operand(0);
+  // x rem max(y, 1) (a remainder kept from dividing by zero) is x rem y,
+  // or 0 where the 1 is taken.
+  if (isa<arith::RemUIOp, arith::RemSIOp>(op)) {
+    Value rhs = op->getOperand(1);
+    while (isa_and_nonnull<arith::IndexCastOp, arith::IndexCastUIOp>(
+        rhs.getDefiningOp()))
+      rhs = rhs.getDefiningOp()->getOperand(0);
+    Operation *divisor = rhs.getDefiningOp();
+    if (isa_and_nonnull<arith::MaxSIOp, arith::MaxUIOp>(divisor) &&
+        getConstantIntValue(divisor->getOperand(1)) == 1)
+      return std::min(operand(0),
+                      knownDivisor(divisor->getOperand(0), depth + 1));
+  }
   // (x rem c = x - q * c.)
   if (isa<arith::AddIOp, arith::SubIOp, arith::MinSIOp, arith::MaxSIOp,
           arith::MinUIOp, arith::MaxUIOp, arith::RemUIOp, arith::RemSIOp>(op))
@@ -226,16 +244,17 @@ struct Access {
     } else {
       return std::nullopt;
     }
-    // Tensor arguments of 32-bit elements (not the debug buffer, whose
-    // layout the runtime reads).
+    // Tensor arguments of 32-bit, f16 or i16 elements (not the debug buffer,
+    // whose layout the runtime reads).
     auto type = cast<MemRefType>(result.buffer.getType());
     auto argument = dyn_cast<BlockArgument>(result.buffer);
     auto kernel = argument ? dyn_cast<func::FuncOp>(
                                  argument.getOwner()->getParentOp())
                            : func::FuncOp();
-    if (!kernel || type.getMemorySpace() ||
-        type.getElementTypeBitWidth() != 32 ||
-        !type.getElementType().isIntOrFloat())
+    Type element = type.getElementType();
+    if (!kernel || type.getMemorySpace() || !element.isIntOrFloat() ||
+        (type.getElementTypeBitWidth() != 32 &&
+         !isa<Float16Type>(element) && !element.isInteger(16)))
       return std::nullopt;
     FailureOr<std::optional<triton_spirv::KernelArgRole>> role =
         triton_spirv::getArgRole(kernel, argument.getArgNumber());
@@ -342,7 +361,10 @@ struct VectorizeMemoryAccessesPass
     OpBuilder builder(last);
     builder.setInsertionPointAfter(last);
     Type element = cast<MemRefType>(first.buffer.getType()).getElementType();
-    auto vectorType = VectorType::get({kWidth}, element);
+    // Lanes of 32 bits: the elements, or pairs of 16-bit ones.
+    unsigned bits = element.getIntOrFloatBitWidth();
+    auto vectorType = VectorType::get(
+        {kWidth * bits / 32}, bits == 32 ? element : builder.getI32Type());
     Value alias = aliasOf(kernel, cast<BlockArgument>(first.buffer),
                           vectorType, aliases);
     if (!alias)
@@ -418,27 +440,55 @@ struct VectorizeMemoryAccessesPass
   }
 
   /// One vector access of `alias` at `slot` for the group: a load gives its
-  /// kWidth lanes, a store writes the group's values.
+  /// kWidth elements, a store writes the group's values. 16-bit elements are
+  /// the halves of the vector's 32-bit lanes, the first the low one (SPIR-V's
+  /// bit casts and Vulkan's memory are little-endian).
   static SmallVector<Value> vectorAccess(OpBuilder &builder,
                                          ArrayRef<Access> group, Value alias,
                                          Value slot) {
     const Access &first = group.front();
     Location loc = first.op->getLoc();
+    auto vectorType =
+        cast<VectorType>(cast<MemRefType>(alias.getType()).getElementType());
+    int64_t lanes = vectorType.getNumElements();
+    int64_t perLane = kWidth / lanes;
+    Type element = cast<MemRefType>(first.buffer.getType()).getElementType();
+    auto pairType = VectorType::get({perLane}, element);
+    auto wordType = VectorType::get({1}, vectorType.getElementType());
     if (!first.isLoad()) {
-      auto vectorType = cast<VectorType>(
-          cast<MemRefType>(alias.getType()).getElementType());
-      Value vector = vector::FromElementsOp::create(
-          builder, loc, vectorType,
-          llvm::map_to_vector(
-              group, [](const Access &access) { return access.storedValue; }));
+      SmallVector<Value> values = llvm::map_to_vector(
+          group, [](const Access &access) { return access.storedValue; });
+      if (perLane > 1) {
+        SmallVector<Value> words;
+        for (int64_t lane = 0; lane < lanes; ++lane) {
+          Value pair = vector::FromElementsOp::create(
+              builder, loc, pairType,
+              ArrayRef(values).slice(lane * perLane, perLane));
+          Value word = vector::BitCastOp::create(builder, loc, wordType, pair);
+          words.push_back(vector::ExtractOp::create(builder, loc, word, 0));
+        }
+        values = std::move(words);
+      }
+      Value vector =
+          vector::FromElementsOp::create(builder, loc, vectorType, values);
       memref::StoreOp::create(builder, loc, vector, alias, slot);
       return {};
     }
     Value vector = memref::LoadOp::create(builder, loc, alias, slot);
-    SmallVector<Value> lanes;
-    for (int64_t lane = 0; lane < kWidth; ++lane)
-      lanes.push_back(vector::ExtractOp::create(builder, loc, vector, lane));
-    return lanes;
+    SmallVector<Value> elements;
+    for (int64_t lane = 0; lane < lanes; ++lane) {
+      Value value = vector::ExtractOp::create(builder, loc, vector, lane);
+      if (perLane == 1) {
+        elements.push_back(value);
+        continue;
+      }
+      Value word = vector::FromElementsOp::create(builder, loc, wordType, value);
+      Value pair = vector::BitCastOp::create(builder, loc, pairType, word);
+      for (int64_t position = 0; position < perLane; ++position)
+        elements.push_back(vector::ExtractOp::create(builder, loc, pair,
+                                                     position));
+    }
+    return elements;
   }
 };
 } // namespace
