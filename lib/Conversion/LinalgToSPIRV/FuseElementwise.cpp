@@ -10,6 +10,7 @@
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
@@ -304,6 +305,64 @@ struct KeepOneShapedOperand : OpRewritePattern<linalg::GenericOp> {
   }
 };
 
+/// An element-wise generic that only moves data (bit casts), reading the
+/// result of an `scf.if` it alone uses, moves into both branches, where it
+/// fuses with what each yields. A bf16 matmul's operands are bit cast to
+/// f16 (--triton-spirv-bfloat16-cooperative-operands) after the run-time
+/// versions of their loads; in the branches the casts join the loads, and
+/// the operands are staged as f16, as fp16 ones are.
+struct SinkDataMovementIntoBranches : OpRewritePattern<linalg::GenericOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(linalg::GenericOp op,
+                                PatternRewriter &rewriter) const override {
+    if (op.getNumDpsInputs() != 1 || op.getNumResults() != 1 ||
+        !op.hasPureTensorSemantics() || !onlyMovesData(op) ||
+        op.getNumParallelLoops() != op.getNumLoops() ||
+        !llvm::all_of(op.getIndexingMapsArray(),
+                      [](AffineMap map) { return map.isIdentity(); }))
+      return rewriter.notifyMatchFailure(op, "not an element-wise move");
+    Value input = op.getDpsInputs()[0];
+    auto branch = input.getDefiningOp<scf::IfOp>();
+    if (!branch || !input.hasOneUse() || !branch.elseBlock())
+      return rewriter.notifyMatchFailure(op, "input not from a branch");
+    if (!op.getDpsInits()[0].getDefiningOp<tensor::EmptyOp>())
+      return rewriter.notifyMatchFailure(op, "initial value is read");
+    unsigned position = cast<OpResult>(input).getResultNumber();
+    SmallVector<Type> types(branch.getResultTypes());
+    types[position] = op.getResultTypes()[0];
+    rewriter.setInsertionPoint(branch);
+    auto moved = scf::IfOp::create(rewriter, branch.getLoc(), types,
+                                   branch.getCondition(),
+                                   /*withElseRegion=*/true);
+    for (auto [from, to] : {std::pair{branch.thenBlock(), moved.thenBlock()},
+                            std::pair{branch.elseBlock(), moved.elseBlock()}}) {
+      rewriter.mergeBlocks(from, to);
+      auto yield = cast<scf::YieldOp>(to->getTerminator());
+      rewriter.setInsertionPoint(yield);
+      auto type = cast<RankedTensorType>(op.getResultTypes()[0]);
+      Value init = tensor::EmptyOp::create(rewriter, op.getLoc(),
+                                           type.getShape(),
+                                           type.getElementType());
+      IRMapping mapping;
+      mapping.map(input, yield.getOperand(position));
+      mapping.map(op.getDpsInits()[0], init);
+      Operation *clone = rewriter.clone(*op, mapping);
+      rewriter.modifyOpInPlace(yield, [&] {
+        yield.setOperand(position, clone->getResult(0));
+      });
+    }
+    SmallVector<Value> results(moved.getResults());
+    rewriter.replaceOp(op, moved.getResult(position));
+    results[position] = Value();
+    for (auto [old, replacement] : llvm::zip(branch.getResults(), results))
+      if (replacement)
+        rewriter.replaceAllUsesWith(old, replacement);
+    rewriter.eraseOp(branch);
+    return success();
+  }
+};
+
 struct FuseElementwisePass
     : triton_spirv::impl::FuseElementwiseBase<FuseElementwisePass> {
   void runOnOperation() override {
@@ -349,7 +408,8 @@ struct FuseElementwisePass
                  kMaxOpsFusingSharedProducer;
     };
     linalg::populateElementwiseOpsFusionPatterns(patterns, control);
-    patterns.add<CarryUniformIncrementAsScalar, KeepOneShapedOperand>(context);
+    patterns.add<CarryUniformIncrementAsScalar, KeepOneShapedOperand,
+                 SinkDataMovementIntoBranches>(context);
     scf::ForOp::getCanonicalizationPatterns(patterns, context);
     linalg::populateEraseUnusedOperandsAndResultsPatterns(patterns);
     affine::AffineApplyOp::getCanonicalizationPatterns(patterns, context);

@@ -69,9 +69,8 @@ std::optional<Staging> matchStaging(scf::IfOp guard, scf::ForOp loop) {
       load.getNumDpsInits() != 1 || load.getNumResults() != 0 ||
       copy.getInputs()[0] != load.getDpsInits()[0])
     return std::nullopt;
-  // The copy stores to workgroup memory (not to other registers, as bf16
-  // operands' do before their bit casts: their stores already follow both
-  // operands' loads).
+  // The copy stores to workgroup memory (not to other registers, before a
+  // conversion: such stores already follow both operands' loads).
   auto target = copy.getOutputs()[0].getDefiningOp<memref::AllocOp>();
   if (!target || target->hasAttr(triton_spirv::kLayoutAttrName))
     return std::nullopt;

@@ -7,11 +7,9 @@
 // becomes one vector access through an alias of the buffer with a vector
 // element type (the same binding), taken when all four masks hold and i is a
 // multiple of four; otherwise the four scalar accesses run as before.
-// 32-bit elements move as one 16-byte vector of four; f16 and i16 ones as
-// two 32-bit words (8 bytes, `vector<2xi32>`), each bit cast to two
-// elements, which keeps them packed in registers. (bf16 stays scalar: its
-// operands staged this way measured slower on NVIDIA, bf16 4096^3 matmul
-// 147 -> 135 TFLOP/s.)
+// 32-bit elements move as one 16-byte vector of four; 16-bit ones as two
+// 32-bit words (8 bytes, `vector<2xi32>`), each bit cast to two elements,
+// which keeps them packed two to a register.
 //
 // Where Triton's divisibility hints (`tt.divisibility` on arguments) prove i
 // a multiple of four and the four masks equal (`i + k < n` with n a multiple
@@ -244,7 +242,7 @@ struct Access {
     } else {
       return std::nullopt;
     }
-    // Tensor arguments of 32-bit, f16 or i16 elements (not the debug buffer,
+    // Tensor arguments of 32- or 16-bit elements (not the debug buffer,
     // whose layout the runtime reads).
     auto type = cast<MemRefType>(result.buffer.getType());
     auto argument = dyn_cast<BlockArgument>(result.buffer);
@@ -253,8 +251,7 @@ struct Access {
                            : func::FuncOp();
     Type element = type.getElementType();
     if (!kernel || type.getMemorySpace() || !element.isIntOrFloat() ||
-        (type.getElementTypeBitWidth() != 32 &&
-         !isa<Float16Type>(element) && !element.isInteger(16)))
+        !llvm::is_contained({16u, 32u}, type.getElementTypeBitWidth()))
       return std::nullopt;
     FailureOr<std::optional<triton_spirv::KernelArgRole>> role =
         triton_spirv::getArgRole(kernel, argument.getArgNumber());
@@ -442,7 +439,9 @@ struct VectorizeMemoryAccessesPass
   /// One vector access of `alias` at `slot` for the group: a load gives its
   /// kWidth elements, a store writes the group's values. 16-bit elements are
   /// the halves of the vector's 32-bit lanes, the first the low one (SPIR-V's
-  /// bit casts and Vulkan's memory are little-endian).
+  /// bit casts and Vulkan's memory are little-endian); bf16 halves go
+  /// through i16, as the emulation of bf16 (SmallFloats) bit casts scalars
+  /// only.
   static SmallVector<Value> vectorAccess(OpBuilder &builder,
                                          ArrayRef<Access> group, Value alias,
                                          Value slot) {
@@ -453,11 +452,19 @@ struct VectorizeMemoryAccessesPass
     int64_t lanes = vectorType.getNumElements();
     int64_t perLane = kWidth / lanes;
     Type element = cast<MemRefType>(first.buffer.getType()).getElementType();
-    auto pairType = VectorType::get({perLane}, element);
+    Type half = isa<BFloat16Type>(element) ? builder.getI16Type() : element;
+    auto pairType = VectorType::get({perLane}, half);
+    auto castTo = [&](Type type, Value value) -> Value {
+      if (value.getType() == type)
+        return value;
+      return arith::BitcastOp::create(builder, loc, type, value);
+    };
     auto wordType = VectorType::get({1}, vectorType.getElementType());
     if (!first.isLoad()) {
-      SmallVector<Value> values = llvm::map_to_vector(
-          group, [](const Access &access) { return access.storedValue; });
+      SmallVector<Value> values =
+          llvm::map_to_vector(group, [&](const Access &access) {
+            return castTo(perLane > 1 ? half : element, access.storedValue);
+          });
       if (perLane > 1) {
         SmallVector<Value> words;
         for (int64_t lane = 0; lane < lanes; ++lane) {
@@ -485,8 +492,8 @@ struct VectorizeMemoryAccessesPass
       Value word = vector::FromElementsOp::create(builder, loc, wordType, value);
       Value pair = vector::BitCastOp::create(builder, loc, pairType, word);
       for (int64_t position = 0; position < perLane; ++position)
-        elements.push_back(vector::ExtractOp::create(builder, loc, pair,
-                                                     position));
+        elements.push_back(castTo(
+            element, vector::ExtractOp::create(builder, loc, pair, position)));
     }
     return elements;
   }

@@ -507,3 +507,78 @@ func.func @pair_swap_stages(%x: tensor<4x2xf32>, %s: tensor<4x2xf32>) -> (tensor
   } -> tensor<4x2xi32>
   return %next, %flipped : tensor<4x2xf32>, tensor<4x2xi32>
 }
+
+// -----
+
+// A bit cast of a block an scf.if yields (a bf16 operand cast to f16 bits
+// after the run-time versions of its load) moves into both branches and
+// fuses with each branch's load: the block is loaded as f16 bits.
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+// CHECK-LABEL: func.func @cast_into_branches
+// CHECK: %[[R:.*]] = scf.if %{{.*}} -> (tensor<4x8xf16>) {
+// CHECK:   linalg.generic
+// CHECK:     memref.load %{{.*}} : memref<?xbf16>
+// CHECK:     arith.bitcast %{{.*}} : bf16 to f16
+// CHECK:   scf.yield %{{.*}} : tensor<4x8xf16>
+// CHECK: } else {
+// CHECK:   linalg.generic
+// CHECK:     linalg.yield %{{.*}} : f16
+// CHECK:   scf.yield %{{.*}} : tensor<4x8xf16>
+// CHECK: }
+// CHECK-NOT: linalg.generic
+// CHECK: return %[[R]]
+func.func @cast_into_branches(%src: memref<?xbf16>, %whole: i1) -> tensor<4x8xf16> {
+  %block = scf.if %whole -> (tensor<4x8xbf16>) {
+    %empty = tensor.empty() : tensor<4x8xbf16>
+    %loaded = linalg.generic {indexing_maps = [#id2], iterator_types = ["parallel", "parallel"]} outs(%empty : tensor<4x8xbf16>) {
+    ^bb0(%out: bf16):
+      %row = linalg.index 0 : index
+      %col = linalg.index 1 : index
+      %c8 = arith.constant 8 : index
+      %base = arith.muli %row, %c8 : index
+      %at = arith.addi %base, %col : index
+      %v = memref.load %src[%at] : memref<?xbf16>
+      linalg.yield %v : bf16
+    } -> tensor<4x8xbf16>
+    scf.yield %loaded : tensor<4x8xbf16>
+  } else {
+    %empty = tensor.empty() : tensor<4x8xbf16>
+    %zeros = linalg.generic {indexing_maps = [#id2], iterator_types = ["parallel", "parallel"]} outs(%empty : tensor<4x8xbf16>) {
+    ^bb0(%out: bf16):
+      %zero = arith.constant 0.0 : bf16
+      linalg.yield %zero : bf16
+    } -> tensor<4x8xbf16>
+    scf.yield %zeros : tensor<4x8xbf16>
+  }
+  %empty = tensor.empty() : tensor<4x8xf16>
+  %bits = linalg.generic {indexing_maps = [#id2, #id2], iterator_types = ["parallel", "parallel"]} ins(%block : tensor<4x8xbf16>) outs(%empty : tensor<4x8xf16>) {
+  ^bb0(%in: bf16, %out: f16):
+    %cast = arith.bitcast %in : bf16 to f16
+    linalg.yield %cast : f16
+  } -> tensor<4x8xf16>
+  return %bits : tensor<4x8xf16>
+}
+
+// -----
+
+// Computation (not a bit cast) after a branch stays where it is.
+#id3 = affine_map<(d0) -> (d0)>
+// CHECK-LABEL: func.func @computation_stays
+// CHECK: scf.if
+// CHECK: }
+// CHECK: linalg.generic
+// CHECK:   arith.addf
+func.func @computation_stays(%a: tensor<8xf32>, %b: tensor<8xf32>, %c: i1) -> tensor<8xf32> {
+  %block = scf.if %c -> (tensor<8xf32>) {
+    scf.yield %a : tensor<8xf32>
+  } else {
+    scf.yield %b : tensor<8xf32>
+  }
+  %empty = tensor.empty() : tensor<8xf32>
+  %sum = linalg.generic {indexing_maps = [#id3, #id3], iterator_types = ["parallel"]} ins(%block : tensor<8xf32>) outs(%empty : tensor<8xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %s = arith.addf %in, %in : f32
+    linalg.yield %s : f32
+  } -> tensor<8xf32>
+  return %sum : tensor<8xf32>
+}

@@ -364,10 +364,15 @@ func.func @half_runs(%src: memref<?xf16> {triton_spirv.abi = "buffer", triton_sp
 
 // -----
 
-// bf16 runs stay scalar (measured slower as words on NVIDIA).
+// bf16 halves go through i16: the emulation of bf16 bit casts scalars only.
 // CHECK-LABEL: func.func @bfloat16_runs
-// CHECK-NOT: vector
-// CHECK-COUNT-4: memref.load %{{.*}} : memref<?xbf16>
+// CHECK: memref.load %{{.*}} : memref<?xvector<2xi32>>
+// CHECK: %[[P:.*]] = vector.bitcast %{{.*}} : vector<1xi32> to vector<2xi16>
+// CHECK: %[[H:.*]] = vector.extract %[[P]][0] : i16 from vector<2xi16>
+// CHECK: arith.bitcast %[[H]] : i16 to bf16
+// CHECK: arith.bitcast %{{.*}} : bf16 to i16
+// CHECK: vector.from_elements %{{.*}}, %{{.*}} : vector<2xi16>
+// CHECK: memref.store %{{.*}} : memref<?xvector<2xi32>>
 func.func @bfloat16_runs(%src: memref<?xbf16> {triton_spirv.abi = "buffer", triton_spirv.arg_index = 0 : i64},
                          %dst: memref<?xbf16> {triton_spirv.abi = "buffer", triton_spirv.arg_index = 1 : i64},
                          %base: index) attributes {triton_spirv.kernel} {

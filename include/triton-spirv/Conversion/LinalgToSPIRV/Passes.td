@@ -36,7 +36,10 @@ def FuseElementwise : Pass<"triton-spirv-fuse-elementwise", "ModuleOp"> {
     iteration advances by one scalar for all elements (Triton's
     `ptrs += BLOCK_K * stride`) is carried as that accumulated scalar
     instead, so the loop-invariant tensor fuses into its users rather than
-    living in workgroup memory.
+    living in workgroup memory. An element-wise bit cast of the result of
+    an `scf.if` that only it uses moves into both branches, where it fuses
+    with what each yields (a bf16 matmul operand's cast to f16 bits joins
+    the run-time versions of its load).
   }];
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }
@@ -191,9 +194,9 @@ def HoistOperandLoads : Pass<"triton-spirv-hoist-operand-loads", "ModuleOp"> {
     each operand staged by `scf.if %whole { G; linalg.copy R -> S } else
     { ... }` (the run-time version of a load wholly in bounds: G, a
     `linalg.generic`, reads global memory into R, a buffer in registers,
-    which is then copied to S, the workgroup buffer the matmul reads; bf16
-    operands, copied to more registers before their bit casts, already
-    store after both loads and are left alone) has its G moved,
+    which is then copied to S, the workgroup buffer the matmul reads;
+    operands copied to more registers instead already store after both
+    loads and are left alone) has its G moved,
     under its own `scf.if %whole`, before the first such staging, with the
     computation it needs (ops without memory effects). The loads of all operands are then in flight
     together, instead of the second operand's waiting for the first
