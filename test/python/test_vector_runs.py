@@ -1,6 +1,7 @@
 """Element-wise kernels whose blocks W runs of 4 tile: each invocation takes 4
 consecutive elements, and their loads and stores become 16-byte accesses
-where the 4 are inside the mask and aligned (scalar ones otherwise). Checked
+(8-byte ones for 16-bit elements) where the 4 are inside the mask and
+aligned (scalar ones otherwise). Checked
 against PyTorch with data at aligned and unaligned offsets, full and partial
 blocks, through reductions of rows held in those runs."""
 
@@ -43,6 +44,25 @@ def test_vector_add_in_runs(dtype: torch.dtype, shift: int) -> None:
     assert _vector_bindings(compiled) == 3
     torch.testing.assert_close(out, x + y)
     assert out_all[0 if shift else n] == 0  # nothing written beside the tensor
+
+
+@pytest.mark.parametrize("dtype", [torch.float16, torch.bfloat16, torch.int16])
+@pytest.mark.parametrize("shift", [0, 1, 2])
+def test_half_add_in_runs(dtype: torch.dtype, shift: int) -> None:
+    """16-bit runs of 4 move as two 32-bit words (8 bytes) where aligned:
+    shift 1 puts every run off a 4-byte boundary, shift 2 off an 8-byte one.
+    Small integers, exact in every type, so the sums are too."""
+    n = 3000
+    gen = torch.Generator().manual_seed(shift)
+    x_all = torch.randint(-60, 60, (n + 2,), generator=gen).to(dtype)
+    y_all = torch.randint(-60, 60, (n + 2,), generator=gen).to(dtype)
+    out_all = torch.zeros(n + 2, dtype=dtype)
+    x, y, out = x_all[shift:shift + n], y_all[shift:shift + n], out_all[shift:shift + n]
+    compiled = _add[(triton.cdiv(n, 1024),)](x, y, out, n, BLOCK=1024, num_warps=4)
+    assert sum(record["element_type"] == "vector<2xi32>"
+               for record in compiled.metadata.spirv_abi["bindings"]) == 3
+    torch.testing.assert_close(out, x + y, atol=0, rtol=0)
+    assert not out_all[:shift].any() and not out_all[shift + n:].any()
 
 
 @pytest.mark.parametrize("cols,row_stride", [(1024, 1024), (1000, 1000), (1024, 1031)])
