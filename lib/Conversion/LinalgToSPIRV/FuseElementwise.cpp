@@ -322,12 +322,24 @@ struct SinkDataMovementIntoBranches : OpRewritePattern<linalg::GenericOp> {
         !llvm::all_of(op.getIndexingMapsArray(),
                       [](AffineMap map) { return map.isIdentity(); }))
       return rewriter.notifyMatchFailure(op, "not an element-wise move");
+    // The body uses its own values only, so that its clones in the
+    // branches use nothing defined after them.
+    Block *body = op.getBody();
+    if (llvm::any_of(body->getOperations(), [&](Operation &nested) {
+          return llvm::any_of(nested.getOperands(), [&](Value operand) {
+            return operand.getParentBlock() != body;
+          });
+        }))
+      return rewriter.notifyMatchFailure(op, "body uses outside values");
     Value input = op.getDpsInputs()[0];
     auto branch = input.getDefiningOp<scf::IfOp>();
-    if (!branch || !input.hasOneUse() || !branch.elseBlock())
+    if (!branch || !input.hasOneUse() || branch->getBlock() != op->getBlock())
       return rewriter.notifyMatchFailure(op, "input not from a branch");
-    if (!op.getDpsInits()[0].getDefiningOp<tensor::EmptyOp>())
-      return rewriter.notifyMatchFailure(op, "initial value is read");
+    auto type = cast<RankedTensorType>(op.getResultTypes()[0]);
+    if (!op.getDpsInits()[0].getDefiningOp<tensor::EmptyOp>() ||
+        !type.hasStaticShape() || type.getEncoding())
+      return rewriter.notifyMatchFailure(
+          op, "init is not a static tensor.empty");
     unsigned position = cast<OpResult>(input).getResultNumber();
     SmallVector<Type> types(branch.getResultTypes());
     types[position] = op.getResultTypes()[0];
@@ -340,7 +352,6 @@ struct SinkDataMovementIntoBranches : OpRewritePattern<linalg::GenericOp> {
       rewriter.mergeBlocks(from, to);
       auto yield = cast<scf::YieldOp>(to->getTerminator());
       rewriter.setInsertionPoint(yield);
-      auto type = cast<RankedTensorType>(op.getResultTypes()[0]);
       Value init = tensor::EmptyOp::create(rewriter, op.getLoc(),
                                            type.getShape(),
                                            type.getElementType());
@@ -352,12 +363,10 @@ struct SinkDataMovementIntoBranches : OpRewritePattern<linalg::GenericOp> {
         yield.setOperand(position, clone->getResult(0));
       });
     }
-    SmallVector<Value> results(moved.getResults());
     rewriter.replaceOp(op, moved.getResult(position));
-    results[position] = Value();
-    for (auto [old, replacement] : llvm::zip(branch.getResults(), results))
-      if (replacement)
-        rewriter.replaceAllUsesWith(old, replacement);
+    for (auto [index, old] : llvm::enumerate(branch.getResults()))
+      if (index != position)
+        rewriter.replaceAllUsesWith(old, moved.getResult(index));
     rewriter.eraseOp(branch);
     return success();
   }

@@ -71,7 +71,8 @@ LogicalResult mlir::triton_spirv::buildLinalgToSPIRVPipeline(
       arith::createArithIntRangeNarrowing({/*bitwidthsSupported=*/{32}}));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
-  pm.addPass(createVectorizeMemoryAccesses());
+  pm.addPass(createVectorizeMemoryAccesses(
+      {/*sixteenBit=*/target->features.float16 && target->features.int16}));
   KernelToSPIRVOptions lowering;
   lowering.target = options.target;
   lowering.workgroupSize = workgroupSize;

@@ -1,4 +1,4 @@
-//===- VectorizeMemoryAccesses.cpp - 16-byte loads and stores of runs ----===//
+//===- VectorizeMemoryAccesses.cpp - Vector loads and stores of runs -----===//
 //
 // The distribution gives each invocation runs of four consecutive elements
 // and computes each op for the four in turn, so an element-wise kernel's
@@ -7,9 +7,10 @@
 // becomes one vector access through an alias of the buffer with a vector
 // element type (the same binding), taken when all four masks hold and i is a
 // multiple of four; otherwise the four scalar accesses run as before.
-// 32-bit elements move as one 16-byte vector of four; 16-bit ones as two
-// 32-bit words (8 bytes, `vector<2xi32>`), each bit cast to two elements,
-// which keeps them packed two to a register.
+// 32-bit elements move as one 16-byte vector of four; 16-bit ones, where
+// the target has 16-bit types, as two 32-bit words (8 bytes,
+// `vector<2xi32>`), each bit cast to two elements, which keeps them packed
+// two to a register.
 //
 // Where Triton's divisibility hints (`tt.divisibility` on arguments) prove i
 // a multiple of four and the four masks equal (`i + k < n` with n a multiple
@@ -144,8 +145,8 @@ int64_t knownDivisor(Value value, unsigned depth = 0) {
   if (isa<arith::IndexCastOp, arith::IndexCastUIOp, arith::ExtSIOp,
           arith::ExtUIOp>(op))
     return operand(0);
-  // x rem max(y, 1) (a remainder kept from dividing by zero) is x rem y,
-  // or 0 where the 1 is taken.
+  // x rem max(y, 1) (a remainder kept from dividing by zero; canonical
+  // form puts the constant second) is x rem y, or 0 where the 1 is taken.
   if (isa<arith::RemUIOp, arith::RemSIOp>(op)) {
     Value rhs = op->getOperand(1);
     while (isa_and_nonnull<arith::IndexCastOp, arith::IndexCastUIOp>(
@@ -205,7 +206,9 @@ struct Access {
   Value mask;                        // null when unmasked
   Value buffer, index, storedValue;  // storedValue: stores only
 
-  static std::optional<Access> match(Operation *op) {
+  /// The access `op` is, of a buffer whose elements the pass merges (16-bit
+  /// ones with `sixteenBit`).
+  static std::optional<Access> match(Operation *op, bool sixteenBit) {
     Access result;
     result.op = op;
     if (auto guard = dyn_cast<scf::IfOp>(op)) {
@@ -250,8 +253,10 @@ struct Access {
                                  argument.getOwner()->getParentOp())
                            : func::FuncOp();
     Type element = type.getElementType();
-    if (!kernel || type.getMemorySpace() || !element.isIntOrFloat() ||
-        !llvm::is_contained({16u, 32u}, type.getElementTypeBitWidth()))
+    if (!kernel || type.getMemorySpace() || !element.isIntOrFloat())
+      return std::nullopt;
+    unsigned bits = element.getIntOrFloatBitWidth();
+    if (bits != 32 && (bits != 16 || !sixteenBit))
       return std::nullopt;
     FailureOr<std::optional<triton_spirv::KernelArgRole>> role =
         triton_spirv::getArgRole(kernel, argument.getArgNumber());
@@ -266,6 +271,7 @@ struct Access {
 struct VectorizeMemoryAccessesPass
     : triton_spirv::impl::VectorizeMemoryAccessesBase<
           VectorizeMemoryAccessesPass> {
+  using VectorizeMemoryAccessesBase::VectorizeMemoryAccessesBase;
   void runOnOperation() override {
     getOperation().walk([&](func::FuncOp kernel) {
       if (!kernel->hasAttr(triton_spirv::kKernelAttrName))
@@ -274,7 +280,7 @@ struct VectorizeMemoryAccessesPass
       SmallVector<Block *> blocks;
       kernel.walk([&](Block *block) { blocks.push_back(block); });
       for (Block *block : blocks)
-        vectorizeBlock(kernel, block, aliases);
+        vectorizeBlock(kernel, block, aliases, sixteenBit);
     });
   }
 
@@ -285,13 +291,13 @@ struct VectorizeMemoryAccessesPass
   /// Groups of kWidth adjacent accesses of one kind to one buffer at
   /// consecutive indices.
   static void vectorizeBlock(func::FuncOp kernel, Block *block,
-                             Aliases &aliases) {
+                             Aliases &aliases, bool sixteenBit) {
     // Groups by their ops: merging one group replaces values that later
     // groups use, so their accesses are matched again when merged.
     SmallVector<SmallVector<Operation *>> groups;
     SmallVector<Access> run;
     for (Operation &op : *block) {
-      std::optional<Access> access = Access::match(&op);
+      std::optional<Access> access = Access::match(&op, sixteenBit);
       if (!access) {
         run.clear();
         continue;
@@ -308,7 +314,7 @@ struct VectorizeMemoryAccessesPass
     for (ArrayRef<Operation *> ops : groups) {
       SmallVector<Access> group;
       for (Operation *op : ops)
-        group.push_back(*Access::match(op));
+        group.push_back(*Access::match(op, sixteenBit));
       vectorize(kernel, group, aliases);
     }
   }
@@ -452,8 +458,10 @@ struct VectorizeMemoryAccessesPass
     int64_t lanes = vectorType.getNumElements();
     int64_t perLane = kWidth / lanes;
     Type element = cast<MemRefType>(first.buffer.getType()).getElementType();
-    Type half = isa<BFloat16Type>(element) ? builder.getI16Type() : element;
-    auto pairType = VectorType::get({perLane}, half);
+    // The type of each half as a word's bit cast gives it.
+    Type pairElement =
+        isa<BFloat16Type>(element) ? builder.getI16Type() : element;
+    auto pairType = VectorType::get({perLane}, pairElement);
     auto castTo = [&](Type type, Value value) -> Value {
       if (value.getType() == type)
         return value;
@@ -463,7 +471,7 @@ struct VectorizeMemoryAccessesPass
     if (!first.isLoad()) {
       SmallVector<Value> values =
           llvm::map_to_vector(group, [&](const Access &access) {
-            return castTo(perLane > 1 ? half : element, access.storedValue);
+            return castTo(pairElement, access.storedValue);
           });
       if (perLane > 1) {
         SmallVector<Value> words;
@@ -489,7 +497,8 @@ struct VectorizeMemoryAccessesPass
         elements.push_back(value);
         continue;
       }
-      Value word = vector::FromElementsOp::create(builder, loc, wordType, value);
+      Value word =
+          vector::FromElementsOp::create(builder, loc, wordType, value);
       Value pair = vector::BitCastOp::create(builder, loc, pairType, word);
       for (int64_t position = 0; position < perLane; ++position)
         elements.push_back(castTo(

@@ -519,10 +519,12 @@ func.func @pair_swap_stages(%x: tensor<4x2xf32>, %s: tensor<4x2xf32>) -> (tensor
 // CHECK:   linalg.generic
 // CHECK:     memref.load %{{.*}} : memref<?xbf16>
 // CHECK:     arith.bitcast %{{.*}} : bf16 to f16
+// CHECK-NOT: linalg.generic
 // CHECK:   scf.yield %{{.*}} : tensor<4x8xf16>
 // CHECK: } else {
 // CHECK:   linalg.generic
 // CHECK:     linalg.yield %{{.*}} : f16
+// CHECK-NOT: linalg.generic
 // CHECK:   scf.yield %{{.*}} : tensor<4x8xf16>
 // CHECK: }
 // CHECK-NOT: linalg.generic
@@ -561,12 +563,66 @@ func.func @cast_into_branches(%src: memref<?xbf16>, %whole: i1) -> tensor<4x8xf1
 
 // -----
 
-// Computation (not a bit cast) after a branch stays where it is.
+// Through nested branches the cast moves twice; the branch's other result
+// keeps its uses.
+#id4 = affine_map<(d0) -> (d0)>
+// CHECK-LABEL: func.func @nested_branches
+// CHECK: %[[R:.*]]:2 = scf.if %{{.*}} -> (tensor<8xf16>, index) {
+// CHECK:   %[[IN:.*]] = scf.if %{{.*}} -> (tensor<8xf16>) {
+// CHECK:     linalg.generic {{.*}} ins(%{{.*}} : tensor<8xbf16>) outs(%{{.*}} : tensor<8xf16>)
+// CHECK:   } else {
+// CHECK:     linalg.generic {{.*}} ins(%{{.*}} : tensor<8xbf16>) outs(%{{.*}} : tensor<8xf16>)
+// CHECK:   scf.yield %[[IN]], %{{.*}} : tensor<8xf16>, index
+// CHECK: } else {
+// CHECK:   linalg.generic {{.*}} ins(%{{.*}} : tensor<8xbf16>) outs(%{{.*}} : tensor<8xf16>)
+// CHECK: return %[[R]]#0, %[[R]]#1 : tensor<8xf16>, index
+func.func @nested_branches(%a: tensor<8xbf16>, %b: tensor<8xbf16>, %c: i1, %d: i1,
+                           %i: index, %j: index) -> (tensor<8xf16>, index) {
+  %block:2 = scf.if %c -> (tensor<8xbf16>, index) {
+    %inner = scf.if %d -> (tensor<8xbf16>) {
+      scf.yield %a : tensor<8xbf16>
+    } else {
+      scf.yield %b : tensor<8xbf16>
+    }
+    scf.yield %inner, %i : tensor<8xbf16>, index
+  } else {
+    scf.yield %b, %j : tensor<8xbf16>, index
+  }
+  %empty = tensor.empty() : tensor<8xf16>
+  %bits = linalg.generic {indexing_maps = [#id4, #id4], iterator_types = ["parallel"]} ins(%block#0 : tensor<8xbf16>) outs(%empty : tensor<8xf16>) {
+  ^bb0(%in: bf16, %out: f16):
+    %cast = arith.bitcast %in : bf16 to f16
+    linalg.yield %cast : f16
+  } -> tensor<8xf16>
+  return %bits, %block#1 : tensor<8xf16>, index
+}
+
+// -----
+
+// What stays after the branch: a block the branch's result has other uses
+// of, and computation (not a bit cast).
 #id3 = affine_map<(d0) -> (d0)>
+// CHECK-LABEL: func.func @other_use_stays
+// CHECK: %[[B:.*]] = scf.if
+// CHECK: linalg.generic {{.*}} ins(%[[B]] : tensor<8xbf16>)
+func.func @other_use_stays(%a: tensor<8xbf16>, %b: tensor<8xbf16>, %c: i1) -> (tensor<8xf16>, tensor<8xbf16>) {
+  %block = scf.if %c -> (tensor<8xbf16>) {
+    scf.yield %a : tensor<8xbf16>
+  } else {
+    scf.yield %b : tensor<8xbf16>
+  }
+  %empty = tensor.empty() : tensor<8xf16>
+  %bits = linalg.generic {indexing_maps = [#id3, #id3], iterator_types = ["parallel"]} ins(%block : tensor<8xbf16>) outs(%empty : tensor<8xf16>) {
+  ^bb0(%in: bf16, %out: f16):
+    %cast = arith.bitcast %in : bf16 to f16
+    linalg.yield %cast : f16
+  } -> tensor<8xf16>
+  return %bits, %block : tensor<8xf16>, tensor<8xbf16>
+}
+
 // CHECK-LABEL: func.func @computation_stays
-// CHECK: scf.if
-// CHECK: }
-// CHECK: linalg.generic
+// CHECK: %[[B:.*]] = scf.if
+// CHECK: linalg.generic {{.*}} ins(%[[B]] : tensor<8xf32>)
 // CHECK:   arith.addf
 func.func @computation_stays(%a: tensor<8xf32>, %b: tensor<8xf32>, %c: i1) -> tensor<8xf32> {
   %block = scf.if %c -> (tensor<8xf32>) {

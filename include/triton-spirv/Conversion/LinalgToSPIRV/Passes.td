@@ -336,19 +336,26 @@ def UnrollRegisterLoops : Pass<"triton-spirv-unroll-register-loops",
 def VectorizeMemoryAccesses : Pass<"triton-spirv-vectorize-memory-accesses",
                                     "ModuleOp"> {
   let summary = "Merge runs of four scalar accesses to a buffer into one "
-                "16-byte access";
+                "vector access";
   let description = [{
     After `triton-spirv-distribute` (which gives invocations runs of four
     consecutive elements and computes each op for the four in turn) and
     `triton-spirv-unroll-register-loops`, a kernel's loads and stores of a
     buffer of 32-bit elements come as four adjacent accesses at indices i to
     i + 3, each alone or under its own mask (`scf.if`). Each such group
-    becomes one access of a `vector<4xT>` through an alias of the buffer (a
-    kernel argument with the same `triton_spirv.arg_index`, bound to the
-    same binding), taken when every mask holds and i is a multiple of 4 (a
-    16-byte boundary of the binding); otherwise the four scalar accesses run
-    as before.
+    becomes one access of a `vector<4xT>` (16 bytes) through an alias of the
+    buffer (a kernel argument with the same `triton_spirv.arg_index`, bound
+    to the same binding), taken when every mask holds and i is a multiple
+    of 4; otherwise the four scalar accesses run as before. With
+    `sixteen-bit`, four 16-bit elements likewise move as one
+    `vector<2xi32>` (8 bytes), each word bit cast to two elements (the
+    first the low half); that needs the target's Float16 and Int16.
   }];
+  let options = [
+    Option<"sixteenBit", "sixteen-bit", "bool", /*default=*/"false",
+           "Merge runs of 16-bit elements too (the target has Float16 and "
+           "Int16)">,
+  ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::scf::SCFDialect",
                            "::mlir::vector::VectorDialect"];
