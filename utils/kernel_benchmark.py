@@ -135,7 +135,7 @@ def attention(seq: int, head_dim: int, heads: int = 32, causal: bool = False):
                                                       BLOCK_KV=bkv, CAUSAL=causal, num_warps=warps)
 
         def check() -> bool:
-            qh, kh, vh = (host(t)[:2] for t in (q, k, v))  # two heads
+            qh, kh, vh = (host(t[:2]) for t in (q, k, v))  # two heads
             expected = attention_reference(qh, kh, vh, scale, causal)
             return torch.allclose(host(out)[:2], expected, atol=1e-2, rtol=1e-2)
 

@@ -84,3 +84,12 @@ int64_t triton_spirv::workgroupMemoryBytes(func::FuncOp kernel,
   });
   return bytes;
 }
+
+bool triton_spirv::fitsWorkgroupMemory(Operation *op, int64_t extraBytes,
+                                       int64_t maxBytes) {
+  auto kernel = op->getParentOfType<func::FuncOp>();
+  return !maxBytes || workgroupMemoryBytes(kernel,
+                                           /*withLayoutBuffers=*/false) +
+                              extraBytes <=
+                          maxBytes;
+}

@@ -25,8 +25,8 @@ def _add(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):
     tl.store(out_ptr + offsets, x + y, mask=inside)
 
 
-def _vector_bindings(compiled) -> int:
-    return sum(record["element_type"].startswith("vector<4x")
+def _vector_bindings(compiled, prefix: str = "vector<4x") -> int:
+    return sum(record["element_type"].startswith(prefix)
                for record in compiled.metadata.spirv_abi["bindings"])
 
 
@@ -43,9 +43,7 @@ def test_vector_add_in_runs(dtype: torch.dtype, shift: int) -> None:
     out_all = torch.zeros(n + 2, dtype=dtype)
     x, y, out = x_all[shift:shift + n], y_all[shift:shift + n], out_all[shift:shift + n]
     compiled = _add[(triton.cdiv(n, 1024),)](x, y, out, n, BLOCK=1024, num_warps=4)
-    vector = "vector<2xi32>" if dtype.itemsize == 2 else "vector<4x"
-    assert sum(record["element_type"].startswith(vector)
-               for record in compiled.metadata.spirv_abi["bindings"]) == 3
+    assert _vector_bindings(compiled, "vector<2xi32>" if dtype.itemsize == 2 else "vector<4x") == 3
     torch.testing.assert_close(out, x + y, atol=0, rtol=0)
     assert not out_all[:shift].any() and not out_all[shift + n:].any()  # nothing written beside
 

@@ -53,6 +53,11 @@ int64_t elementBytes(Type type);
 /// (which the distribution turns into registers) unless `withLayoutBuffers`.
 int64_t workgroupMemoryBytes(func::FuncOp kernel,
                              bool withLayoutBuffers = true);
+
+/// Whether the workgroup buffers of the kernel around `op` (those that stay
+/// in workgroup memory) and `extraBytes` more fit in `maxBytes` (0: no
+/// limit): the check before padding a buffer.
+bool fitsWorkgroupMemory(Operation *op, int64_t extraBytes, int64_t maxBytes);
 } // namespace triton_spirv
 } // namespace mlir
 

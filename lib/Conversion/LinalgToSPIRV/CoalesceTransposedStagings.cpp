@@ -238,7 +238,10 @@ struct CoalesceTransposedStagingsPass
       if (isWorkgroupStaging(op))
         stagings.push_back(op);
     });
+    // The buffers to pad (the stagings of both run-time versions of a load
+    // write the same one) and, by kernel, the bytes their padding adds.
     llvm::SetVector<Operation *> written;
+    DenseMap<Operation *, int64_t> chosenPadding;
     for (linalg::GenericOp op : stagings) {
       std::optional<unsigned> fastest = coalescingLoop(op);
       if (!fastest || !readAsRegisterTileB(op))
@@ -248,16 +251,15 @@ struct CoalesceTransposedStagingsPass
       int64_t padding = 0;
       for (Value init : op.getDpsInits()) {
         auto type = cast<MemRefType>(init.getType());
-        padding += type.getDimSize(0) * rowPadding(type) *
-                   triton_spirv::elementBytes(type.getElementType());
+        if (!written.contains(init.getDefiningOp()))
+          padding += type.getDimSize(0) * rowPadding(type) *
+                     triton_spirv::elementBytes(type.getElementType());
       }
-      auto kernel = op->getParentOfType<func::FuncOp>();
-      if (maxWorkgroupMemory &&
-          triton_spirv::workgroupMemoryBytes(kernel,
-                                             /*withLayoutBuffers=*/false) +
-                  padding >
-              maxWorkgroupMemory)
+      int64_t &chosen = chosenPadding[op->getParentOfType<func::FuncOp>()];
+      if (!triton_spirv::fitsWorkgroupMemory(op, chosen + padding,
+                                             maxWorkgroupMemory))
         continue;
+      chosen += padding;
       SmallVector<unsigned> order;
       for (unsigned loop = 0; loop < op.getNumLoops(); ++loop)
         if (loop != *fastest)

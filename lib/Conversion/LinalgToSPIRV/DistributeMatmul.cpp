@@ -116,10 +116,7 @@ layOutTileMajor(RewriterBase &rewriter, Value operand, Operation *matmul,
   int64_t stride = tile;
   if ((tile / kTileVector) % 2 == 0) {
     int64_t padding = steps * grid * kTileVector * elementBytes(element);
-    auto kernel = alloc->getParentOfType<func::FuncOp>();
-    if (!maxWorkgroupMemory ||
-        workgroupMemoryBytes(kernel, /*withLayoutBuffers=*/false) + padding <=
-            maxWorkgroupMemory)
+    if (fitsWorkgroupMemory(alloc, padding, maxWorkgroupMemory))
       stride += kTileVector;
   }
   Location loc = alloc.getLoc();
@@ -184,11 +181,8 @@ static Value padFragmentRows(RewriterBase &rewriter, Value operand,
   if (!accesses)
     return operand;
   int64_t padding = kFragmentRowPadding / bytes;
-  auto kernel = alloc->getParentOfType<func::FuncOp>();
-  if (maxWorkgroupMemory &&
-      workgroupMemoryBytes(kernel, /*withLayoutBuffers=*/false) +
-              type.getDimSize(0) * kFragmentRowPadding >
-          maxWorkgroupMemory)
+  if (!fitsWorkgroupMemory(alloc, type.getDimSize(0) * kFragmentRowPadding,
+                           maxWorkgroupMemory))
     return operand;
   OpBuilder::InsertionGuard guard(rewriter);
   rewriter.setInsertionPoint(alloc);

@@ -3,6 +3,7 @@
 #include "triton-spirv/Conversion/LinalgToSPIRV/Passes.h"
 
 #include "triton-spirv/Analysis/MatmulPlan.h"
+#include "triton-spirv/Conversion/ParallelGeneric.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -14,6 +15,7 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "mlir/Transforms/RegionUtils.h"
 
 namespace mlir::triton_spirv {
 #define GEN_PASS_DEF_FUSEELEMENTWISE
@@ -324,12 +326,9 @@ struct SinkDataMovementIntoBranches : OpRewritePattern<linalg::GenericOp> {
       return rewriter.notifyMatchFailure(op, "not an element-wise move");
     // The body uses its own values only, so that its clones in the
     // branches use nothing defined after them.
-    Block *body = op.getBody();
-    if (llvm::any_of(body->getOperations(), [&](Operation &nested) {
-          return llvm::any_of(nested.getOperands(), [&](Value operand) {
-            return operand.getParentBlock() != body;
-          });
-        }))
+    SetVector<Value> captured;
+    getUsedValuesDefinedAbove(op->getRegions(), captured);
+    if (!captured.empty())
       return rewriter.notifyMatchFailure(op, "body uses outside values");
     Value input = op.getDpsInputs()[0];
     auto branch = input.getDefiningOp<scf::IfOp>();
@@ -340,34 +339,23 @@ struct SinkDataMovementIntoBranches : OpRewritePattern<linalg::GenericOp> {
         !type.hasStaticShape() || type.getEncoding())
       return rewriter.notifyMatchFailure(
           op, "init is not a static tensor.empty");
+    // The branch's result is only the generic's input: each branch yields
+    // the generic of what it yielded, and the result takes its type.
     unsigned position = cast<OpResult>(input).getResultNumber();
-    SmallVector<Type> types(branch.getResultTypes());
-    types[position] = op.getResultTypes()[0];
-    rewriter.setInsertionPoint(branch);
-    auto moved = scf::IfOp::create(rewriter, branch.getLoc(), types,
-                                   branch.getCondition(),
-                                   /*withElseRegion=*/true);
-    for (auto [from, to] : {std::pair{branch.thenBlock(), moved.thenBlock()},
-                            std::pair{branch.elseBlock(), moved.elseBlock()}}) {
-      rewriter.mergeBlocks(from, to);
-      auto yield = cast<scf::YieldOp>(to->getTerminator());
+    for (Block *block : {branch.thenBlock(), branch.elseBlock()}) {
+      auto yield = cast<scf::YieldOp>(block->getTerminator());
       rewriter.setInsertionPoint(yield);
-      Value init = tensor::EmptyOp::create(rewriter, op.getLoc(),
-                                           type.getShape(),
-                                           type.getElementType());
       IRMapping mapping;
       mapping.map(input, yield.getOperand(position));
-      mapping.map(op.getDpsInits()[0], init);
+      mapping.map(op.getDpsInits()[0],
+                  triton_spirv::emptyLike(rewriter, op.getLoc(), type));
       Operation *clone = rewriter.clone(*op, mapping);
       rewriter.modifyOpInPlace(yield, [&] {
         yield.setOperand(position, clone->getResult(0));
       });
     }
-    rewriter.replaceOp(op, moved.getResult(position));
-    for (auto [index, old] : llvm::enumerate(branch.getResults()))
-      if (index != position)
-        rewriter.replaceAllUsesWith(old, moved.getResult(index));
-    rewriter.eraseOp(branch);
+    rewriter.modifyOpInPlace(branch, [&] { input.setType(type); });
+    rewriter.replaceOp(op, input);
     return success();
   }
 };

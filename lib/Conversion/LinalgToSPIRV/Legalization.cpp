@@ -612,7 +612,8 @@ LogicalResult triton_spirv::retypeBFloat16Matrices(spirv::ModuleOp module) {
           return WalkResult::advance();
         marked.push_back(mulAdd);
         for (Value operand : {mulAdd.getA(), mulAdd.getB()}) {
-          auto load = operand.getDefiningOp<spirv::KHRCooperativeMatrixLoadOp>();
+          auto load =
+              operand.getDefiningOp<spirv::KHRCooperativeMatrixLoadOp>();
           if (!load) {
             mulAdd.emitError("an operand of a bf16 multiply-add is not a "
                              "cooperative-matrix load");

@@ -40,6 +40,14 @@ using namespace mlir;
 namespace {
 constexpr int64_t kWidth = triton_spirv::kVectorAccessElements;
 
+/// `value` with the index casts on it looked through.
+Value skipIndexCasts(Value value) {
+  while (isa_and_nonnull<arith::IndexCastOp, arith::IndexCastUIOp>(
+      value.getDefiningOp()))
+    value = value.getDefiningOp()->getOperand(0);
+  return value;
+}
+
 /// An index as a sum of terms plus a constant, through `arith.addi`,
 /// constants and index casts: enough to see that two indices differ by a
 /// constant. (Casts come from arith-int-range-narrowing, which narrows only
@@ -52,10 +60,7 @@ struct IndexSum {
     IndexSum sum;
     SmallVector<Value> pending = {index};
     while (!pending.empty()) {
-      Value value = pending.pop_back_val();
-      while (isa_and_nonnull<arith::IndexCastOp, arith::IndexCastUIOp>(
-          value.getDefiningOp()))
-        value = value.getDefiningOp()->getOperand(0);
+      Value value = skipIndexCasts(pending.pop_back_val());
       if (auto constant = getConstantIntValue(value)) {
         sum.constant += *constant;
         continue;
@@ -148,11 +153,7 @@ int64_t knownDivisor(Value value, unsigned depth = 0) {
   // x rem max(y, 1) (a remainder kept from dividing by zero; canonical
   // form puts the constant second) is x rem y, or 0 where the 1 is taken.
   if (isa<arith::RemUIOp, arith::RemSIOp>(op)) {
-    Value rhs = op->getOperand(1);
-    while (isa_and_nonnull<arith::IndexCastOp, arith::IndexCastUIOp>(
-        rhs.getDefiningOp()))
-      rhs = rhs.getDefiningOp()->getOperand(0);
-    Operation *divisor = rhs.getDefiningOp();
+    Operation *divisor = skipIndexCasts(op->getOperand(1)).getDefiningOp();
     if (isa_and_nonnull<arith::MaxSIOp, arith::MaxUIOp>(divisor) &&
         getConstantIntValue(divisor->getOperand(1)) == 1)
       return std::min(operand(0),
@@ -280,7 +281,7 @@ struct VectorizeMemoryAccessesPass
       SmallVector<Block *> blocks;
       kernel.walk([&](Block *block) { blocks.push_back(block); });
       for (Block *block : blocks)
-        vectorizeBlock(kernel, block, aliases, sixteenBit);
+        vectorizeBlock(kernel, block, aliases);
     });
   }
 
@@ -290,8 +291,7 @@ struct VectorizeMemoryAccessesPass
 
   /// Groups of kWidth adjacent accesses of one kind to one buffer at
   /// consecutive indices.
-  static void vectorizeBlock(func::FuncOp kernel, Block *block,
-                             Aliases &aliases, bool sixteenBit) {
+  void vectorizeBlock(func::FuncOp kernel, Block *block, Aliases &aliases) {
     // Groups by their ops: merging one group replaces values that later
     // groups use, so their accesses are matched again when merged.
     SmallVector<SmallVector<Operation *>> groups;

@@ -43,7 +43,7 @@ class AddressTables:
     def __init__(self, device: vulkan.Device, kernel: str) -> None:
         self.device = device
         self.kernel = kernel
-        self._imports: list[tuple[int, Any]] = []
+        self._imports: dict[int, Any] = {}  # handles by start address
         self._mappings: tuple[list[int], list[tuple[int, int, str]]] | None = None
 
     def translate(self, table: torch.Tensor, position: int) -> torch.Tensor:
@@ -66,8 +66,8 @@ class AddressTables:
             alignment = self.device.properties.host_import_alignment
             start -= start % alignment
             end += -end % alignment
-            if all(imported != start for imported, _ in self._imports):
-                self._imports.append((start, self.device.import_host(start, end - start)))
+            if start not in self._imports:
+                self._imports[start] = self.device.import_host(start, end - start)
         return self.device.device_address(address)
 
     def _mapping(self, address: int, position: int, index: int) -> tuple[int, int]:
@@ -93,6 +93,6 @@ class AddressTables:
 
     def finish(self, copy_back: bool = True) -> None:
         """Frees the host memory imported for the launch (once it is done)."""
-        for start, handle in self._imports:
+        for start, handle in self._imports.items():
             self.device.free(start, handle)
         self._imports.clear()

@@ -276,9 +276,6 @@ class SPIRVLauncher:
         self.arguments = _Packer(self.argument_bytes, argument_buffer.get("slots", []))
         # Arguments whose elements the kernel reads as addresses.
         self.address_tables: tuple[int, ...] = tuple(abi.get("address_tables", ()))
-        if self.address_tables and not vulkan.device().properties.buffer_device_address:
-            raise ValueError(f"{self.name} reads pointers from memory, which needs buffer device "
-                             f"addresses; this Vulkan device has none")
         debug = abi.get("debug_buffer")
         self.debug = DebugBuffer(debug, self.name) if debug else None
         self.num_bindings = (len(self.binding_args) + (1 if self.argument_bytes else 0) +
@@ -294,6 +291,9 @@ class SPIRVLauncher:
         import torch
         self.plain_tensor = torch.Tensor
         properties = self.device.properties
+        if self.address_tables and not properties.buffer_device_address:
+            raise ValueError(f"{self.name} reads pointers from memory, which needs buffer device "
+                             f"addresses; this Vulkan device has none")
         # Staging is read at each launch (TRITON_SPIRV_STAGING may change).
         self.can_import = properties.host_import_alignment != 0
         # Bindings start 16-byte aligned (the kernel ABI's promise, at least

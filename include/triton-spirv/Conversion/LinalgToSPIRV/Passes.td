@@ -196,10 +196,10 @@ def HoistOperandLoads : Pass<"triton-spirv-hoist-operand-loads", "ModuleOp"> {
     `linalg.generic`, reads global memory into R, a buffer in registers,
     which is then copied to S, the workgroup buffer the matmul reads;
     operands copied to more registers instead already store after both
-    loads and are left alone) has its G moved,
-    under its own `scf.if %whole`, before the first such staging, with the
-    computation it needs (ops without memory effects). The loads of all operands are then in flight
-    together, instead of the second operand's waiting for the first
+    loads and are left alone) has its G moved, under its own `scf.if
+    %whole`, before the first such staging, with the computation it needs
+    (ops without memory effects). The loads of all operands are then in
+    flight together, instead of the second operand's waiting for the first
     operand's stores. Loops that may write global memory are left alone.
   }];
 }
