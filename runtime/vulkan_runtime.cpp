@@ -90,6 +90,22 @@ struct BFloat16Features {
   VkBool32 shaderBFloat16CooperativeMatrix = VK_FALSE;
 };
 
+// VK_NV_cooperative_matrix2 (row reductions and per-element functions of
+// cooperative matrices), likewise.
+constexpr const char *kCooperativeMatrix2ExtensionName =
+    "VK_NV_cooperative_matrix2";
+struct CooperativeMatrix2Features {
+  VkStructureType sType = static_cast<VkStructureType>(1000593000);
+  void *pNext = nullptr;
+  VkBool32 cooperativeMatrixWorkgroupScope = VK_FALSE;
+  VkBool32 cooperativeMatrixFlexibleDimensions = VK_FALSE;
+  VkBool32 cooperativeMatrixReductions = VK_FALSE;
+  VkBool32 cooperativeMatrixConversions = VK_FALSE;
+  VkBool32 cooperativeMatrixPerElementOperations = VK_FALSE;
+  VkBool32 cooperativeMatrixTensorAddressing = VK_FALSE;
+  VkBool32 cooperativeMatrixBlockLoads = VK_FALSE;
+};
+
 bool hasExtension(const std::vector<VkExtensionProperties> &extensions,
                   const char *name) {
   return std::any_of(extensions.begin(), extensions.end(),
@@ -190,6 +206,9 @@ struct tsr_device {
   bool bufferDeviceAddress = false;
   /// Shaders may use cooperative matrices of bf16 components.
   bool bfloat16CooperativeMatrix = false;
+  /// Shaders may reduce the rows of cooperative matrices and call functions
+  /// per element (VK_NV_cooperative_matrix2).
+  bool cooperativeMatrix2 = false;
   bool timestamps = false;
   PFN_vkGetMemoryHostPointerPropertiesEXT getHostPointerProperties = nullptr;
   std::mutex mutex;
@@ -391,6 +410,11 @@ int createLogicalDevice(tsr_device *device) {
       hasExtension(available, kCooperativeMatrixExtensionName);
   if (cooperativeMatrix)
     extensions.push_back(kCooperativeMatrixExtensionName);
+  bool cooperativeMatrix2 =
+      cooperativeMatrix &&
+      hasExtension(available, kCooperativeMatrix2ExtensionName);
+  if (cooperativeMatrix2)
+    extensions.push_back(kCooperativeMatrix2ExtensionName);
   bool bfloat16 = hasExtension(available, kBFloat16ExtensionName);
   if (bfloat16)
     extensions.push_back(kBFloat16ExtensionName);
@@ -434,6 +458,11 @@ int createLogicalDevice(tsr_device *device) {
     *chainEnd = &bfloat16Features;
     chainEnd = &bfloat16Features.pNext;
   }
+  CooperativeMatrix2Features cooperativeMatrix2Features;
+  if (cooperativeMatrix2) {
+    *chainEnd = &cooperativeMatrix2Features;
+    chainEnd = &cooperativeMatrix2Features.pNext;
+  }
   CooperativeMatrixFeatures cooperativeMatrixFeatures;
   if (cooperativeMatrix)
     *chainEnd = &cooperativeMatrixFeatures;
@@ -448,6 +477,10 @@ int createLogicalDevice(tsr_device *device) {
   device->bfloat16CooperativeMatrix =
       cooperativeMatrix && cooperativeMatrixFeatures.cooperativeMatrix &&
       bfloat16Features.shaderBFloat16CooperativeMatrix;
+  device->cooperativeMatrix2 =
+      cooperativeMatrix2 && cooperativeMatrixFeatures.cooperativeMatrix &&
+      cooperativeMatrix2Features.cooperativeMatrixReductions &&
+      cooperativeMatrix2Features.cooperativeMatrixPerElementOperations;
 
   float priority = 1.0f;
   VkDeviceQueueCreateInfo queueInfo{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
@@ -1052,6 +1085,7 @@ int tsr_get_properties(tsr_device *device, tsr_properties *out) {
   out->robust_buffer_access = device->robustBufferAccess;
   out->buffer_device_address = device->bufferDeviceAddress;
   out->bfloat16_cooperative_matrix = device->bfloat16CooperativeMatrix;
+  out->cooperative_matrix2 = device->cooperativeMatrix2;
   out->min_storage_buffer_offset_alignment =
       limits.minStorageBufferOffsetAlignment;
   return 0;

@@ -48,6 +48,7 @@ class _Properties(ctypes.Structure):
         ("robust_buffer_access", ctypes.c_uint32),
         ("buffer_device_address", ctypes.c_uint32),
         ("bfloat16_cooperative_matrix", ctypes.c_uint32),
+        ("cooperative_matrix2", ctypes.c_uint32),
     ]
 
 
@@ -77,6 +78,7 @@ class DeviceProperties:
     robust_buffer_access: bool
     buffer_device_address: bool
     bfloat16_cooperative_matrix: bool
+    cooperative_matrix2: bool
 
     @property
     def target(self) -> str:
@@ -207,7 +209,8 @@ class Device:
             min_storage_buffer_offset_alignment=raw.min_storage_buffer_offset_alignment,
             robust_buffer_access=bool(raw.robust_buffer_access),
             buffer_device_address=bool(raw.buffer_device_address),
-            bfloat16_cooperative_matrix=bool(raw.bfloat16_cooperative_matrix))
+            bfloat16_cooperative_matrix=bool(raw.bfloat16_cooperative_matrix),
+            cooperative_matrix2=bool(raw.cooperative_matrix2))
 
     def synchronize(self) -> None:
         """Waits for the launches in flight."""

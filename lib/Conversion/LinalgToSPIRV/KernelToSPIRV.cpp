@@ -8,6 +8,7 @@
 #include "triton-spirv/Conversion/TritonToLinalg/Passes.h"
 #include "triton-spirv/Dialect/TritonSPIRV/IR/Ops.h"
 
+#include "FragmentCallbacks.h"
 #include "Legalization.h"
 
 #include "mlir/Conversion/ArithToSPIRV/ArithToSPIRV.h"
@@ -590,6 +591,11 @@ struct KernelToSPIRVPass
                         : spirv::AddressingModel::Logical,
           spirv::MemoryModel::GLSL450);
       kernel->moveBefore(spirvModule.getBody(), spirvModule.getBody()->end());
+      if (failed(triton_spirv::outlineFragmentCallbacks(
+              kernel, spirvModule,
+              description->features.cooperativeMatrix &&
+                  description->features.cooperativeMatrix2)))
+        return signalPassFailure();
       if (failed(KernelLowering(kernel, spirvModule, typeConverter,
                                 *description, invocations, bytes)
                      .lowerArguments()))

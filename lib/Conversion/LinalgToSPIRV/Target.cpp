@@ -22,6 +22,7 @@ constexpr TargetFeatures kDesktopFeatures{/*int8=*/true,
                                           /*atomicFloatAdd=*/true,
                                           /*cooperativeMatrix=*/false,
                                           /*bfloat16CooperativeMatrix=*/false,
+                                          /*cooperativeMatrix2=*/false,
                                           /*bufferDeviceAddress=*/true};
 const TargetDescription kTargets[] = {
     {"lavapipe", "", 32768, 1024, 128, 8, true, false, kDesktopFeatures},
@@ -30,6 +31,7 @@ const TargetDescription kTargets[] = {
        TargetFeatures features = kDesktopFeatures;
        features.cooperativeMatrix = true;
        features.bfloat16CooperativeMatrix = true;
+       features.cooperativeMatrix2 = true;
        return features;
      }()},
     {"generic", "", 16384, 128, 128, 32, false, false, TargetFeatures{}},
@@ -45,6 +47,7 @@ SmallVector<std::pair<StringRef, bool *>> featureFlags(TargetFeatures &f) {
           {"atomic-float-add", &f.atomicFloatAdd},
           {"cooperative-matrix", &f.cooperativeMatrix},
           {"bfloat16-cooperative-matrix", &f.bfloat16CooperativeMatrix},
+          {"cooperative-matrix2", &f.cooperativeMatrix2},
           {"buffer-device-address", &f.bufferDeviceAddress}};
 }
 } // namespace

@@ -1,5 +1,7 @@
 //===- WriteBinary.cpp - Write the .spv binary and its metadata -----------===//
 
+#include "FragmentCallbacks.h"
+
 #include "triton-spirv/Conversion/LinalgToSPIRV/Passes.h"
 #include "triton-spirv/Conversion/TritonToLinalg/Passes.h"
 
@@ -65,7 +67,9 @@ struct WriteBinaryPass : triton_spirv::impl::WriteBinaryBase<WriteBinaryPass> {
     }
     spirv::ModuleOp spirvModule = spirvModules.front();
     SmallVector<uint32_t> binary;
-    if (failed(spirv::serialize(spirvModule, binary)))
+    if (failed(spirv::serialize(spirvModule, binary)) ||
+        failed(triton_spirv::rewriteFragmentCallbackCalls(binary,
+                                                          spirvModule)))
       return signalPassFailure();
     auto abi =
         spirvModule->getAttrOfType<DictionaryAttr>(triton_spirv::kAbiAttrName);

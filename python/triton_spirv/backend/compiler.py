@@ -89,10 +89,10 @@ class SPIRVBackend(BaseBackend):
             # Locations stay in the text so that diagnostics name Python lines.
             text = str(mod)
             source.write_text(text)
-            # preset[:subgroup size[:workgroup memory[:largest workgroup[:features]]]]
+            # preset[:subgroup size[:workgroup memory[:largest workgroup[:feature...]]]]
             preset, *limits = options.arch.split(":")
             subgroup, memory, workgroup = (limits + ["0"] * 3)[:3]
-            features = limits[3] if len(limits) > 3 else ""
+            features = ",".join(limits[3:])
             pipeline = (f"--triton-to-spirv=target={preset} subgroup-size={subgroup} "
                         f"{f'features={features} ' if features else ''}"
                         f"max-workgroup-memory={memory} max-workgroup-size={workgroup} "

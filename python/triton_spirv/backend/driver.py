@@ -31,12 +31,15 @@ def device_target() -> GPUTarget:
     """The active Vulkan device as a compile target. The arch names the tool's
     target preset and what the code depends on of this device: its subgroup
     size (shuffles), workgroup memory and largest workgroup, and the preset
-    features it lacks (an NVIDIA driver without bf16 cooperative matrices);
+    features it lacks (an NVIDIA driver without bf16 cooperative matrices or
+    VK_NV_cooperative_matrix2);
     warp_size stays 32 because a workgroup is num_warps * 32 invocations."""
     p = vulkan.device().properties
     arch = f"{p.target}:{p.subgroup_size}:{p.max_shared_memory}:{p.max_workgroup_invocations}"
     if p.target == "nvidia" and not p.bfloat16_cooperative_matrix:
         arch += ":-bfloat16-cooperative-matrix"
+    if p.target == "nvidia" and not p.cooperative_matrix2:
+        arch += ":-cooperative-matrix2"
     return GPUTarget("spirv", arch, 32)
 
 

@@ -81,3 +81,71 @@ func.func @address_buffer_negative_root(%a: i64) {
   %b = triton_spirv.address_buffer %a root -1 : memref<?xf32, #spirv.storage_class<PhysicalStorageBuffer>>
   return
 }
+
+// -----
+
+func.func @reduce_operand_fragment(%x: !gpu.mma_matrix<16x16xf16, "AOp">) {
+  // expected-error @+1 {{reduces accumulator (COp) fragments, not AOp ones}}
+  %r = triton_spirv.reduce_fragment_rows %x : !gpu.mma_matrix<16x16xf16, "AOp"> {
+  ^bb0(%a: f16, %b: f16):
+    triton_spirv.yield %a : f16
+  }
+  return
+}
+
+// -----
+
+func.func @combiner_of_three(%x: !gpu.mma_matrix<16x16xf32, "COp">) {
+  // expected-error @+1 {{body must take ('f32', 'f32'), not ('f32', 'f32', 'f32')}}
+  %r = triton_spirv.reduce_fragment_rows %x : !gpu.mma_matrix<16x16xf32, "COp"> {
+  ^bb0(%a: f32, %b: f32, %c: f32):
+    triton_spirv.yield %a : f32
+  }
+  return
+}
+
+// -----
+
+func.func @map_without_coordinates(%x: !gpu.mma_matrix<16x16xf32, "COp">) {
+  // expected-error @+1 {{body must take ('i32', 'i32', 'f32'), not ('f32')}}
+  %r = triton_spirv.map_fragments %x : !gpu.mma_matrix<16x16xf32, "COp"> -> !gpu.mma_matrix<16x16xf32, "COp"> {
+  ^bb0(%a: f32):
+    triton_spirv.yield %a : f32
+  }
+  return
+}
+
+// -----
+
+func.func @map_of_two_types(%x: !gpu.mma_matrix<16x16xf32, "COp">, %y: !gpu.mma_matrix<16x16xf16, "COp">) {
+  // expected-error @+1 {{fragments must all be of the result's type}}
+  %r = triton_spirv.map_fragments %x, %y : !gpu.mma_matrix<16x16xf32, "COp">, !gpu.mma_matrix<16x16xf16, "COp"> -> !gpu.mma_matrix<16x16xf32, "COp"> {
+  ^bb0(%row: i32, %col: i32, %a: f32, %b: f16):
+    triton_spirv.yield %a : f32
+  }
+  return
+}
+
+// -----
+
+func.func @map_yielding_another_type(%x: !gpu.mma_matrix<16x16xf32, "COp">) {
+  // expected-error @+1 {{body must yield one 'f32'}}
+  %r = triton_spirv.map_fragments %x : !gpu.mma_matrix<16x16xf32, "COp"> -> !gpu.mma_matrix<16x16xf32, "COp"> {
+  ^bb0(%row: i32, %col: i32, %a: f32):
+    triton_spirv.yield %row : i32
+  }
+  return
+}
+
+// -----
+
+func.func @map_capturing(%x: !gpu.mma_matrix<16x16xf32, "COp">, %s: f32) {
+  // expected-note @+1 {{required by region isolation constraints}}
+  %r = triton_spirv.map_fragments %x : !gpu.mma_matrix<16x16xf32, "COp"> -> !gpu.mma_matrix<16x16xf32, "COp"> {
+  ^bb0(%row: i32, %col: i32, %a: f32):
+    // expected-error @+1 {{using value defined outside the region}}
+    %b = arith.mulf %a, %s : f32
+    triton_spirv.yield %b : f32
+  }
+  return
+}

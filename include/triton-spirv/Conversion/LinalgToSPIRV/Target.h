@@ -26,6 +26,9 @@ struct TargetFeatures {
   /// The same for bf16 operands (SPV_KHR_bfloat16's BFloat16TypeKHR and
   /// BFloat16CooperativeMatrixKHR, VK_KHR_shader_bfloat16).
   bool bfloat16CooperativeMatrix = false;
+  /// VK_NV_cooperative_matrix2's row reductions and per-element functions
+  /// of cooperative matrices (SPV_NV_cooperative_matrix2).
+  bool cooperativeMatrix2 = false;
   /// Buffer device addresses (PhysicalStorageBuffer64): pointers read from
   /// memory as integers reach the memory they address.
   bool bufferDeviceAddress = false;
@@ -54,8 +57,8 @@ struct TargetDescription {
 
 /// Changes to a preset (0 or empty: keep the preset's). Features are named
 /// `int8`, `int16`, `int64`, `float16`, `float64`, `atomic-float-add`,
-/// `cooperative-matrix`, `bfloat16-cooperative-matrix` and
-/// `buffer-device-address`; `+name` (or `name`) enables one, `-name`
+/// `cooperative-matrix`, `bfloat16-cooperative-matrix`, `cooperative-matrix2`
+/// and `buffer-device-address`; `+name` (or `name`) enables one, `-name`
 /// disables it.
 struct TargetOverrides {
   ArrayRef<std::string> features;

@@ -58,3 +58,57 @@ LogicalResult AddressBufferOp::verify() {
     return emitOpError("root must be at least 0");
   return success();
 }
+
+/// The scalar arguments `body` must take, in order, and the element type it
+/// yields: a body computes one element of `fragmentType`.
+static LogicalResult verifyFragmentBody(Operation *op, Region &body,
+                                        TypeRange arguments,
+                                        gpu::MMAMatrixType fragmentType) {
+  Block &block = body.front();
+  if (block.getArgumentTypes() != arguments)
+    return op->emitOpError("body must take (")
+           << arguments << "), not (" << block.getArgumentTypes() << ")";
+  auto yield = dyn_cast<YieldOp>(block.getTerminator());
+  if (!yield || yield.getValue().getType() != fragmentType.getElementType())
+    return op->emitOpError("body must yield one ")
+           << fragmentType.getElementType();
+  return success();
+}
+
+LogicalResult ReduceFragmentRowsOp::verify() {
+  auto type = cast<gpu::MMAMatrixType>(getFragment().getType());
+  if (type.getOperand() != "COp")
+    return emitOpError("reduces accumulator (COp) fragments, not ")
+           << type.getOperand() << " ones";
+  Type element = type.getElementType();
+  return verifyFragmentBody(*this, getCombiner(), {element, element}, type);
+}
+
+LogicalResult MapFragmentsOp::verify() {
+  auto type = cast<gpu::MMAMatrixType>(getResult().getType());
+  if (getFragments().empty())
+    return emitOpError("maps at least one fragment");
+  SmallVector<Type> arguments(2, IntegerType::get(getContext(), 32));
+  for (Value fragment : getFragments()) {
+    if (fragment.getType() != type)
+      return emitOpError("fragments must all be of the result's type ")
+             << type << ", not " << fragment.getType();
+    arguments.push_back(type.getElementType());
+  }
+  llvm::append_range(arguments, getExtras().getTypes());
+  return verifyFragmentBody(*this, getBody(), arguments, type);
+}
+
+LogicalResult ConvertFragmentOp::verify() {
+  auto from = cast<gpu::MMAMatrixType>(getFragment().getType());
+  auto to = cast<gpu::MMAMatrixType>(getResult().getType());
+  if (from.getOperand() != "COp" || to.getOperand() == "COp")
+    return emitOpError("converts an accumulator (COp) fragment to an "
+                       "operand (AOp or BOp) one");
+  if (from.getShape() != to.getShape())
+    return emitOpError("keeps the fragment's shape");
+  if (!isa<FloatType>(from.getElementType()) ||
+      !isa<FloatType>(to.getElementType()))
+    return emitOpError("converts float fragments");
+  return success();
+}

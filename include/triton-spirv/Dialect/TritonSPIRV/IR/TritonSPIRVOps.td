@@ -9,6 +9,8 @@
 #define TRITON_SPIRV_DIALECT_TRITONSPIRV_IR_TRITONSPIRVOPS_TD
 
 include "triton-spirv/Dialect/TritonSPIRV/IR/TritonSPIRVAttrs.td"
+include "mlir/Dialect/GPU/IR/GPUBase.td"
+include "mlir/Interfaces/InferTypeOpInterface.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 
 def TritonSPIRV_PointerInBoundsOp
@@ -60,6 +62,108 @@ def TritonSPIRV_AddressBufferOp
   let results = (outs AnyMemRef:$buffer);
   let assemblyFormat = "$address `root` $root attr-dict `:` type($buffer)";
   let hasVerifier = 1;
+}
+
+// Element-wise work on cooperative matrices whose lane-to-element mapping the
+// driver chooses (VK_NV_cooperative_matrix2's reductions and per-element
+// operations). Their bodies run on scalars and are isolated from above (what
+// they need from outside comes as an operand); --triton-spirv-kernel-to-spirv
+// outlines each body into a SPIR-V function that the instruction calls.
+
+def TritonSPIRV_ReduceFragmentRowsOp
+    : Op<TritonSPIRV_Dialect, "reduce_fragment_rows",
+         [Pure, SameOperandsAndResultType, SingleBlock, IsolatedFromAbove]> {
+  let summary = "Each element of a fragment replaced by its row's reduction";
+  let description = [{
+    Combines the elements of each row of an accumulator fragment with the
+    body (a commutative, associative combiner of two elements) and gives
+    every element of the row the result: the row is smeared over the
+    fragment's columns, so that the result can scale or shift the rows of
+    fragments of the same type element by element. Lowered to
+    `OpCooperativeMatrixReduceNV` with the Row mask.
+
+    ```mlir
+    %max = triton_spirv.reduce_fragment_rows %f : !gpu.mma_matrix<16x16xf32, "COp"> {
+    ^bb0(%a: f32, %b: f32):
+      %m = arith.maximumf %a, %b : f32
+      triton_spirv.yield %m : f32
+    }
+    ```
+  }];
+  let arguments = (ins GPU_MMAMatrix:$fragment);
+  let results = (outs GPU_MMAMatrix:$result);
+  let regions = (region SizedRegion<1>:$combiner);
+  let assemblyFormat =
+      "$fragment attr-dict `:` type($fragment) $combiner";
+  let hasVerifier = 1;
+}
+
+def TritonSPIRV_MapFragmentsOp
+    : Op<TritonSPIRV_Dialect, "map_fragments",
+         [Pure, AttrSizedOperandSegments, SingleBlock,
+          IsolatedFromAbove]> {
+  let summary = "An element-wise function of fragments of one type";
+  let description = [{
+    Computes each element of the result from the elements at the same
+    position of `fragments` (all of the result's type, so that the lanes
+    hold the same positions of each) and from the scalars `extras`. The
+    body's arguments are the element's row and column within the fragment
+    (i32), one element of each fragment, then the extras. Lowered to
+    `OpCooperativeMatrixPerElementOpNV`.
+
+    ```mlir
+    %d = triton_spirv.map_fragments %x, %y args(%scale : f32)
+        : !gpu.mma_matrix<16x16xf32, "COp">, !gpu.mma_matrix<16x16xf32, "COp">
+          -> !gpu.mma_matrix<16x16xf32, "COp"> {
+    ^bb0(%row: i32, %col: i32, %a: f32, %b: f32, %s: f32):
+      %m = arith.mulf %a, %s : f32
+      %d = arith.subf %m, %b : f32
+      triton_spirv.yield %d : f32
+    }
+    ```
+  }];
+  let arguments = (ins Variadic<GPU_MMAMatrix>:$fragments,
+                       Variadic<AnyTypeOf<[AnyInteger, AnyFloat, Index]>>
+                           :$extras);
+  let results = (outs GPU_MMAMatrix:$result);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = [{
+    $fragments (`args` `(` $extras^ `:` type($extras) `)`)? attr-dict `:`
+    type($fragments) `->` type($result) $body
+  }];
+  let hasVerifier = 1;
+}
+
+def TritonSPIRV_ConvertFragmentOp
+    : Op<TritonSPIRV_Dialect, "convert_fragment", [Pure]> {
+  let summary = "An accumulator fragment as an operand, of another type";
+  let description = [{
+    Converts each element of an accumulator (COp) fragment to the result's
+    element type and gives the result the use of a matmul operand (AOp or
+    BOp) of the same shape: a computed block (attention's weights) becomes
+    the operand of the next matmul without leaving registers. Lowered to
+    `OpFConvert`, which VK_NV_cooperative_matrix2's conversions allow
+    between uses.
+
+    ```mlir
+    %a = triton_spirv.convert_fragment %p
+        : !gpu.mma_matrix<16x16xf32, "COp"> -> !gpu.mma_matrix<16x16xf16, "AOp">
+    ```
+  }];
+  let arguments = (ins GPU_MMAMatrix:$fragment);
+  let results = (outs GPU_MMAMatrix:$result);
+  let assemblyFormat =
+      "$fragment attr-dict `:` type($fragment) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+def TritonSPIRV_YieldOp
+    : Op<TritonSPIRV_Dialect, "yield",
+         [Pure, Terminator,
+          ParentOneOf<["ReduceFragmentRowsOp", "MapFragmentsOp"]>]> {
+  let summary = "The element a fragment op's body computes";
+  let arguments = (ins AnyType:$value);
+  let assemblyFormat = "$value attr-dict `:` type($value)";
 }
 
 #endif // TRITON_SPIRV_DIALECT_TRITONSPIRV_IR_TRITONSPIRVOPS_TD

@@ -1,0 +1,24 @@
+// Fragment ops parse, verify and print back.
+// RUN: triton-spirv-opt %s | FileCheck %s
+// RUN: triton-spirv-opt %s | triton-spirv-opt | FileCheck %s
+
+// CHECK-LABEL: func.func @fragment_ops
+// CHECK: %[[MAX:.*]] = triton_spirv.reduce_fragment_rows %[[X:.*]] : !gpu.mma_matrix<16x16xf32, "COp"> {
+// CHECK: arith.maxnumf
+// CHECK: triton_spirv.yield %{{.*}} : f32
+// CHECK: triton_spirv.map_fragments %[[X]], %[[MAX]] args(%{{.*}} : f32) : !gpu.mma_matrix<16x16xf32, "COp">, !gpu.mma_matrix<16x16xf32, "COp"> -> !gpu.mma_matrix<16x16xf32, "COp"> {
+// CHECK: ^bb0(%{{.*}}: i32, %{{.*}}: i32, %{{.*}}: f32, %{{.*}}: f32, %{{.*}}: f32):
+func.func @fragment_ops(%x: !gpu.mma_matrix<16x16xf32, "COp">, %scale: f32) -> !gpu.mma_matrix<16x16xf32, "COp"> {
+  %max = triton_spirv.reduce_fragment_rows %x : !gpu.mma_matrix<16x16xf32, "COp"> {
+  ^bb0(%a: f32, %b: f32):
+    %m = arith.maxnumf %a, %b : f32
+    triton_spirv.yield %m : f32
+  }
+  %d = triton_spirv.map_fragments %x, %max args(%scale : f32) : !gpu.mma_matrix<16x16xf32, "COp">, !gpu.mma_matrix<16x16xf32, "COp"> -> !gpu.mma_matrix<16x16xf32, "COp"> {
+  ^bb0(%row: i32, %col: i32, %a: f32, %b: f32, %s: f32):
+    %e = arith.subf %a, %b : f32
+    %f = arith.mulf %e, %s : f32
+    triton_spirv.yield %f : f32
+  }
+  return %d : !gpu.mma_matrix<16x16xf32, "COp">
+}
