@@ -29,6 +29,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "triton-spirv/Analysis/BufferLayouts.h"
+#include "triton-spirv/Analysis/FragmentFamilies.h"
 
 #include "triton-spirv/Analysis/WorkgroupMemory.h"
 #include "triton-spirv/Dialect/TritonSPIRV/IR/Dialect.h"
@@ -563,7 +564,7 @@ accessesThrough(Operation *user, Value buffer) {
 static int priority(Attribute layout) {
   if (!layout)
     return 0;
-  if (isa<FragmentsLayoutAttr>(layout))
+  if (isa<FragmentsLayoutAttr, FragmentRowsLayoutAttr>(layout))
     return 4;
   if (isa<GridLayoutAttr>(layout))
     return 3;
@@ -637,7 +638,7 @@ void LayoutAssignment::propagate(SmallVector<Value> worklist) {
 /// of its parent grid, and whoever reads a slice broadcast iterates in the
 /// parent grid.
 bool LayoutAssignment::isConsistent(Value buffer, Attribute layout) {
-  if (isa<FragmentsLayoutAttr>(layout))
+  if (isa<FragmentsLayoutAttr, FragmentRowsLayoutAttr>(layout))
     return true;
   auto grid = dyn_cast<GridLayoutAttr>(layout);
   auto slice = dyn_cast<SliceLayoutAttr>(layout);
@@ -724,6 +725,18 @@ BufferLayouts LayoutAssignment::run() {
         }))
       layouts[alloc] = CyclicLayoutAttr::get(context);
   });
+
+  // Blocks that stay fragments through element-wise work, row reductions
+  // and matmuls take no other layout.
+  FragmentFamilies families = findFragmentFamilies(
+      kernel, shape, candidates,
+      [&](linalg::LinalgOp op) -> const std::optional<MatmulPlan> & {
+        return planFor(op);
+      });
+  for (auto [buffer, layout] : families.layouts) {
+    layouts[buffer] = layout;
+    candidates.erase(buffer);
+  }
 
   // Matmuls of cooperative-matrix form whose accumulator is filled, summed
   // and then read by an epilogue keep it as fragments in registers.
@@ -826,7 +839,10 @@ BufferLayouts LayoutAssignment::run() {
       return inconsistent;
     });
   }
-  return BufferLayouts{std::move(layouts), std::move(plans)};
+  return BufferLayouts{std::move(layouts), std::move(plans),
+                       std::move(families.loopsToUnroll),
+                       llvm::to_vector(llvm::make_first_range(
+                           families.layouts))};
 }
 
 BufferLayouts triton_spirv::assignBufferLayouts(func::FuncOp kernel,

@@ -13,6 +13,8 @@
 
 #include "triton-spirv/Analysis/MatmulPlan.h"
 
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "llvm/ADT/MapVector.h"
@@ -61,6 +63,11 @@ struct BufferLayouts {
   /// The plan of each matmul of the kernel (planMatmul, none where it has
   /// none), made once.
   DenseMap<Operation *, std::optional<MatmulPlan>> matmulPlans;
+  /// Loops to unroll so that the views of fragment families are static
+  /// (FragmentFamilies::loopsToUnroll).
+  SmallVector<scf::ForOp> loopsToUnroll;
+  /// The buffers of fragment families (among `layouts`).
+  SmallVector<Value> fragmentFamilyMembers;
 };
 
 BufferLayouts assignBufferLayouts(func::FuncOp kernel,

@@ -29,6 +29,9 @@ struct WorkgroupShape {
   int64_t maxWorkgroupMemory = 0;
   /// Cooperative matrices also take bf16 operands (held as f16 bits).
   bool bfloat16CooperativeMatrix = false;
+  /// Fragments can be reduced by rows and mapped per element
+  /// (VK_NV_cooperative_matrix2).
+  bool cooperativeMatrix2 = false;
 };
 
 /// The workers (invocations, or subgroups for cooperative matrices) form a

@@ -11,6 +11,9 @@
 #include "triton-spirv/Analysis/BufferLayouts.h"
 #include "triton-spirv/Dialect/TritonSPIRV/IR/Dialect.h"
 
+#include "mlir/Dialect/SCF/Utils/Utils.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
 namespace mlir::triton_spirv {
 #define GEN_PASS_DEF_ASSIGNLAYOUTS
 #include "triton-spirv/Conversion/LinalgToSPIRV/Passes.h.inc"
@@ -24,14 +27,19 @@ struct AssignLayoutsPass
     : triton_spirv::impl::AssignLayoutsBase<AssignLayoutsPass> {
   using Base::Base;
   void runOnOperation() override {
-    WorkgroupShape shape{workgroupSize, subgroupSize, cooperativeMatrix,
-                         maxWorkgroupMemory, bfloat16CooperativeMatrix};
+    WorkgroupShape shape{workgroupSize,      subgroupSize,
+                         cooperativeMatrix,  maxWorkgroupMemory,
+                         bfloat16CooperativeMatrix, cooperativeMatrix2};
     for (auto kernel : getOperation().getOps<func::FuncOp>()) {
       if (kernel.isExternal())
         continue;
       BufferLayouts result = assignBufferLayouts(kernel, shape);
       for (auto [buffer, layout] : result.layouts)
         buffer.getDefiningOp()->setAttr(kLayoutAttrName, layout);
+      for (Value buffer : result.fragmentFamilyMembers)
+        buffer.getDefiningOp()->setAttr(kFragmentFamilyAttrName,
+                                        UnitAttr::get(&getContext()));
+
       kernel.walk([&](linalg::LinalgOp op) {
         auto found = result.matmulPlans.find(op);
         if (found == result.matmulPlans.end() || !found->second)
@@ -48,6 +56,14 @@ struct AssignLayoutsPass
                          "reduced, which needs it in registers; it is computed "
                          "by invocations");
       });
+      // Views of fragments at static offsets: the tiles are separate values.
+      for (scf::ForOp loop : result.loopsToUnroll)
+        if (failed(loopUnrollFull(loop)))
+          return signalPassFailure();
+      // The unrolled induction variables fold to constants.
+      if (!result.loopsToUnroll.empty() &&
+          failed(applyPatternsGreedily(kernel, RewritePatternSet(&getContext()))))
+        return signalPassFailure();
     }
   }
 };

@@ -8,6 +8,7 @@
 
 #include "triton-spirv/Conversion/LinalgToSPIRV/Passes.h"
 
+#include "DistributeFragments.h"
 #include "DistributeMatmul.h"
 #include "triton-spirv/Analysis/BufferLayouts.h"
 #include "triton-spirv/Analysis/WorkgroupMemory.h"
@@ -140,6 +141,12 @@ private:
   /// One 16x16 tile per subgroup, by element type, through which epilogues
   /// read fragments.
   DenseMap<Type, Value> fragmentScratches;
+  /// The subgroup's index, for the fragment families' tiles.
+  Value fragmentSubgroupId;
+  /// The buffers of fragment families, in variables (DistributeFragments).
+  std::optional<triton_spirv::FragmentFamilyDistributor> fragmentFamily;
+  /// The families' epilogue scratch tiles, by element type and slot.
+  DenseMap<std::pair<Type, unsigned>, Value> familyScratches;
   /// Whether the private (cyclic) buffers are held kVectorWidth elements at
   /// a time: element q by invocation (q / V) mod W, as register
   /// (q / VW) V + q mod V, so that each invocation's elements come in
@@ -230,6 +237,21 @@ LogicalResult KernelDistributor::run() {
   isInvocationZero =
       arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
                             invocationId, indexConstant(loc, 0));
+  fragmentSubgroupId = gpu::SubgroupIdOp::create(rewriter, loc, nullptr);
+  fragmentFamily.emplace(
+      rewriter, shape, fragmentSubgroupId,
+      [&](Location at, Type element, unsigned slot) {
+        Value &buffer = familyScratches[{element, slot}];
+        if (!buffer)
+          buffer = kernelWorkgroupBuffer(
+              at,
+              {workgroupSize / subgroupSize * triton_spirv::kFragmentSize,
+               triton_spirv::kFragmentSize},
+              element);
+        return buffer;
+      },
+      [&](Location at) { barrier(at); });
+  fragmentFamily->recordIndexVectors(kernel);
 
   // Block-level work (linalg ops, with their bodies) and memory writes made
   // by the scalar code, in program order.
@@ -277,8 +299,13 @@ LogicalResult KernelDistributor::run() {
                                   copy.getTarget());
       rewriter.eraseOp(copy);
     }
-    if (seedsReduction(op))
+    if (seedsReduction(op) && !fragmentFamily->touches(op))
       continue; // with its reduction
+    if (fragmentFamily->touches(op)) {
+      if (failed(fragmentFamily->distribute(cast<linalg::LinalgOp>(op))))
+        return failure();
+      continue;
+    }
     if (auto reduce = dyn_cast<linalg::ReduceOp>(op)) {
       SmallVector<linalg::FillOp> seeds = seedFills(reduce);
       bool distributed = distributeGridReduction(reduce) ||
@@ -318,6 +345,10 @@ LogicalResult KernelDistributor::run() {
              << " at elements that other invocations hold";
     rewriter.eraseOp(buffer.getDefiningOp());
   }
+  if (failed(fragmentFamily->eraseMembers()))
+    return failure();
+  if (fragmentSubgroupId.use_empty())
+    rewriter.eraseOp(fragmentSubgroupId.getDefiningOp());
   for (auto &[buffer, fragments] : fragmentBuffers) {
     if (!buffer.use_empty())
       return buffer.user_begin()->emitError()
@@ -410,6 +441,16 @@ LogicalResult KernelDistributor::findPrivateBuffers() {
       alloc.emitError("only static buffers of identity layout can be given a "
                       "layout");
       return WalkResult::interrupt();
+    }
+    if (alloc->hasAttr(triton_spirv::kFragmentFamilyAttrName)) {
+      if (!shape.cooperativeMatrix || subgroupSize <= 1) {
+        alloc.emitError("a fragment family needs cooperative matrices");
+        return WalkResult::interrupt();
+      }
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPointAfter(fragmentSubgroupId.getDefiningOp());
+      return failed(fragmentFamily->addMember(alloc)) ? WalkResult::interrupt()
+                                                      : WalkResult::advance();
     }
     if (auto fragments = dyn_cast<triton_spirv::FragmentsLayoutAttr>(layout)) {
       if (!shape.cooperativeMatrix || subgroupSize <= 1 ||

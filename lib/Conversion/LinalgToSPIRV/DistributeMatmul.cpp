@@ -231,10 +231,14 @@ static scf::ForOp accumulationLoop(linalg::LinalgOp op, Value registers) {
 
 namespace {
 /// Where cooperative-matrix tiles keep their accumulators: in workgroup
-/// memory (the matmul's output buffer), or, with `fill`, as fragments in
-/// registers that start as that scalar and end in `fragments`.
+/// memory (the matmul's output buffer), or as fragments in registers that
+/// start as the scalar `fill` or as the fragments `initial` and end in
+/// `fragments`. `lhsFragments`, where given, are A's tiles (row tile r,
+/// K step s at r * steps + s) instead of its buffer.
 struct FragmentAccumulator {
   Value fill;
+  ArrayRef<Value> initial;
+  ArrayRef<Value> lhsFragments;
   SmallVector<Value> *fragments = nullptr;
 };
 
@@ -505,8 +509,11 @@ void MatmulDistributor::emitCooperativeTiles(const MatmulTiling &tiling,
                                              int64_t maxWorkgroupMemory,
                                              FragmentAccumulator fragments) {
   // One buffer may be both operands (tl.dot(z, z)): padded once, it is
-  // read as both.
-  Value lhsRows = padFragmentRows(rewriter, lhs, op, maxWorkgroupMemory);
+  // read as both. A held as fragments is in no buffer.
+  bool lhsInRegisters = !fragments.lhsFragments.empty();
+  Value lhsRows =
+      lhsInRegisters ? lhs
+                     : padFragmentRows(rewriter, lhs, op, maxWorkgroupMemory);
   Value rhsRows = rhs == lhs ? lhsRows
                              : padFragmentRows(rewriter, rhs, op,
                                                maxWorkgroupMemory);
@@ -527,19 +534,19 @@ void MatmulDistributor::emitCooperativeTiles(const MatmulTiling &tiling,
         rewriter.getIndexAttr(*rowStride(buffer)), UnitAttr());
   };
 
-  auto reduce = [&](ValueRange initial) -> SmallVector<Value> {
-    auto steps = scf::ForOp::create(rewriter, loc, zero, constant(k),
-                                    constant(kCooperativeMatrixSize), initial);
-    rewriter.setInsertionPointToStart(steps.getBody());
-    Value step = steps.getInductionVar();
+  // The multiply-adds of one K step (at `step`, the k-th), from the
+  // accumulators before it.
+  auto multiplyAdd = [&](ValueRange accumulators, Value step,
+                         int64_t k) -> SmallVector<Value> {
     SmallVector<Value> lhsTiles, rhsTiles;
-    for (Value row : rows)
-      lhsTiles.push_back(load(lhsRows, "AOp", row, step));
+    int64_t steps = this->k / kCooperativeMatrixSize;
+    for (auto [r, row] : llvm::enumerate(rows))
+      lhsTiles.push_back(lhsInRegisters ? fragments.lhsFragments[r * steps + k]
+                                        : load(lhsRows, "AOp", row, step));
     for (Value col : cols)
       rhsTiles.push_back(load(rhsRows, "BOp", step, col));
     SmallVector<Value> updated;
-    for (auto [index, accumulator] :
-         llvm::enumerate(steps.getRegionIterArgs())) {
+    for (auto [index, accumulator] : llvm::enumerate(accumulators)) {
       auto product = gpu::SubgroupMmaComputeOp::create(
           rewriter, loc, lhsTiles[index / cols.size()],
           rhsTiles[index % cols.size()], accumulator, UnitAttr(), UnitAttr());
@@ -547,7 +554,24 @@ void MatmulDistributor::emitCooperativeTiles(const MatmulTiling &tiling,
         product->setAttr(kBFloat16MatrixAttrName, rewriter.getUnitAttr());
       updated.push_back(product);
     }
-    scf::YieldOp::create(rewriter, loc, updated);
+    return updated;
+  };
+  auto reduce = [&](ValueRange initial) -> SmallVector<Value> {
+    // A's fragments are separate values: the K steps are unrolled.
+    if (lhsInRegisters) {
+      SmallVector<Value> accumulators(initial);
+      for (int64_t step = 0; step * kCooperativeMatrixSize < k; ++step)
+        accumulators = multiplyAdd(accumulators,
+                                   constant(step * kCooperativeMatrixSize),
+                                   step);
+      return accumulators;
+    }
+    auto steps = scf::ForOp::create(rewriter, loc, zero, constant(k),
+                                    constant(kCooperativeMatrixSize), initial);
+    rewriter.setInsertionPointToStart(steps.getBody());
+    scf::YieldOp::create(rewriter, loc,
+                         multiplyAdd(steps.getRegionIterArgs(),
+                                     steps.getInductionVar(), /*k=*/0));
     rewriter.setInsertionPointAfter(steps);
     return steps.getResults();
   };
@@ -561,6 +585,8 @@ void MatmulDistributor::emitCooperativeTiles(const MatmulTiling &tiling,
           return gpu::SubgroupMmaConstantMatrixOp::create(rewriter, loc,
                                                           accType,
                                                           fragments.fill);
+        if (!fragments.initial.empty())
+          return fragments.initial[i * cols.size() + j];
         return load(acc, "COp", rows[i], cols[j]);
       },
       [&](Value value, size_t i, size_t j) {
@@ -674,7 +700,33 @@ FailureOr<SmallVector<Value>> triton_spirv::distributeMatmulOnFragments(
   SmallVector<Value> fragments;
   MatmulDistributor(rewriter, *generic, *loops)
       .emitCooperativeTiles(tiling, subgroupId, shape.maxWorkgroupMemory,
-                            {fill, &fragments});
+                            {fill, {}, {}, &fragments});
+  rewriter.eraseOp(*generic);
+  return fragments;
+}
+
+FailureOr<SmallVector<Value>> triton_spirv::distributeMatmulOnFragmentValues(
+    RewriterBase &rewriter, linalg::LinalgOp op, const WorkgroupShape &shape,
+    FragmentsLayoutAttr layout, Value subgroupId, ArrayRef<Value> initial,
+    ArrayRef<Value> lhsFragments) {
+  auto accType = cast<MemRefType>(op.getDpsInits()[0].getType());
+  std::optional<MatmulPlan> plan = planMatmul(op, shape);
+  if (!plan || !plan->cooperativeTiling || !layout.tiles(accType.getShape()))
+    return op->emitError("a matmul accumulating into a buffer in layout ")
+           << layout << " must have the cooperative-matrix form and be "
+           << "tiled by the layout";
+  ArrayRef<int64_t> grid = layout.getSubgroups();
+  MatmulTiling tiling{grid[0], grid[1],
+                      accType.getDimSize(0) / (grid[0] * kFragmentSize),
+                      accType.getDimSize(1) / (grid[1] * kFragmentSize)};
+  rewriter.setInsertionPoint(op);
+  FailureOr<linalg::GenericOp> generic = asGeneric(rewriter, op);
+  if (failed(generic))
+    return op->emitError("cannot generalize this matmul");
+  SmallVector<Value> fragments;
+  MatmulDistributor(rewriter, *generic, {})
+      .emitCooperativeTiles(tiling, subgroupId, shape.maxWorkgroupMemory,
+                            {Value(), initial, lhsFragments, &fragments});
   rewriter.eraseOp(*generic);
   return fragments;
 }

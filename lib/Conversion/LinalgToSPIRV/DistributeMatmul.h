@@ -49,6 +49,16 @@ distributeMatmulOnFragments(RewriterBase &rewriter, linalg::LinalgOp op,
                             const WorkgroupShape &shape,
                             FragmentsLayoutAttr layout, Value fill,
                             Block *fillBlock);
+
+/// Replaces a matmul whose accumulator is held in `layout` by its
+/// subgroups' multiply-adds from the fragments `initial` (tile r * tilesN +
+/// c of each subgroup) to the returned ones, in place; A's tiles are
+/// `lhsFragments` (row tile r, K step s at r * steps + s) where given, else
+/// A is read from its buffer.
+FailureOr<SmallVector<Value>> distributeMatmulOnFragmentValues(
+    RewriterBase &rewriter, linalg::LinalgOp op, const WorkgroupShape &shape,
+    FragmentsLayoutAttr layout, Value subgroupId, ArrayRef<Value> initial,
+    ArrayRef<Value> lhsFragments);
 } // namespace mlir::triton_spirv
 
 #endif // TRITON_SPIRV_LIB_CONVERSION_LINALGTOSPIRV_DISTRIBUTEMATMUL_H

@@ -7,6 +7,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/Transforms/DialectConversion.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringMap.h"
 
@@ -94,7 +95,62 @@ StringRef decodeString(ArrayRef<uint32_t> words) {
   const char *bytes = reinterpret_cast<const char *>(words.data());
   return StringRef(bytes, strnlen(bytes, words.size() * 4));
 }
+
+struct FragmentVariableToSPIRV
+    : OpConversionPattern<triton_spirv::FragmentVariableOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(triton_spirv::FragmentVariableOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Type type = getTypeConverter()->convertType(op.getType());
+    if (!type)
+      return rewriter.notifyMatchFailure(op, "unconvertible fragment type");
+    rewriter.replaceOpWithNewOp<spirv::VariableOp>(
+        op, type, spirv::StorageClass::Function, Value());
+    return success();
+  }
+};
+
+struct ReadFragmentToSPIRV : OpConversionPattern<triton_spirv::ReadFragmentOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(triton_spirv::ReadFragmentOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<spirv::LoadOp>(op, adaptor.getVariable());
+    return success();
+  }
+};
+
+struct WriteFragmentToSPIRV
+    : OpConversionPattern<triton_spirv::WriteFragmentOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(triton_spirv::WriteFragmentOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<spirv::StoreOp>(op, adaptor.getVariable(),
+                                                adaptor.getFragment());
+    return success();
+  }
+};
 } // namespace
+
+void triton_spirv::addFragmentVariableConversion(
+    SPIRVTypeConverter &typeConverter) {
+  typeConverter.addConversion(
+      [&typeConverter](FragmentVariableType type) -> std::optional<Type> {
+        Type fragment = typeConverter.convertType(type.getFragment());
+        if (!fragment)
+          return std::nullopt;
+        return spirv::PointerType::get(fragment,
+                                       spirv::StorageClass::Function);
+      });
+}
+
+void triton_spirv::populateFragmentVariablePatterns(
+    const SPIRVTypeConverter &typeConverter, RewritePatternSet &patterns) {
+  patterns.add<FragmentVariableToSPIRV, ReadFragmentToSPIRV,
+               WriteFragmentToSPIRV>(typeConverter, patterns.getContext());
+}
 
 LogicalResult triton_spirv::outlineFragmentCallbacks(func::FuncOp kernel,
                                                      spirv::ModuleOp module,

@@ -18,6 +18,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SPIRV/IR/SPIRVOps.h"
+#include "mlir/Dialect/SPIRV/Transforms/SPIRVConversion.h"
 #include "mlir/Support/LLVM.h"
 
 namespace mlir::triton_spirv {
@@ -35,6 +36,15 @@ LogicalResult outlineFragmentCallbacks(func::FuncOp kernel,
 /// Fails on a malformed binary or one older than SPIR-V 1.6.
 LogicalResult rewriteFragmentCallbackCalls(SmallVectorImpl<uint32_t> &binary,
                                            Operation *anchor);
+
+/// Converts fragment variables to Function-storage pointers to cooperative
+/// matrices (`typeConverter` must already convert `!gpu.mma_matrix`).
+void addFragmentVariableConversion(SPIRVTypeConverter &typeConverter);
+
+/// Fragment variables' allocation, reads and writes as spirv.Variable, Load
+/// and Store.
+void populateFragmentVariablePatterns(const SPIRVTypeConverter &typeConverter,
+                                      RewritePatternSet &patterns);
 
 } // namespace mlir::triton_spirv
 

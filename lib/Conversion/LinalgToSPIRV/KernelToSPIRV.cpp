@@ -546,6 +546,7 @@ struct KernelToSPIRVPass
     SPIRVConversionOptions options;
     SPIRVTypeConverter typeConverter(targetEnv, options);
     populateMMAToSPIRVCoopMatrixTypeConversion(typeConverter);
+    triton_spirv::addFragmentVariableConversion(typeConverter);
     SmallVector<func::FuncOp> kernels;
     for (auto func : module.getOps<func::FuncOp>())
       if (func->hasAttr(triton_spirv::kKernelAttrName))
@@ -647,6 +648,7 @@ struct KernelToSPIRVPass
     ub::populateUBToSPIRVConversionPatterns(typeConverter, patterns);
     populateVectorToSPIRVPatterns(typeConverter, patterns);
     triton_spirv::populateKernelToSPIRVPatterns(typeConverter, patterns);
+    triton_spirv::populateFragmentVariablePatterns(typeConverter, patterns);
     triton_spirv::populateWorkgroupVectorPatterns(typeConverter, vectorWidths,
                                                   patterns);
     // Compare-and-swap loops first: they create scf.while loops, which the

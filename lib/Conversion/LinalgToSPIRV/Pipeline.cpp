@@ -50,9 +50,10 @@ LogicalResult mlir::triton_spirv::buildLinalgToSPIRVPipeline(
   pm.addPass(createBufferizeToWorkgroup());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createSeedReductions());
-  pm.addPass(createAssignLayouts({workgroupSize, subgroupSize,
-                                  cooperativeMatrix, maxWorkgroupMemory,
-                                  bfloat16CooperativeMatrix}));
+  pm.addPass(createAssignLayouts(
+      {workgroupSize, subgroupSize, cooperativeMatrix, maxWorkgroupMemory,
+       bfloat16CooperativeMatrix,
+       cooperativeMatrix && target->features.cooperativeMatrix2}));
   pm.addPass(createCoalesceTransposedStagings({maxWorkgroupMemory}));
   pm.addPass(createHoistOperandLoads());
   pm.addPass(createDistributeToWorkgroup({workgroupSize, subgroupSize,

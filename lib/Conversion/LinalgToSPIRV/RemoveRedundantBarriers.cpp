@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "triton-spirv/Conversion/LinalgToSPIRV/Passes.h"
+#include "triton-spirv/Dialect/TritonSPIRV/IR/Ops.h"
 
 #include "triton-spirv/Analysis/WorkgroupMemory.h"
 #include "triton-spirv/Dialect/TritonSPIRV/IR/Dialect.h"
@@ -55,6 +56,10 @@ struct SharedEffects {
       // Loops and branches are walked into; nested barriers are judged as
       // if absent (conservatively).
       if (isa<scf::ForOp, scf::IfOp, gpu::BarrierOp>(nested))
+        return;
+      // Fragment variables are registers of their subgroup.
+      if (isa<triton_spirv::FragmentVariableOp, triton_spirv::ReadFragmentOp,
+              triton_spirv::WriteFragmentOp>(nested))
         return;
       // The cooperative-matrix loads and stores declare their effects on
       // no value.

@@ -18,6 +18,7 @@
 // CHECK: spirv.func @callbacks_per_element_1(%{{.*}}: i32, %{{.*}}: i32, %[[X:.*]]: f32, %[[Y:.*]]: f32, %[[S:.*]]: f32) -> f32 "None"
 // CHECK: spirv.func @__triton_spirv_per_element__callbacks_per_element_1
 
+
 // After serialization the calls are the NV instructions (5366: reduce with
 // the Row mask 1 and the combiner; 5369: per-element with the callback,
 // then the extra operands; 115: OpFConvert from an accumulator to an A
@@ -34,7 +35,7 @@
 // BINARY: 5366 [[TYPE:[0-9]+]] [[MAX:[0-9]+]] {{[0-9]+}} 1 [[COMBINE]]
 // BINARY: 5369 [[TYPE]] [[SHIFTED:[0-9]+]] {{[0-9]+}} [[ELEMENT]] [[MAX]] {{[0-9]+}}
 // BINARY: 115 {{[0-9]+}} {{[0-9]+}} [[SHIFTED]]
-// BINARY-NOT: {{^}}57 
+// BINARY-NOT: {{^}}57 {{[0-9]+ [0-9]+ [0-9]+ [0-9]+}}
 func.func @callbacks(%pid: i32 {triton_spirv.abi = "program_id_x"}, %pidy: i32 {triton_spirv.abi = "program_id_y"},
                      %pidz: i32 {triton_spirv.abi = "program_id_z"}, %nx: i32 {triton_spirv.abi = "num_programs_x"},
                      %ny: i32 {triton_spirv.abi = "num_programs_y"}, %nz: i32 {triton_spirv.abi = "num_programs_z"},

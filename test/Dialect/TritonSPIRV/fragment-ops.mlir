@@ -22,3 +22,19 @@ func.func @fragment_ops(%x: !gpu.mma_matrix<16x16xf32, "COp">, %scale: f32) -> !
   }
   return %d : !gpu.mma_matrix<16x16xf32, "COp">
 }
+
+// CHECK-LABEL: func.func @fragment_variables
+// CHECK: %[[V:.*]] = triton_spirv.fragment_variable : !triton_spirv.fragment_var<!gpu.mma_matrix<16x16xf16, "AOp">>
+// CHECK: triton_spirv.write_fragment %{{.*}}, %[[V]] : !gpu.mma_matrix<16x16xf16, "AOp">, !triton_spirv.fragment_var<!gpu.mma_matrix<16x16xf16, "AOp">>
+// CHECK: triton_spirv.read_fragment %[[V]] : !triton_spirv.fragment_var<!gpu.mma_matrix<16x16xf16, "AOp">> -> !gpu.mma_matrix<16x16xf16, "AOp">
+// CHECK: triton_spirv.convert_fragment %{{.*}} : !gpu.mma_matrix<16x16xf32, "COp"> -> !gpu.mma_matrix<16x16xf16, "AOp">
+// CHECK: memref.alloc() {triton_spirv.layout = #triton_spirv.fragment_rows<4>} : memref<64xf32
+func.func @fragment_variables(%x: !gpu.mma_matrix<16x16xf32, "COp">) -> !gpu.mma_matrix<16x16xf16, "AOp"> {
+  %v = triton_spirv.fragment_variable : !triton_spirv.fragment_var<!gpu.mma_matrix<16x16xf16, "AOp">>
+  %a = triton_spirv.convert_fragment %x : !gpu.mma_matrix<16x16xf32, "COp"> -> !gpu.mma_matrix<16x16xf16, "AOp">
+  triton_spirv.write_fragment %a, %v : !gpu.mma_matrix<16x16xf16, "AOp">, !triton_spirv.fragment_var<!gpu.mma_matrix<16x16xf16, "AOp">>
+  %b = triton_spirv.read_fragment %v : !triton_spirv.fragment_var<!gpu.mma_matrix<16x16xf16, "AOp">> -> !gpu.mma_matrix<16x16xf16, "AOp">
+  %c = triton_spirv.convert_fragment %x : !gpu.mma_matrix<16x16xf32, "COp"> -> !gpu.mma_matrix<16x16xf16, "AOp">
+  %rows = memref.alloc() {triton_spirv.layout = #triton_spirv.fragment_rows<4>} : memref<64xf32, #gpu.address_space<workgroup>>
+  return %b : !gpu.mma_matrix<16x16xf16, "AOp">
+}

@@ -149,3 +149,27 @@ func.func @map_capturing(%x: !gpu.mma_matrix<16x16xf32, "COp">, %s: f32) {
   }
   return
 }
+
+// -----
+
+func.func @read_of_another_type(%v: !triton_spirv.fragment_var<!gpu.mma_matrix<16x16xf32, "COp">>) {
+  // expected-error @+1 {{reads a '!gpu.mma_matrix<16x16xf32, "COp">', not a '!gpu.mma_matrix<16x16xf16, "COp">'}}
+  %x = triton_spirv.read_fragment %v : !triton_spirv.fragment_var<!gpu.mma_matrix<16x16xf32, "COp">> -> !gpu.mma_matrix<16x16xf16, "COp">
+  return
+}
+
+// -----
+
+func.func @write_of_another_type(%v: !triton_spirv.fragment_var<!gpu.mma_matrix<16x16xf32, "COp">>, %x: !gpu.mma_matrix<16x16xf16, "AOp">) {
+  // expected-error @+1 {{writes a '!gpu.mma_matrix<16x16xf32, "COp">', not a '!gpu.mma_matrix<16x16xf16, "AOp">'}}
+  triton_spirv.write_fragment %x, %v : !gpu.mma_matrix<16x16xf16, "AOp">, !triton_spirv.fragment_var<!gpu.mma_matrix<16x16xf32, "COp">>
+  return
+}
+
+// -----
+
+func.func @convert_to_an_accumulator(%x: !gpu.mma_matrix<16x16xf32, "COp">) {
+  // expected-error @+1 {{converts an accumulator (COp) fragment to an operand (AOp or BOp) one}}
+  %y = triton_spirv.convert_fragment %x : !gpu.mma_matrix<16x16xf32, "COp"> -> !gpu.mma_matrix<16x16xf16, "COp">
+  return
+}

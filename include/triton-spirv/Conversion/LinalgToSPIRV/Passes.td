@@ -145,6 +145,13 @@ def AssignLayouts : Pass<"triton-spirv-assign-layouts", "ModuleOp"> {
     stay in workgroup memory. Emits a remark where a matmul of
     cooperative-matrix form is computed by invocations instead because its
     accumulator would not fit in workgroup memory.
+
+    With `cooperative-matrix2`, matmul accumulators come first that stay
+    fragments through the element-wise ops, row reductions and matmuls that
+    use them (lib/Analysis/FragmentFamilies.cpp): their blocks get
+    `#triton_spirv.fragments<[S, 1]>`, their vectors of rows
+    `#triton_spirv.fragment_rows<S>`, and the loops of static trip count
+    that view them at their induction variable (chunks of K) are unrolled.
   }];
   let options = [
     Option<"workgroupSize", "workgroup-size", "unsigned", "128",
@@ -158,6 +165,9 @@ def AssignLayouts : Pass<"triton-spirv-assign-layouts", "ModuleOp"> {
     Option<"bfloat16CooperativeMatrix", "bfloat16-cooperative-matrix",
            "bool", "false",
            "With cooperative-matrix, also for bf16 matmuls (held as f16 bits)">,
+    Option<"cooperativeMatrix2", "cooperative-matrix2", "bool", "false",
+           "With cooperative-matrix, keep blocks computed from accumulators "
+           "as fragments (VK_NV_cooperative_matrix2)">,
   ];
   let dependentDialects = ["::mlir::triton_spirv::TritonSPIRVDialect"];
 }

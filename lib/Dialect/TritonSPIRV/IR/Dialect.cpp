@@ -16,10 +16,17 @@ using namespace mlir::triton_spirv;
 #define GET_ATTRDEF_CLASSES
 #include "triton-spirv/Dialect/TritonSPIRV/IR/TritonSPIRVAttrs.cpp.inc"
 
+#define GET_TYPEDEF_CLASSES
+#include "triton-spirv/Dialect/TritonSPIRV/IR/TritonSPIRVTypes.cpp.inc"
+
 void TritonSPIRVDialect::initialize() {
   addAttributes<
 #define GET_ATTRDEF_LIST
 #include "triton-spirv/Dialect/TritonSPIRV/IR/TritonSPIRVAttrs.cpp.inc"
+      >();
+  addTypes<
+#define GET_TYPEDEF_LIST
+#include "triton-spirv/Dialect/TritonSPIRV/IR/TritonSPIRVTypes.cpp.inc"
       >();
   addOperations<
 #define GET_OP_LIST

@@ -112,3 +112,19 @@ LogicalResult ConvertFragmentOp::verify() {
     return emitOpError("converts float fragments");
   return success();
 }
+
+LogicalResult ReadFragmentOp::verify() {
+  if (getVariable().getType().getFragment() != getFragment().getType())
+    return emitOpError("reads a ")
+           << getVariable().getType().getFragment() << ", not a "
+           << getFragment().getType();
+  return success();
+}
+
+LogicalResult WriteFragmentOp::verify() {
+  if (getVariable().getType().getFragment() != getFragment().getType())
+    return emitOpError("writes a ")
+           << getVariable().getType().getFragment() << ", not a "
+           << getFragment().getType();
+  return success();
+}

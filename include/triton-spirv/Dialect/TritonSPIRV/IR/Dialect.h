@@ -7,6 +7,7 @@
 #ifndef TRITON_SPIRV_DIALECT_TRITONSPIRV_IR_DIALECT_H
 #define TRITON_SPIRV_DIALECT_TRITONSPIRV_IR_DIALECT_H
 
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/SPIRV/IR/SPIRVDialect.h"
 #include "mlir/IR/Attributes.h"
 #include "mlir/IR/Dialect.h"
@@ -15,6 +16,9 @@
 
 #define GET_ATTRDEF_CLASSES
 #include "triton-spirv/Dialect/TritonSPIRV/IR/TritonSPIRVAttrs.h.inc"
+
+#define GET_TYPEDEF_CLASSES
+#include "triton-spirv/Dialect/TritonSPIRV/IR/TritonSPIRVTypes.h.inc"
 
 namespace mlir::triton_spirv {
 /// The discardable attribute naming a buffer's layout (on its allocation).
@@ -32,6 +36,11 @@ inline constexpr StringLiteral kWorkgroupSizeAttrName =
 /// (a program's global accesses, atomics), so no pass removes it.
 inline constexpr StringLiteral kRequestedBarrierAttrName =
     "triton_spirv.requested_barrier";
+/// The discardable unit attribute on the allocation of a member of a
+/// fragment family (lib/Analysis/FragmentFamilies.cpp): its fragments live
+/// in variables that maps, row reductions and matmuls update in place.
+inline constexpr StringLiteral kFragmentFamilyAttrName =
+    "triton_spirv.fragment_family";
 /// The side of the square cooperative-matrix tiles of a fragments layout
 /// (16x16 fp16 operands, 16 deep: what NVIDIA's devices offer).
 inline constexpr int64_t kFragmentSize = 16;

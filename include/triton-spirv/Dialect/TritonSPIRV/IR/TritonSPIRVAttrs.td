@@ -24,6 +24,7 @@ def TritonSPIRV_Dialect : Dialect {
     every invocation can reach every element.
   }];
   let useDefaultAttributePrinterParser = 1;
+  let useDefaultTypePrinterParser = 1;
   // Buffers at device addresses are in SPIR-V's PhysicalStorageBuffer class.
   let dependentDialects = ["::mlir::spirv::SPIRVDialect"];
 }
@@ -171,6 +172,43 @@ def TritonSPIRV_SpreadAttr : TritonSPIRV_Attr<"Spread", "spread"> {
   // A 0-d space prints without its shape: #triton_spirv.spread<run = 1>.
   let assemblyFormat =
       "`<` (`[` $shape^ `]` `,` ` `)? `run` `=` $run (`,` $layout^)? `>`";
+}
+
+def TritonSPIRV_FragmentRowsLayoutAttr
+    : TritonSPIRV_Attr<"FragmentRowsLayout", "fragment_rows"> {
+  let summary = "A vector of rows held by subgroups as smeared fragments";
+  let description = [{
+    A vector with one element per row of a block in layout
+    `#triton_spirv.fragments<[subgroups, 1]>` (a row maximum, a row sum):
+    subgroup s holds the elements of its rows, 16 at a time, each 16 as one
+    accumulator fragment whose row i holds element i in every column, so
+    that it scales or shifts the rows of the block's fragments element by
+    element (fragment r is the rows of tile s + subgroups * r).
+
+    ```mlir
+    %max = memref.alloc()
+        {triton_spirv.layout = #triton_spirv.fragment_rows<4>}
+        : memref<64xf32, #gpu.address_space<workgroup>>
+    ```
+  }];
+  let parameters = (ins "int64_t":$subgroups);
+  let assemblyFormat = "`<` $subgroups `>`";
+}
+
+def TritonSPIRV_FragmentVariableType
+    : TypeDef<TritonSPIRV_Dialect, "FragmentVariable"> {
+  let mnemonic = "fragment_var";
+  let summary = "A subgroup's variable holding one cooperative-matrix fragment";
+  let description = [{
+    Where a buffer in a fragments layout keeps each tile of a subgroup:
+    written and read whole (`triton_spirv.write_fragment`,
+    `read_fragment`), lowered to a Function-storage variable, which the
+    driver keeps in registers. Variables rather than SSA values let the
+    buffer's element-wise writers, reductions and matmuls in any loops
+    update it in place.
+  }];
+  let parameters = (ins "::mlir::gpu::MMAMatrixType":$fragment);
+  let assemblyFormat = "`<` $fragment `>`";
 }
 
 #endif // TRITON_SPIRV_DIALECT_TRITONSPIRV_IR_TRITONSPIRVATTRS_TD

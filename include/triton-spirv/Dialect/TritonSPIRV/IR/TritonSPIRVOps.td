@@ -157,6 +157,34 @@ def TritonSPIRV_ConvertFragmentOp
   let hasVerifier = 1;
 }
 
+def TritonSPIRV_FragmentVariableOp
+    : Op<TritonSPIRV_Dialect, "fragment_variable",
+         [MemoryEffects<[MemAlloc]>]> {
+  let summary = "A new variable for one fragment (at the kernel's start)";
+  let results = (outs TritonSPIRV_FragmentVariableType:$variable);
+  let assemblyFormat = "attr-dict `:` qualified(type($variable))";
+}
+
+def TritonSPIRV_ReadFragmentOp
+    : Op<TritonSPIRV_Dialect, "read_fragment", [MemoryEffects<[MemRead]>]> {
+  let summary = "The fragment a variable holds";
+  let arguments = (ins TritonSPIRV_FragmentVariableType:$variable);
+  let results = (outs GPU_MMAMatrix:$fragment);
+  let assemblyFormat =
+      "$variable attr-dict `:` qualified(type($variable)) `->` type($fragment)";
+  let hasVerifier = 1;
+}
+
+def TritonSPIRV_WriteFragmentOp
+    : Op<TritonSPIRV_Dialect, "write_fragment", [MemoryEffects<[MemWrite]>]> {
+  let summary = "Stores a fragment into a variable";
+  let arguments = (ins GPU_MMAMatrix:$fragment,
+                       TritonSPIRV_FragmentVariableType:$variable);
+  let assemblyFormat = "$fragment `,` $variable attr-dict `:` type($fragment) "
+                       "`,` qualified(type($variable))";
+  let hasVerifier = 1;
+}
+
 def TritonSPIRV_YieldOp
     : Op<TritonSPIRV_Dialect, "yield",
          [Pure, Terminator,

@@ -1,0 +1,53 @@
+//===- FragmentFamilies.h - Blocks that stay cooperative matrices -*- C++ -*-===//
+//
+// With VK_NV_cooperative_matrix2 a matmul's accumulator need not leave its
+// cooperative-matrix fragments for the element-wise work, row reductions and
+// next matmul that follow it (attention's softmax between its two dots): a
+// map runs per element of a fragment, a row reduction smears each row's
+// result over the row, and an accumulator converts to a matmul operand. This
+// analysis finds such families of buffers: each 2-D member is held as
+// fragments by subgroups that own whole rows (#triton_spirv.fragments<[S,
+// 1]>), each vector of rows as smeared fragments
+// (#triton_spirv.fragment_rows<S>).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TRITON_SPIRV_ANALYSIS_FRAGMENTFAMILIES_H
+#define TRITON_SPIRV_ANALYSIS_FRAGMENTFAMILIES_H
+
+#include "triton-spirv/Analysis/MatmulPlan.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "llvm/ADT/MapVector.h"
+
+namespace mlir::triton_spirv {
+
+/// A 1-D block computed by one element-wise op from its index and scalars
+/// alone (`start + tl.arange(...)`): family members read it by computing
+/// its element again. The op that computes it, or null.
+linalg::GenericOp indexVectorProducer(Value buffer);
+
+struct FragmentFamilies {
+  /// The layout of each member buffer (its `memref.alloc`).
+  llvm::MapVector<Value, Attribute> layouts;
+  /// Loops of a static trip count that view members at offsets of their
+  /// induction variable (a matmul's chunks of K): unrolled, every view is at
+  /// a static offset, as the fragments of a subgroup are separate values.
+  SmallVector<scf::ForOp> loopsToUnroll;
+};
+
+/// The families of `kernel`'s workgroup buffers among `candidates` (static,
+/// identity-layout workgroup allocations), each anchored at the accumulator
+/// of a matmul of cooperative-matrix form (`planFor`).
+FragmentFamilies
+findFragmentFamilies(func::FuncOp kernel, const WorkgroupShape &shape,
+                     const llvm::SmallDenseSet<Value> &candidates,
+                     function_ref<const std::optional<MatmulPlan> &(
+                         linalg::LinalgOp)>
+                         planFor);
+
+} // namespace mlir::triton_spirv
+
+#endif // TRITON_SPIRV_ANALYSIS_FRAGMENTFAMILIES_H

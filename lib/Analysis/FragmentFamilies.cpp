@@ -1,0 +1,379 @@
+//===- FragmentFamilies.cpp - Blocks that stay cooperative matrices -------===//
+
+#include "triton-spirv/Analysis/FragmentFamilies.h"
+#include "triton-spirv/Analysis/WorkgroupMemory.h"
+#include "triton-spirv/Dialect/TritonSPIRV/IR/Dialect.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/EquivalenceClasses.h"
+
+using namespace mlir;
+using namespace mlir::triton_spirv;
+
+linalg::GenericOp triton_spirv::indexVectorProducer(Value buffer) {
+  auto type = dyn_cast<MemRefType>(buffer.getType());
+  if (!type || type.getRank() != 1)
+    return nullptr;
+  linalg::GenericOp producer;
+  for (Operation *user : buffer.getUsers()) {
+    auto generic = dyn_cast<linalg::GenericOp>(user);
+    if (!generic || !llvm::is_contained(generic.getDpsInits(), buffer))
+      continue;
+    if (producer)
+      return nullptr;
+    producer = generic;
+  }
+  if (!producer || producer.getNumDpsInits() != 1 ||
+      producer.getNumLoops() != 1 ||
+      llvm::any_of(producer.getDpsInputs(),
+                   [](Value input) { return isa<ShapedType>(input.getType()); }))
+    return nullptr;
+  // Computed from the index and scalars: nothing read from memory.
+  WalkResult pure = producer.getBlock()->walk([](Operation *op) {
+    return isa<linalg::YieldOp, linalg::IndexOp>(op) || isMemoryEffectFree(op)
+               ? WalkResult::advance()
+               : WalkResult::interrupt();
+  });
+  return pure.wasInterrupted() ? nullptr : producer;
+}
+
+namespace {
+/// Whether every op nested in `op`'s body is free of memory effects (the
+/// body of a map that runs per element of a fragment).
+bool hasPureBody(linalg::LinalgOp op) {
+  return !op.getBlock()
+              ->walk([](Operation *nested) {
+                return isa<linalg::YieldOp, linalg::IndexOp>(nested) ||
+                               isMemoryEffectFree(nested)
+                           ? WalkResult::advance()
+                           : WalkResult::interrupt();
+              })
+              .wasInterrupted();
+}
+
+/// Whether `op`'s body touches no workgroup memory (an epilogue may load
+/// and store global memory).
+bool touchesOnlyGlobalMemory(linalg::LinalgOp op) {
+  return !op.getBlock()
+              ->walk([](Operation *nested) {
+                Value accessed;
+                if (auto load = dyn_cast<memref::LoadOp>(nested))
+                  accessed = load.getMemRef();
+                if (auto store = dyn_cast<memref::StoreOp>(nested))
+                  accessed = store.getMemRef();
+                return accessed && !isGlobalMemory(
+                                       cast<MemRefType>(accessed.getType()))
+                           ? WalkResult::interrupt()
+                           : WalkResult::advance();
+              })
+              .wasInterrupted();
+}
+
+/// The `arith.truncf` of the op's only input that its body yields, or null.
+arith::TruncFOp yieldedTruncation(linalg::GenericOp op) {
+  auto yield = cast<linalg::YieldOp>(op.getBlock()->getTerminator());
+  auto trunc = yield.getValues()[0].getDefiningOp<arith::TruncFOp>();
+  if (!trunc || trunc.getIn() != op.getBlock()->getArgument(0) ||
+      op.getBlock()->getOperations().size() != 2)
+    return nullptr;
+  return trunc;
+}
+
+class FamilyFinder {
+public:
+  FamilyFinder(func::FuncOp kernel, const WorkgroupShape &shape,
+               function_ref<const std::optional<MatmulPlan> &(linalg::LinalgOp)>
+                   planFor)
+      : kernel(kernel), planFor(planFor),
+        subgroups(shape.workgroupSize / std::max(shape.subgroupSize, 1u)) {}
+
+  FragmentFamilies run(const llvm::SmallDenseSet<Value> &candidates);
+
+private:
+  bool isBlock(Value buffer) const { return blocks.contains(buffer); }
+  bool isRows(Value buffer) const { return rows.contains(buffer); }
+  bool isMember(Value buffer) const {
+    return isBlock(buffer) || isRows(buffer);
+  }
+  bool allowsUse(Operation *user, Value buffer);
+  bool allowsOp(Operation *op);
+  bool allowsElementwise(linalg::GenericOp op);
+  bool allowsMatmul(linalg::LinalgOp op);
+  std::optional<scf::ForOp> unrollableView(memref::SubViewOp view);
+
+  func::FuncOp kernel;
+  function_ref<const std::optional<MatmulPlan> &(linalg::LinalgOp)> planFor;
+  int64_t subgroups;
+  /// Candidate 2-D blocks and vectors of rows.
+  llvm::SetVector<Value> blocks, rows;
+  /// Loops to unroll, per view of a block at their induction variable.
+  DenseMap<Operation *, scf::ForOp> viewLoops;
+};
+} // namespace
+
+/// For a view of a block: a null loop where its offsets are static; the
+/// loop to unroll where an offset is the induction variable of a loop of
+/// static bounds stepping in whole tiles, at most 8 times; none otherwise.
+std::optional<scf::ForOp>
+FamilyFinder::unrollableView(memref::SubViewOp view) {
+  for (OpFoldResult offset : view.getMixedOffsets()) {
+    if (getConstantIntValue(offset))
+      continue;
+    auto iv = dyn_cast<BlockArgument>(cast<Value>(offset));
+    auto loop = iv ? dyn_cast<scf::ForOp>(iv.getOwner()->getParentOp())
+                   : scf::ForOp();
+    if (!loop || loop.getInductionVar() != iv)
+      return std::nullopt;
+    std::optional<int64_t> lower = getConstantIntValue(loop.getLowerBound());
+    std::optional<int64_t> upper = getConstantIntValue(loop.getUpperBound());
+    std::optional<int64_t> step = getConstantIntValue(loop.getStep());
+    if (!lower || !upper || !step || *lower % kFragmentSize ||
+        *step % kFragmentSize || (*upper - *lower) / *step > 8)
+      return std::nullopt;
+    return loop;
+  }
+  return scf::ForOp();
+}
+
+bool FamilyFinder::allowsMatmul(linalg::LinalgOp op) {
+  Value acc = op.getDpsInits()[0];
+  Value lhs = op.getDpsInputs()[0], rhs = op.getDpsInputs()[1];
+  const std::optional<MatmulPlan> &plan = planFor(op);
+  if (!plan || !plan->cooperativeTiling || !isBlock(acc) || isMember(rhs))
+    return false;
+  auto accType = cast<MemRefType>(acc.getType());
+  if (!accType.getElementType().isF32())
+    return false;
+  if (!isMember(lhs))
+    return true;
+  auto lhsType = cast<MemRefType>(lhs.getType());
+  return isBlock(lhs) && lhsType.getElementType().isF16() &&
+         lhsType.getDimSize(0) == accType.getDimSize(0);
+}
+
+bool FamilyFinder::allowsElementwise(linalg::GenericOp op) {
+  if (op.getNumParallelLoops() != op.getNumLoops() ||
+      op.getNumDpsInits() > 1)
+    return false;
+  unsigned rank = op.getNumLoops();
+  if (rank != 1 && rank != 2)
+    return false;
+  for (OpOperand &operand : op->getOpOperands()) {
+    Value value = operand.get();
+    if (!isa<ShapedType>(value.getType()))
+      continue;
+    AffineMap map = op.getMatchingIndexingMap(&operand);
+    Value root = value;
+    if (auto view = value.getDefiningOp<memref::SubViewOp>())
+      root = view.getSource();
+    if (isMember(root) && map.isIdentity() &&
+        cast<MemRefType>(root.getType()).getRank() == rank)
+      continue;
+    // A vector read broadcast over a block's columns (a row maximum), or an
+    // index vector along either dimension.
+    auto expand = value.getDefiningOp<memref::ExpandShapeOp>();
+    Value vector = expand ? expand.getSrc() : value;
+    bool indexVector = indexVectorProducer(vector) != nullptr;
+    if (rank == 1 && map.isIdentity() && (isRows(vector) || indexVector))
+      continue;
+    if (rank == 2 && expand && map.getNumResults() == 2) {
+      auto zero = dyn_cast<AffineConstantExpr>(map.getResult(1));
+      bool rowBroadcast = map.getResult(0) == getAffineDimExpr(0, map.getContext()) &&
+                          zero && zero.getValue() == 0;
+      auto zeroRow = dyn_cast<AffineConstantExpr>(map.getResult(0));
+      bool columnBroadcast =
+          map.getResult(1) == getAffineDimExpr(1, map.getContext()) &&
+          zeroRow && zeroRow.getValue() == 0;
+      if ((rowBroadcast && (isRows(vector) || indexVector)) ||
+          (columnBroadcast && indexVector))
+        continue;
+    }
+    return false;
+  }
+  if (op.getNumDpsInits() == 0)
+    // An epilogue: reads members, writes global memory.
+    return rank == 2 && touchesOnlyGlobalMemory(op);
+  Value output = op.getDpsInits()[0];
+  auto outputType = cast<MemRefType>(output.getType());
+  if (!isMember(output) || outputType.getRank() != rank)
+    return false;
+  if (outputType.getElementType().isF16())
+    // A matmul operand: the conversion of a block.
+    return rank == 2 && op.getNumDpsInputs() == 1 && yieldedTruncation(op);
+  return hasPureBody(op);
+}
+
+bool FamilyFinder::allowsOp(Operation *op) {
+  if (auto fill = dyn_cast<linalg::FillOp>(op))
+    return isMember(fill.getDpsInits()[0]);
+  if (auto copy = dyn_cast<linalg::CopyOp>(op))
+    return isMember(copy.getInputs()[0]) && isMember(copy.getOutputs()[0]) &&
+           copy.getInputs()[0].getType() == copy.getOutputs()[0].getType();
+  if (auto reduce = dyn_cast<linalg::ReduceOp>(op))
+    return reduce.getInputs().size() == 1 &&
+           reduce.getDimensions() == ArrayRef<int64_t>{1} &&
+           isBlock(reduce.getInputs()[0]) && isRows(reduce.getInits()[0]) &&
+           !reduce.getCombiner().front().walk([](Operation *nested) {
+             return isa<linalg::YieldOp>(nested) || isMemoryEffectFree(nested)
+                        ? WalkResult::advance()
+                        : WalkResult::interrupt();
+           }).wasInterrupted();
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+  if (linalgOp && isStaticMatmul(linalgOp))
+    return allowsMatmul(linalgOp);
+  if (auto generic = dyn_cast<linalg::GenericOp>(op))
+    return allowsElementwise(generic);
+  return false;
+}
+
+bool FamilyFinder::allowsUse(Operation *user, Value buffer) {
+  if (auto view = dyn_cast<memref::SubViewOp>(user)) {
+    std::optional<scf::ForOp> loop = unrollableView(view);
+    if (!loop || !isBlock(buffer) ||
+        !llvm::all_of(view.getStaticStrides(),
+                      [](int64_t stride) { return stride == 1; }) ||
+        !llvm::all_of(view.getStaticSizes(), [&](int64_t size) {
+          return !ShapedType::isDynamic(size) && size % kFragmentSize == 0;
+        }))
+      return false;
+    // Whole tiles of each subgroup's rows.
+    std::optional<int64_t> rowOffset =
+        getConstantIntValue(view.getMixedOffsets()[0]);
+    if (!rowOffset || *rowOffset % (kFragmentSize * subgroups) ||
+        view.getStaticSizes()[0] % (kFragmentSize * subgroups))
+      return false;
+    if (std::optional<int64_t> col =
+            getConstantIntValue(view.getMixedOffsets()[1]);
+        col && *col % kFragmentSize)
+      return false;
+    for (Operation *reader : view->getUsers()) {
+      auto generic = dyn_cast<linalg::GenericOp>(reader);
+      if (!generic || !llvm::is_contained(generic.getDpsInputs(), view.getResult()) ||
+          !allowsOp(generic))
+        return false;
+    }
+    if (*loop)
+      viewLoops[view] = *loop;
+    return true;
+  }
+  if (auto expand = dyn_cast<memref::ExpandShapeOp>(user))
+    return isRows(buffer) &&
+           llvm::all_of(expand->getUsers(), [&](Operation *reader) {
+             auto generic = dyn_cast<linalg::GenericOp>(reader);
+             return generic &&
+                    llvm::is_contained(generic.getDpsInputs(), expand.getResult()) &&
+                    allowsOp(generic);
+           });
+  if (!allowsOp(user))
+    return false;
+  // A converted block is only ever a matmul's left operand.
+  auto type = cast<MemRefType>(buffer.getType());
+  if (isBlock(buffer) && type.getElementType().isF16()) {
+    if (auto generic = dyn_cast<linalg::GenericOp>(user))
+      return llvm::is_contained(generic.getDpsInits(), buffer);
+    auto matmul = dyn_cast<linalg::LinalgOp>(user);
+    return matmul && isStaticMatmul(matmul) &&
+           matmul.getDpsInputs()[0] == buffer &&
+           matmul.getDpsInputs()[1] != buffer;
+  }
+  return true;
+}
+
+FragmentFamilies
+FamilyFinder::run(const llvm::SmallDenseSet<Value> &candidates) {
+  int64_t rowsPerSubgroupTile = kFragmentSize * subgroups;
+  kernel.walk([&](memref::AllocOp alloc) {
+    Value buffer = alloc.getResult();
+    if (!candidates.contains(buffer))
+      return;
+    MemRefType type = alloc.getType();
+    Type element = type.getElementType();
+    if (type.getRank() == 2 && (element.isF32() || element.isF16()) &&
+        type.getDimSize(0) % rowsPerSubgroupTile == 0 &&
+        type.getDimSize(1) % kFragmentSize == 0)
+      blocks.insert(buffer);
+    if (type.getRank() == 1 && element.isF32() &&
+        type.getDimSize(0) % rowsPerSubgroupTile == 0)
+      rows.insert(buffer);
+  });
+  // Members go where a use is not one a family has, until none does.
+  for (bool changed = true; changed;) {
+    changed = false;
+    viewLoops.clear();
+    for (llvm::SetVector<Value> *set : {&blocks, &rows}) {
+      SmallVector<Value> rejected;
+      for (Value buffer : *set)
+        if (!llvm::all_of(buffer.getUsers(), [&](Operation *user) {
+              return allowsUse(user, buffer);
+            }))
+          rejected.push_back(buffer);
+      for (Value buffer : rejected)
+        set->remove(buffer);
+      changed |= !rejected.empty();
+    }
+  }
+
+  // Members that ops touch together form one family; a family is kept where
+  // it has what only fragment operations serve (a row reduction, a matmul
+  // operand computed from a block): the others are plain matmuls, which
+  // keep their planned tiling.
+  llvm::EquivalenceClasses<Value> families;
+  llvm::SmallDenseSet<Value> needed;
+  SmallVector<Value> members(blocks.begin(), blocks.end());
+  llvm::append_range(members, rows);
+  for (Value member : members) {
+    families.insert(member);
+    for (Operation *user : member.getUsers()) {
+      SmallVector<Operation *> ops{user};
+      if (isa<memref::SubViewOp, memref::ExpandShapeOp>(user))
+        ops.assign(user->getUsers().begin(), user->getUsers().end());
+      for (Operation *op : ops) {
+        for (Value operand : op->getOperands()) {
+          Value root = operand;
+          if (auto view = root.getDefiningOp<memref::SubViewOp>())
+            root = view.getSource();
+          if (auto expand = root.getDefiningOp<memref::ExpandShapeOp>())
+            root = expand.getSrc();
+          if (isMember(root))
+            families.unionSets(member, root);
+        }
+        auto matmul = dyn_cast<linalg::LinalgOp>(op);
+        if (isa<linalg::ReduceOp>(op) ||
+            (matmul && isStaticMatmul(matmul) &&
+             isMember(matmul.getDpsInputs()[0])))
+          needed.insert(member);
+      }
+    }
+  }
+  llvm::SmallDenseSet<Value> keptLeaders;
+  for (Value member : needed)
+    keptLeaders.insert(families.getLeaderValue(member));
+
+  FragmentFamilies result;
+  MLIRContext *context = kernel.getContext();
+  auto blockLayout = FragmentsLayoutAttr::get(context, {subgroups, 1});
+  auto rowsLayout = FragmentRowsLayoutAttr::get(context, subgroups);
+  for (Value member : members)
+    if (keptLeaders.contains(families.getLeaderValue(member)))
+      result.layouts[member] = isBlock(member) ? Attribute(blockLayout)
+                                               : Attribute(rowsLayout);
+  for (auto [view, loop] : viewLoops)
+    if (result.layouts.count(cast<memref::SubViewOp>(view).getSource()) &&
+        !llvm::is_contained(result.loopsToUnroll, loop))
+      result.loopsToUnroll.push_back(loop);
+  return result;
+}
+
+FragmentFamilies triton_spirv::findFragmentFamilies(
+    func::FuncOp kernel, const WorkgroupShape &shape,
+    const llvm::SmallDenseSet<Value> &candidates,
+    function_ref<const std::optional<MatmulPlan> &(linalg::LinalgOp)>
+        planFor) {
+  if (!shape.cooperativeMatrix || !shape.cooperativeMatrix2 ||
+      shape.subgroupSize <= 1)
+    return {};
+  return FamilyFinder(kernel, shape, planFor).run(candidates);
+}

@@ -1,0 +1,570 @@
+//===- DistributeFragments.cpp - Fragment families over subgroups ---------===//
+
+#include "DistributeFragments.h"
+#include "DistributeMatmul.h"
+
+#include "triton-spirv/Analysis/FragmentFamilies.h"
+#include "triton-spirv/Dialect/TritonSPIRV/IR/Ops.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/Transforms/RegionUtils.h"
+
+using namespace mlir;
+using namespace mlir::triton_spirv;
+
+static constexpr int64_t kTile = kFragmentSize;
+
+/// The buffer under a view (subview or expand_shape) or the value itself.
+static Value rootOf(Value value) {
+  if (auto view = value.getDefiningOp<memref::SubViewOp>())
+    return view.getSource();
+  if (auto expand = value.getDefiningOp<memref::ExpandShapeOp>())
+    return expand.getSrc();
+  return value;
+}
+
+LogicalResult FragmentFamilyDistributor::addMember(memref::AllocOp alloc) {
+  MemRefType type = alloc.getType();
+  Attribute layout = alloc->getAttr(kLayoutAttrName);
+  FragmentVariables member{layout};
+  MLIRContext *context = rewriter.getContext();
+  gpu::MMAMatrixType fragment;
+  if (auto rows = dyn_cast<FragmentRowsLayoutAttr>(layout)) {
+    member.gridM = rows.getSubgroups();
+    if (type.getRank() != 1 || type.getDimSize(0) % (kTile * member.gridM))
+      return alloc.emitError("layout ") << layout << " does not tile " << type;
+    member.tilesM = type.getDimSize(0) / (kTile * member.gridM);
+    fragment = gpu::MMAMatrixType::get({kTile, kTile}, type.getElementType(),
+                                       "COp");
+  } else {
+    auto blocks = cast<FragmentsLayoutAttr>(layout);
+    if (!blocks.tiles(type.getShape()))
+      return alloc.emitError("layout ") << layout << " does not tile " << type;
+    member.gridM = blocks.getSubgroups()[0];
+    member.gridN = blocks.getSubgroups()[1];
+    member.tilesM = type.getDimSize(0) / (kTile * member.gridM);
+    member.tilesN = type.getDimSize(1) / (kTile * member.gridN);
+    // f16 blocks are matmul operands (the analysis admits no other).
+    fragment = gpu::MMAMatrixType::get({kTile, kTile}, type.getElementType(),
+                                       type.getElementType().isF16() ? "AOp"
+                                                                     : "COp");
+  }
+  auto variableType = FragmentVariableType::get(context, fragment);
+  for (int64_t i = 0; i < member.tilesM * member.tilesN; ++i)
+    member.variables.push_back(
+        FragmentVariableOp::create(rewriter, alloc.getLoc(), variableType));
+  members[alloc] = std::move(member);
+  return success();
+}
+
+FragmentFamilyDistributor::~FragmentFamilyDistributor() {
+  for (auto &entry : indexVectors)
+    entry.second.producer->destroy();
+}
+
+void FragmentFamilyDistributor::recordIndexVectors(Operation *kernel) {
+  kernel->walk([&](memref::AllocOp alloc) {
+    linalg::GenericOp producer = indexVectorProducer(alloc);
+    if (!producer)
+      return;
+    auto copy = cast<linalg::GenericOp>(producer->clone());
+    IndexVector &recorded = indexVectors[alloc];
+    recorded.producer = copy;
+    for (OpOperand &operand : copy->getOpOperands()) {
+      recorded.operands.push_back(operand.get());
+      operand.drop();
+    }
+  });
+}
+
+bool FragmentFamilyDistributor::touches(Operation *op) const {
+  return llvm::any_of(op->getOperands(), [&](Value operand) {
+    return members.count(rootOf(operand));
+  });
+}
+
+FragmentFamilyDistributor::Access
+FragmentFamilyDistributor::access(Value value) const {
+  auto found = members.find(rootOf(value));
+  if (found == members.end())
+    return {};
+  Access result{const_cast<FragmentVariables *>(&found->second)};
+  if (auto view = value.getDefiningOp<memref::SubViewOp>()) {
+    SmallVector<OpFoldResult> offsets = view.getMixedOffsets();
+    // The analysis admits static offsets of whole tiles of a subgroup (the
+    // loops that stepped them unrolled).
+    result.rowTiles = *getConstantIntValue(offsets[0]) /
+                      (kTile * result.member->gridM);
+    result.colTiles = *getConstantIntValue(offsets[1]) /
+                      (kTile * result.member->gridN);
+  }
+  return result;
+}
+
+Value FragmentFamilyDistributor::read(const Access &access, int64_t r,
+                                      int64_t c) {
+  FragmentVariables &member = *access.member;
+  // A vector of rows has one fragment per row tile, for every column.
+  int64_t index = isa<FragmentRowsLayoutAttr>(member.layout)
+                      ? r + access.rowTiles
+                      : (r + access.rowTiles) * member.tilesN + c +
+                            access.colTiles;
+  Value variable = member.variables[index];
+  return ReadFragmentOp::create(
+      rewriter, variable.getLoc(),
+      cast<FragmentVariableType>(variable.getType()).getFragment(), variable);
+}
+
+void FragmentFamilyDistributor::write(FragmentVariables &member,
+                                      int64_t index, Value fragment) {
+  WriteFragmentOp::create(rewriter, fragment.getLoc(), fragment,
+                          member.variables[index]);
+}
+
+LogicalResult FragmentFamilyDistributor::distribute(linalg::LinalgOp op) {
+  rewriter.setInsertionPoint(op);
+  LogicalResult result = failure();
+  if (auto fillOp = dyn_cast<linalg::FillOp>(op.getOperation()))
+    result = fill(fillOp);
+  else if (auto copyOp = dyn_cast<linalg::CopyOp>(op.getOperation()))
+    result = copy(copyOp);
+  else if (auto reduceOp = dyn_cast<linalg::ReduceOp>(op.getOperation()))
+    result = reduce(reduceOp);
+  else if (isStaticMatmul(op))
+    return matmul(op); // erases the op itself
+  else if (auto generic = dyn_cast<linalg::GenericOp>(op.getOperation()))
+    result = generic.getNumDpsInits() ? map(generic) : epilogue(generic);
+  else
+    return op->emitError("cannot distribute this op on a fragment family");
+  if (failed(result))
+    return failure();
+  rewriter.eraseOp(op);
+  return success();
+}
+
+LogicalResult FragmentFamilyDistributor::fill(linalg::FillOp op) {
+  FragmentVariables &member = *access(op.getOutputs()[0]).member;
+  for (auto [index, variable] : llvm::enumerate(member.variables)) {
+    auto type = cast<FragmentVariableType>(variable.getType()).getFragment();
+    write(member, index,
+          gpu::SubgroupMmaConstantMatrixOp::create(rewriter, op.getLoc(), type,
+                                                   op.value()));
+  }
+  return success();
+}
+
+LogicalResult FragmentFamilyDistributor::copy(linalg::CopyOp op) {
+  Access from = access(op.getInputs()[0]), to = access(op.getOutputs()[0]);
+  if (!from.member || from.member->variables.size() !=
+                          to.member->variables.size())
+    return op.emitError("copies between fragment buffers of other shapes");
+  for (int64_t r = 0; r < to.member->tilesM; ++r)
+    for (int64_t c = 0; c < to.member->tilesN; ++c)
+      write(*to.member, r * to.member->tilesN + c, read(from, r, c));
+  return success();
+}
+
+LogicalResult FragmentFamilyDistributor::matmul(linalg::LinalgOp op) {
+  Access acc = access(op.getDpsInits()[0]);
+  Access lhs = access(op.getDpsInputs()[0]);
+  SmallVector<Value> initial, lhsFragments;
+  for (int64_t r = 0; r < acc.member->tilesM; ++r)
+    for (int64_t c = 0; c < acc.member->tilesN; ++c)
+      initial.push_back(read(acc, r, c));
+  if (lhs.member)
+    for (int64_t r = 0; r < lhs.member->tilesM; ++r)
+      for (int64_t c = 0; c < lhs.member->tilesN; ++c)
+        lhsFragments.push_back(read(lhs, r, c));
+  // The right operand's staging is done.
+  barrier(op.getLoc());
+  FailureOr<SmallVector<Value>> computed = distributeMatmulOnFragmentValues(
+      rewriter, op, shape, cast<FragmentsLayoutAttr>(acc.member->layout),
+      subgroupId, initial, lhsFragments);
+  if (failed(computed))
+    return failure();
+  for (auto [index, fragment] : llvm::enumerate(*computed))
+    write(*acc.member, index, fragment);
+  return success();
+}
+
+namespace {
+/// How a block argument of a linalg op's body gets its value in a map
+/// that runs per element of a tile.
+struct ArgumentSource {
+  enum Kind { Fragment, Extra, IndexVector, Unused } kind = Unused;
+  Value operand; // the linalg operand
+  /// IndexVector: what computes it, and that op's operands.
+  linalg::GenericOp producer;
+  ArrayRef<Value> producerOperands;
+  unsigned dim = 0;            // IndexVector: the dimension it varies along
+};
+
+/// Builds the body of a fragment op from a linalg op's scalar code: block
+/// arguments of the linalg body are mapped to the new body's, values
+/// captured from above become the op's extra operands (constants are cloned
+/// in), `linalg.index` becomes the tile origin plus the element's
+/// coordinate, and index vectors are computed again from their index.
+class BodyCloner {
+public:
+  explicit BodyCloner(RewriterBase &rewriter) : rewriter(rewriter) {}
+
+  /// Values from above the regions that are not constants: extras.
+  void collectCaptured(Region &region) {
+    llvm::SetVector<Value> above;
+    getUsedValuesDefinedAbove(region, above);
+    for (Value value : above)
+      if (!matchPattern(value, m_Constant()) &&
+          !llvm::is_contained(captured, value))
+        captured.push_back(value);
+  }
+
+  /// Maps `value` (from above) inside the body being built.
+  Value lookup(Value value, IRMapping &mapping) {
+    if (Value mapped = mapping.lookupOrNull(value))
+      return mapped;
+    Operation *constant = value.getDefiningOp();
+    Value cloned = rewriter.clone(*constant)->getResult(0);
+    mapping.map(value, cloned);
+    return cloned;
+  }
+
+  /// Clones `block`'s ops but its terminator; returns what it yields.
+  Value cloneBody(Block &block, IRMapping &mapping,
+                  function_ref<Value(unsigned)> indexOf) {
+    for (Operation &op : block.without_terminator()) {
+      if (auto index = dyn_cast<linalg::IndexOp>(op)) {
+        mapping.map(index.getResult(), indexOf(index.getDim()));
+        continue;
+      }
+      // Constants from above are cloned in on first use.
+      op.walk([&](Operation *nested) {
+        for (Value operand : nested->getOperands())
+          if (!mapping.contains(operand) && operand.getDefiningOp() &&
+              !block.getParent()->isAncestor(operand.getParentRegion()) &&
+              matchPattern(operand, m_Constant()))
+            lookup(operand, mapping);
+      });
+      rewriter.clone(op, mapping);
+    }
+    return mapping.lookupOrDefault(block.getTerminator()->getOperand(0));
+  }
+
+  SmallVector<Value> captured;
+
+private:
+  RewriterBase &rewriter;
+};
+} // namespace
+
+LogicalResult FragmentFamilyDistributor::map(linalg::GenericOp op) {
+  Location loc = op.getLoc();
+  Value output = op.getDpsInits()[0];
+  Access out = access(output);
+  FragmentVariables &result = *out.member;
+  auto resultType = cast<FragmentVariableType>(result.variables[0].getType())
+                        .getFragment();
+  unsigned rank = op.getNumLoops();
+
+  // A block converted for a matmul: the fragments themselves.
+  if (resultType.getOperand() != "COp") {
+    Access in = access(op.getDpsInputs()[0]);
+    for (int64_t r = 0; r < result.tilesM; ++r)
+      for (int64_t c = 0; c < result.tilesN; ++c)
+        write(result, r * result.tilesN + c,
+              ConvertFragmentOp::create(rewriter, loc, resultType,
+                                        read(in, r, c)));
+    return success();
+  }
+
+  // Where each argument of the body comes from.
+  SmallVector<ArgumentSource> sources;
+  BodyCloner cloner(rewriter);
+  cloner.collectCaptured(op.getRegion());
+  SmallVector<Value> scalars;
+  for (OpOperand &operand : op->getOpOperands()) {
+    BlockArgument arg = op.getMatchingBlockArgument(&operand);
+    ArgumentSource source;
+    source.operand = operand.get();
+    if (arg.use_empty()) {
+      sources.push_back(source);
+      continue;
+    }
+    if (!isa<ShapedType>(operand.get().getType())) {
+      source.kind = ArgumentSource::Extra;
+      scalars.push_back(operand.get());
+    } else if (access(operand.get()).member) {
+      source.kind = ArgumentSource::Fragment;
+    } else if (auto found = indexVectors.find(rootOf(operand.get()));
+               found != indexVectors.end()) {
+      linalg::GenericOp producer = found->second.producer;
+      source.kind = ArgumentSource::IndexVector;
+      source.producer = producer;
+      source.producerOperands = found->second.operands;
+      AffineMap map = op.getMatchingIndexingMap(&operand);
+      for (auto [position, expr] : llvm::enumerate(map.getResults()))
+        if (auto dim = dyn_cast<AffineDimExpr>(expr))
+          source.dim = dim.getPosition();
+      cloner.collectCaptured(producer.getRegion());
+      for (OpOperand *input : producer.getDpsInputOperands())
+        if (Value value = source.producerOperands[input->getOperandNumber()];
+            !llvm::is_contained(scalars, value))
+          scalars.push_back(value);
+    } else {
+      return op.emitError("reads a block that is neither a fragment nor an "
+                          "index vector in a fragment map");
+    }
+    sources.push_back(source);
+  }
+  SmallVector<Value> extrasAbove(scalars);
+  for (Value value : cloner.captured)
+    if (!llvm::is_contained(extrasAbove, value))
+      extrasAbove.push_back(value);
+
+  MatmulTiling tiling{result.gridM, result.gridN, result.tilesM,
+                      result.tilesN};
+  FragmentOrigins origins = fragmentOrigins(rewriter, loc, tiling, subgroupId);
+  Type i32 = rewriter.getI32Type();
+  for (int64_t r = 0; r < result.tilesM; ++r) {
+    for (int64_t c = 0; c < result.tilesN; ++c) {
+      SmallVector<Value> fragments;
+      for (ArgumentSource &source : sources)
+        if (source.kind == ArgumentSource::Fragment)
+          fragments.push_back(read(access(source.operand), r, c));
+      bool placeholder = fragments.empty();
+      if (placeholder)
+        fragments.push_back(read(out, r, c));
+      SmallVector<Value> extras{
+          arith::IndexCastOp::create(rewriter, loc, i32, origins.rows[r]),
+          rank == 2 ? arith::IndexCastOp::create(rewriter, loc, i32,
+                                                 origins.cols[c])
+                          .getResult()
+                    : arith::ConstantIntOp::create(rewriter, loc, 0, 32)
+                          .getResult()};
+      llvm::append_range(extras, extrasAbove);
+      auto mapOp = MapFragmentsOp::create(rewriter, loc, resultType, fragments,
+                                          extras);
+      SmallVector<Type> argTypes{i32, i32};
+      for (size_t i = 0; i < fragments.size(); ++i)
+        argTypes.push_back(resultType.getElementType());
+      for (Value extra : extras)
+        argTypes.push_back(extra.getType());
+      Block *body = rewriter.createBlock(
+          &mapOp.getBody(), {}, argTypes,
+          SmallVector<Location>(argTypes.size(), loc));
+      // Arguments: row, column, fragments' elements, then the extras:
+      // origins, scalars, captured values.
+      unsigned firstExtra = 2 + fragments.size();
+      Value rowOrigin = body->getArgument(firstExtra);
+      Value colOrigin = body->getArgument(firstExtra + 1);
+      IRMapping mapping;
+      for (auto [i, value] : llvm::enumerate(extrasAbove))
+        mapping.map(value, body->getArgument(firstExtra + 2 + i));
+      Value coordinates[2] = {};
+      auto indexOf = [&](unsigned dim) -> Value {
+        if (!coordinates[dim]) {
+          Value origin = dim == 0 ? rowOrigin : colOrigin;
+          Value sum = arith::AddIOp::create(rewriter, loc, origin,
+                                            body->getArgument(dim));
+          coordinates[dim] = arith::IndexCastOp::create(
+              rewriter, loc, rewriter.getIndexType(), sum);
+        }
+        return coordinates[dim];
+      };
+      unsigned nextFragment = placeholder ? 3 : 2;
+      for (auto [arg, source] :
+           llvm::zip(op.getBlock()->getArguments(), sources)) {
+        switch (source.kind) {
+        case ArgumentSource::Fragment:
+          mapping.map(arg, body->getArgument(nextFragment++));
+          break;
+        case ArgumentSource::Extra:
+          mapping.map(arg, mapping.lookup(source.operand));
+          break;
+        case ArgumentSource::IndexVector: {
+          IRMapping producerMapping = mapping;
+          for (OpOperand *input : source.producer.getDpsInputOperands())
+            producerMapping.map(
+                source.producer.getMatchingBlockArgument(input),
+                mapping.lookup(
+                    source.producerOperands[input->getOperandNumber()]));
+          unsigned dim = rank == 1 ? 0 : source.dim;
+          mapping.map(arg, cloner.cloneBody(*source.producer.getBlock(),
+                                            producerMapping,
+                                            [&](unsigned) {
+                                              return indexOf(dim);
+                                            }));
+          break;
+        }
+        case ArgumentSource::Unused:
+          break;
+        }
+      }
+      Value yielded = cloner.cloneBody(*op.getBlock(), mapping, indexOf);
+      YieldOp::create(rewriter, loc, yielded);
+      rewriter.setInsertionPointAfter(mapOp);
+      write(result, r * result.tilesN + c, mapOp.getResult());
+    }
+  }
+  return success();
+}
+
+LogicalResult FragmentFamilyDistributor::reduce(linalg::ReduceOp op) {
+  Location loc = op.getLoc();
+  Access in = access(op.getInputs()[0]);
+  Access init = access(op.getInits()[0]);
+  Block &combiner = op.getCombiner().front();
+  auto fragmentType = cast<FragmentVariableType>(
+                          init.member->variables[0].getType())
+                          .getFragment();
+  Type element = fragmentType.getElementType();
+  Type i32 = rewriter.getI32Type();
+  BodyCloner cloner(rewriter);
+  // The combiner of two fragments, element by element.
+  auto combine = [&](Value a, Value b) -> Value {
+    auto mapOp = MapFragmentsOp::create(rewriter, loc, fragmentType,
+                                        ValueRange{a, b}, ValueRange{});
+    Block *body =
+        rewriter.createBlock(&mapOp.getBody(), {}, {i32, i32, element, element},
+                             SmallVector<Location>(4, loc));
+    IRMapping mapping;
+    mapping.map(combiner.getArgument(0), body->getArgument(2));
+    mapping.map(combiner.getArgument(1), body->getArgument(3));
+    YieldOp::create(rewriter, loc,
+                    cloner.cloneBody(combiner, mapping, [](unsigned) {
+                      return Value();
+                    }));
+    rewriter.setInsertionPointAfter(mapOp);
+    return mapOp.getResult();
+  };
+  for (int64_t r = 0; r < init.member->tilesM; ++r) {
+    Value partial = read(in, r, 0);
+    for (int64_t c = 1; c < in.member->tilesN; ++c)
+      partial = combine(partial, read(in, r, c));
+    auto rowsOp = ReduceFragmentRowsOp::create(rewriter, loc, partial);
+    Block *body = rewriter.createBlock(&rowsOp.getCombiner(), {},
+                                       {element, element},
+                                       SmallVector<Location>(2, loc));
+    IRMapping mapping;
+    mapping.map(combiner.getArgument(0), body->getArgument(0));
+    mapping.map(combiner.getArgument(1), body->getArgument(1));
+    YieldOp::create(rewriter, loc,
+                    cloner.cloneBody(combiner, mapping, [](unsigned) {
+                      return Value();
+                    }));
+    rewriter.setInsertionPointAfter(rowsOp);
+    // linalg.reduce combines each element into the output's value.
+    write(*init.member, r, combine(rowsOp.getResult(), read(init, r, 0)));
+  }
+  return success();
+}
+
+LogicalResult FragmentFamilyDistributor::epilogue(linalg::GenericOp op) {
+  Location loc = op.getLoc();
+  // The tiles are those of the op's first block input.
+  Access first;
+  for (Value input : op.getDpsInputs())
+    if (Access found = access(input);
+        found.member && isa<FragmentsLayoutAttr>(found.member->layout)) {
+      first = found;
+      break;
+    }
+  if (!first.member)
+    return op.emitError("an epilogue of a fragment family reads no block");
+  FailureOr<linalg::LinalgLoops> loops =
+      linalg::linalgOpToParallelLoops(rewriter, op);
+  if (failed(loops) || loops->size() != 1)
+    return op.emitError("cannot lower this op to parallel loops");
+  auto parallel = cast<scf::ParallelOp>(loops->front());
+  rewriter.setInsertionPoint(parallel);
+  FragmentVariables &tiles = *first.member;
+  MatmulTiling tiling{tiles.gridM, tiles.gridN, tiles.tilesM, tiles.tilesN};
+  FragmentOrigins origins = fragmentOrigins(rewriter, loc, tiling, subgroupId);
+  Value lane = gpu::LaneIdOp::create(rewriter, loc, nullptr);
+  auto index = [&](int64_t value) {
+    return arith::ConstantIndexOp::create(rewriter, loc, value).getResult();
+  };
+  Value scratchRow0 =
+      arith::MulIOp::create(rewriter, loc, subgroupId, index(kTile));
+  // The members the loop reads, each through its own scratch tile.
+  SmallVector<std::pair<Value, Access>> inputs;
+  for (Value input : op.getDpsInputs())
+    if (Access found = access(input); found.member)
+      inputs.push_back({input, found});
+  for (int64_t r = 0; r < tiles.tilesM; ++r) {
+    for (int64_t c = 0; c < tiles.tilesN; ++c) {
+      // The previous tile's readers are done before the stores.
+      barrier(loc);
+      for (auto [slot, input] : llvm::enumerate(inputs)) {
+        Value fragment = read(input.second, r, c);
+        Type element =
+            cast<gpu::MMAMatrixType>(fragment.getType()).getElementType();
+        gpu::SubgroupMmaStoreMatrixOp::create(
+            rewriter, loc, fragment, scratch(loc, element, slot),
+            ValueRange{scratchRow0, index(0)}, rewriter.getIndexAttr(kTile),
+            UnitAttr());
+      }
+      barrier(loc);
+      auto elements = scf::ForOp::create(
+          rewriter, loc, index(0),
+          index(kTile * kTile / shape.subgroupSize), index(1));
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPointToStart(elements.getBody());
+      Value linear = arith::AddIOp::create(
+          rewriter, loc, lane,
+          arith::MulIOp::create(rewriter, loc, elements.getInductionVar(),
+                                index(shape.subgroupSize)));
+      Value row = arith::DivUIOp::create(rewriter, loc, linear, index(kTile));
+      Value col = arith::RemUIOp::create(rewriter, loc, linear, index(kTile));
+      Value scratchRow = arith::AddIOp::create(rewriter, loc, scratchRow0, row);
+      IRMapping mapping;
+      mapping.map(parallel.getInductionVars(),
+                  ValueRange{arith::AddIOp::create(rewriter, loc,
+                                                   origins.rows[r], row),
+                             arith::AddIOp::create(rewriter, loc,
+                                                   origins.cols[c], col)});
+      for (Operation &nested : parallel.getBody()->without_terminator()) {
+        auto load = dyn_cast<memref::LoadOp>(&nested);
+        auto found =
+            load ? llvm::find_if(inputs,
+                                 [&](auto &input) {
+                                   return input.first == load.getMemRef();
+                                 })
+                 : inputs.end();
+        if (found == inputs.end()) {
+          rewriter.clone(nested, mapping);
+          continue;
+        }
+        Type element = load.getType();
+        mapping.map(load.getResult(),
+                    memref::LoadOp::create(
+                        rewriter, loc,
+                        scratch(loc, element, found - inputs.begin()),
+                        ValueRange{scratchRow, col}));
+      }
+    }
+  }
+  rewriter.eraseOp(parallel);
+  barrier(loc);
+  return success();
+}
+
+LogicalResult FragmentFamilyDistributor::eraseMembers() {
+  for (auto &[buffer, member] : members) {
+    for (Operation *user : llvm::make_early_inc_range(buffer.getUsers()))
+      if (isa<memref::SubViewOp, memref::ExpandShapeOp>(user) &&
+          user->use_empty())
+        rewriter.eraseOp(user);
+    if (!buffer.use_empty())
+      return buffer.user_begin()->emitError()
+             << "accesses a buffer in layout " << member.layout
+             << " other than its fragment family's ops do";
+    rewriter.eraseOp(buffer.getDefiningOp());
+  }
+  return success();
+}
