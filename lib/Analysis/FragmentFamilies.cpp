@@ -40,6 +40,16 @@ linalg::GenericOp triton_spirv::indexVectorProducer(Value buffer) {
   return pure.wasInterrupted() ? nullptr : producer;
 }
 
+/// The f32 to f16 `arith.truncf` whose result the op's body yields, or
+/// null.
+arith::TruncFOp triton_spirv::yieldedTruncation(linalg::GenericOp op) {
+  auto yield = cast<linalg::YieldOp>(op.getBlock()->getTerminator());
+  auto trunc = yield.getValues()[0].getDefiningOp<arith::TruncFOp>();
+  if (!trunc || !trunc.getIn().getType().isF32())
+    return nullptr;
+  return trunc;
+}
+
 namespace {
 /// Whether every op nested in `op`'s body is free of memory effects (the
 /// body of a map that runs per element of a fragment).
@@ -70,16 +80,6 @@ bool touchesOnlyGlobalMemory(linalg::LinalgOp op) {
                            : WalkResult::advance();
               })
               .wasInterrupted();
-}
-
-/// The `arith.truncf` of the op's only input that its body yields, or null.
-arith::TruncFOp yieldedTruncation(linalg::GenericOp op) {
-  auto yield = cast<linalg::YieldOp>(op.getBlock()->getTerminator());
-  auto trunc = yield.getValues()[0].getDefiningOp<arith::TruncFOp>();
-  if (!trunc || trunc.getIn() != op.getBlock()->getArgument(0) ||
-      op.getBlock()->getOperations().size() != 2)
-    return nullptr;
-  return trunc;
 }
 
 class FamilyFinder {
@@ -200,9 +200,9 @@ bool FamilyFinder::allowsElementwise(linalg::GenericOp op) {
   auto outputType = cast<MemRefType>(output.getType());
   if (!isMember(output) || outputType.getRank() != rank)
     return false;
-  if (outputType.getElementType().isF16())
-    // A matmul operand: the conversion of a block.
-    return rank == 2 && op.getNumDpsInputs() == 1 && yieldedTruncation(op);
+  if (outputType.getElementType().isF16() && (rank != 2 || !yieldedTruncation(op)))
+    // A matmul operand: f32 elements computed, then converted.
+    return false;
   return hasPureBody(op);
 }
 

@@ -17,12 +17,17 @@
 
 #include "triton-spirv/Analysis/MatmulPlan.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "llvm/ADT/MapVector.h"
 
 namespace mlir::triton_spirv {
+
+/// The f32 to f16 `arith.truncf` whose result `op`'s body yields (a block
+/// computed in f32 and converted for a matmul), or null.
+arith::TruncFOp yieldedTruncation(linalg::GenericOp op);
 
 /// A 1-D block computed by one element-wise op from its index and scalars
 /// alone (`start + tl.arange(...)`): family members read it by computing

@@ -271,15 +271,27 @@ LogicalResult FragmentFamilyDistributor::map(linalg::GenericOp op) {
                         .getFragment();
   unsigned rank = op.getNumLoops();
 
-  // A block converted for a matmul: the fragments themselves.
+  // A block converted for a matmul: its elements are computed in f32 (the
+  // value the body truncates), then the fragment converts. Where the body
+  // only truncates its input, the input's fragments convert.
+  auto operandType = resultType;
+  Value yielded = op.getBlock()->getTerminator()->getOperand(0);
   if (resultType.getOperand() != "COp") {
-    Access in = access(op.getDpsInputs()[0]);
-    for (int64_t r = 0; r < result.tilesM; ++r)
-      for (int64_t c = 0; c < result.tilesN; ++c)
-        write(result, r * result.tilesN + c,
-              ConvertFragmentOp::create(rewriter, loc, resultType,
-                                        read(in, r, c)));
-    return success();
+    arith::TruncFOp trunc = yieldedTruncation(op);
+    yielded = trunc.getIn();
+    auto yieldedArg = dyn_cast<BlockArgument>(yielded);
+    if (yieldedArg && yieldedArg.getOwner() == op.getBlock() &&
+        access(op->getOperand(yieldedArg.getArgNumber())).member) {
+      Access in = access(op->getOperand(yieldedArg.getArgNumber()));
+      for (int64_t r = 0; r < result.tilesM; ++r)
+        for (int64_t c = 0; c < result.tilesN; ++c)
+          write(result, r * result.tilesN + c,
+                ConvertFragmentOp::create(rewriter, loc, operandType,
+                                          read(in, r, c)));
+      return success();
+    }
+    resultType = gpu::MMAMatrixType::get({kTile, kTile},
+                                         rewriter.getF32Type(), "COp");
   }
 
   // Where each argument of the body comes from.
@@ -338,7 +350,11 @@ LogicalResult FragmentFamilyDistributor::map(linalg::GenericOp op) {
           fragments.push_back(read(access(source.operand), r, c));
       bool placeholder = fragments.empty();
       if (placeholder)
-        fragments.push_back(read(out, r, c));
+        fragments.push_back(gpu::SubgroupMmaConstantMatrixOp::create(
+            rewriter, loc, resultType,
+            arith::ConstantOp::create(
+                rewriter, loc,
+                rewriter.getZeroAttr(resultType.getElementType()))));
       SmallVector<Value> extras{
           arith::IndexCastOp::create(rewriter, loc, i32, origins.rows[r]),
           rank == 2 ? arith::IndexCastOp::create(rewriter, loc, i32,
@@ -405,10 +421,14 @@ LogicalResult FragmentFamilyDistributor::map(linalg::GenericOp op) {
           break;
         }
       }
-      Value yielded = cloner.cloneBody(*op.getBlock(), mapping, indexOf);
-      YieldOp::create(rewriter, loc, yielded);
+      cloner.cloneBody(*op.getBlock(), mapping, indexOf);
+      YieldOp::create(rewriter, loc, mapping.lookupOrDefault(yielded));
       rewriter.setInsertionPointAfter(mapOp);
-      write(result, r * result.tilesN + c, mapOp.getResult());
+      Value computed = mapOp.getResult();
+      if (operandType != resultType)
+        computed =
+            ConvertFragmentOp::create(rewriter, loc, operandType, computed);
+      write(result, r * result.tilesN + c, computed);
     }
   }
   return success();

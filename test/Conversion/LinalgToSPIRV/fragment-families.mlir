@@ -161,3 +161,52 @@ func.func @transposed_reader(%q: memref<64x32xf16, #wg>, %k: memref<32x64xf16, #
   }
   return
 }
+
+// -----
+
+// A matmul operand computed in f32 and truncated in the same op: the map
+// computes the f32 elements, then each fragment converts.
+// LAYOUT-LABEL: func.func @computed_operand
+// LAYOUT: memref.alloc() {triton_spirv.fragment_family, triton_spirv.layout = #triton_spirv.fragments<[4, 1]>} : memref<64x32xf16
+// DIST-LABEL: func.func @computed_operand
+// DIST: math.exp
+// DIST-NEXT: arith.truncf
+// DIST-NEXT: triton_spirv.yield %{{.*}} : f32
+// DIST-NEXT: }
+// DIST-NEXT: triton_spirv.convert_fragment %{{.*}} : !gpu.mma_matrix<16x16xf32, "COp"> -> !gpu.mma_matrix<16x16xf16, "AOp">
+// DIST: gpu.subgroup_mma_compute
+#wg = #gpu.address_space<workgroup>
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+func.func @computed_operand(%q: memref<64x16xf16, #wg>, %k: memref<16x32xf16, #wg>, %v: memref<32x64xf16, #wg>,
+                            %out: memref<?xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %c64 = arith.constant 64 : index
+  %s = memref.alloc() : memref<64x32xf32, #wg>
+  linalg.fill ins(%zero : f32) outs(%s : memref<64x32xf32, #wg>)
+  linalg.matmul ins(%q, %k : memref<64x16xf16, #wg>, memref<16x32xf16, #wg>) outs(%s : memref<64x32xf32, #wg>)
+  %max = memref.alloc() : memref<64xf32, #wg>
+  linalg.fill ins(%zero : f32) outs(%max : memref<64xf32, #wg>)
+  linalg.reduce { arith.maxnumf } ins(%s : memref<64x32xf32, #wg>) outs(%max : memref<64xf32, #wg>) dimensions = [1]
+  %p16 = memref.alloc() : memref<64x32xf16, #wg>
+  linalg.generic {indexing_maps = [#id2, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%s : memref<64x32xf32, #wg>) outs(%p16 : memref<64x32xf16, #wg>) {
+  ^bb0(%x: f32, %o: f16):
+    %e = math.exp %x : f32
+    %h = arith.truncf %e : f32 to f16
+    linalg.yield %h : f16
+  }
+  %acc = memref.alloc() : memref<64x64xf32, #wg>
+  linalg.fill ins(%zero : f32) outs(%acc : memref<64x64xf32, #wg>)
+  linalg.matmul ins(%p16, %v : memref<64x32xf16, #wg>, memref<32x64xf16, #wg>) outs(%acc : memref<64x64xf32, #wg>)
+  linalg.generic {indexing_maps = [#id2], iterator_types = ["parallel", "parallel"]}
+      ins(%acc : memref<64x64xf32, #wg>) {
+  ^bb0(%x: f32):
+    %r = linalg.index 0 : index
+    %c = linalg.index 1 : index
+    %r64 = arith.muli %r, %c64 : index
+    %at = arith.addi %r64, %c : index
+    memref.store %x, %out[%at] : memref<?xf32>
+    linalg.yield
+  }
+  return
+}
