@@ -99,9 +99,9 @@ private:
     return isBlock(buffer) || isRows(buffer);
   }
   bool allowsUse(Operation *user, Value buffer);
-  bool allowsOp(Operation *op);
+  bool allowsOp(Operation *op, Value buffer);
   bool allowsElementwise(linalg::GenericOp op);
-  bool allowsMatmul(linalg::LinalgOp op);
+  bool allowsMatmul(linalg::LinalgOp op, Value buffer);
   std::optional<scf::ForOp> unrollableView(memref::SubViewOp view);
 
   func::FuncOp kernel;
@@ -138,11 +138,15 @@ FamilyFinder::unrollableView(memref::SubViewOp view) {
   return scf::ForOp();
 }
 
-bool FamilyFinder::allowsMatmul(linalg::LinalgOp op) {
+bool FamilyFinder::allowsMatmul(linalg::LinalgOp op, Value buffer) {
   Value acc = op.getDpsInits()[0];
   Value lhs = op.getDpsInputs()[0], rhs = op.getDpsInputs()[1];
+  // The right operand is staged in workgroup memory: not a member (which
+  // leaves the family alone, not the matmul's other members).
+  if (buffer == rhs)
+    return false;
   const std::optional<MatmulPlan> &plan = planFor(op);
-  if (!plan || !plan->cooperativeTiling || !isBlock(acc) || isMember(rhs))
+  if (!plan || !plan->cooperativeTiling || !isBlock(acc))
     return false;
   auto accType = cast<MemRefType>(acc.getType());
   if (!accType.getElementType().isF32())
@@ -206,7 +210,8 @@ bool FamilyFinder::allowsElementwise(linalg::GenericOp op) {
   return hasPureBody(op);
 }
 
-bool FamilyFinder::allowsOp(Operation *op) {
+/// Whether `op` can be a fragment family's op, as a use of `buffer`.
+bool FamilyFinder::allowsOp(Operation *op, Value buffer) {
   if (auto fill = dyn_cast<linalg::FillOp>(op))
     return isMember(fill.getDpsInits()[0]);
   if (auto copy = dyn_cast<linalg::CopyOp>(op))
@@ -223,7 +228,7 @@ bool FamilyFinder::allowsOp(Operation *op) {
            }).wasInterrupted();
   auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
   if (linalgOp && isStaticMatmul(linalgOp))
-    return allowsMatmul(linalgOp);
+    return allowsMatmul(linalgOp, buffer);
   if (auto generic = dyn_cast<linalg::GenericOp>(op))
     return allowsElementwise(generic);
   return false;
@@ -251,8 +256,9 @@ bool FamilyFinder::allowsUse(Operation *user, Value buffer) {
       return false;
     for (Operation *reader : view->getUsers()) {
       auto generic = dyn_cast<linalg::GenericOp>(reader);
-      if (!generic || !llvm::is_contained(generic.getDpsInputs(), view.getResult()) ||
-          !allowsOp(generic))
+      if (!generic ||
+          !llvm::is_contained(generic.getDpsInputs(), view.getResult()) ||
+          !allowsOp(generic, buffer))
         return false;
     }
     if (*loop)
@@ -264,10 +270,11 @@ bool FamilyFinder::allowsUse(Operation *user, Value buffer) {
            llvm::all_of(expand->getUsers(), [&](Operation *reader) {
              auto generic = dyn_cast<linalg::GenericOp>(reader);
              return generic &&
-                    llvm::is_contained(generic.getDpsInputs(), expand.getResult()) &&
-                    allowsOp(generic);
+                    llvm::is_contained(generic.getDpsInputs(),
+                                       expand.getResult()) &&
+                    allowsOp(generic, buffer);
            });
-  if (!allowsOp(user))
+  if (!allowsOp(user, buffer))
     return false;
   // A converted block is only ever a matmul's left operand.
   auto type = cast<MemRefType>(buffer.getType());

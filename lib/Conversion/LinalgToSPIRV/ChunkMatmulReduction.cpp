@@ -434,6 +434,33 @@ struct ChunkMatmulReductionPass
     return applyPatternsGreedily(getOperation(), std::move(patterns));
   }
 
+  /// Whether `op`'s left operand is f16 computed by element-wise ops from
+  /// the result of another matmul of the same block: with
+  /// cooperative-matrix2 it stays that matmul's fragments, converted.
+  static bool leftOperandIsFragments(linalg::LinalgOp op) {
+    Value lhs = op.getDpsInputs()[0];
+    if (!getElementTypeOrSelf(lhs.getType()).isF16())
+      return false;
+    SmallVector<Value> worklist{lhs};
+    llvm::SmallDenseSet<Value> seen;
+    while (!worklist.empty()) {
+      Value value = worklist.pop_back_val();
+      if (!seen.insert(value).second)
+        continue;
+      auto producer = value.getDefiningOp<linalg::LinalgOp>();
+      if (!producer || producer->getBlock() != op->getBlock())
+        continue;
+      if (triton_spirv::isStaticMatmul(producer))
+        return true;
+      if (isa<linalg::GenericOp>(producer) &&
+          producer.getNumParallelLoops() == producer.getNumLoops())
+        for (Value input : producer.getDpsInputs())
+          if (isa<RankedTensorType>(input.getType()))
+            worklist.push_back(input);
+    }
+    return false;
+  }
+
   void runOnOperation() override {
     if (maxWorkgroupMemory == 0)
       return;
@@ -459,8 +486,11 @@ struct ChunkMatmulReductionPass
       auto rhsType = cast<RankedTensorType>(op.getDpsInputs()[1].getType());
       int64_t k = lhsType.getShape().back();
       // Bytes of A and B per step of K.
-      int64_t lhsBytes = lhsType.getNumElements() / k *
-                         triton_spirv::elementBytes(lhsType.getElementType());
+      int64_t lhsBytes =
+          cooperativeMatrix2 && leftOperandIsFragments(op)
+              ? 0
+              : lhsType.getNumElements() / k *
+                    triton_spirv::elementBytes(lhsType.getElementType());
       int64_t rhsBytes = rhsType.getNumElements() / k *
                          triton_spirv::elementBytes(rhsType.getElementType());
       auto bytes = [&](int64_t depth) {

@@ -45,15 +45,18 @@ LogicalResult mlir::triton_spirv::buildLinalgToSPIRVPipeline(
   pm.addPass(createFuseElementwise());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
-  pm.addPass(createChunkMatmulReduction({maxWorkgroupMemory}));
+  bool cooperativeMatrix2 =
+      cooperativeMatrix && target->features.cooperativeMatrix2;
+  pm.addPass(
+      createChunkMatmulReduction({maxWorkgroupMemory, cooperativeMatrix2}));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createBufferizeToWorkgroup());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createSeedReductions());
-  pm.addPass(createAssignLayouts(
-      {workgroupSize, subgroupSize, cooperativeMatrix, maxWorkgroupMemory,
-       bfloat16CooperativeMatrix,
-       cooperativeMatrix && target->features.cooperativeMatrix2}));
+  pm.addPass(createAssignLayouts({workgroupSize, subgroupSize,
+                                  cooperativeMatrix, maxWorkgroupMemory,
+                                  bfloat16CooperativeMatrix,
+                                  cooperativeMatrix2}));
   pm.addPass(createCoalesceTransposedStagings({maxWorkgroupMemory}));
   pm.addPass(createHoistOperandLoads());
   pm.addPass(createDistributeToWorkgroup({workgroupSize, subgroupSize,

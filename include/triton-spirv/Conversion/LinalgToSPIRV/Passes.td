@@ -92,10 +92,18 @@ def ChunkMatmulReduction : Pass<"triton-spirv-chunk-matmul-reduction",
     again per chunk only when they are loads (a read more, no work
     repeated); others, and producers that reduce, are not duplicated: their
     chunk is sliced from the whole result instead.
+
+    With `cooperative-matrix2`, an f16 left operand computed element-wise
+    from another matmul's result in the same block (attention's weights)
+    takes no workgroup memory: it stays fragments
+    (lib/Analysis/FragmentFamilies.cpp), so only the right operand counts.
   }];
   let options = [
     Option<"maxWorkgroupMemory", "max-workgroup-memory", "unsigned", "0",
            "Bytes of workgroup memory of the target (0: no limit, no chunks)">,
+    Option<"cooperativeMatrix2", "cooperative-matrix2", "bool", "false",
+           "Left operands computed from matmul results stay fragments "
+           "(VK_NV_cooperative_matrix2)">,
   ];
   let dependentDialects = ["::mlir::affine::AffineDialect",
                            "::mlir::bufferization::BufferizationDialect",
