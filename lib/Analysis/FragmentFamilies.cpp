@@ -28,8 +28,9 @@ linalg::GenericOp triton_spirv::indexVectorProducer(Value buffer) {
   }
   if (!producer || producer.getNumDpsInits() != 1 ||
       producer.getNumLoops() != 1 ||
-      llvm::any_of(producer.getDpsInputs(),
-                   [](Value input) { return isa<ShapedType>(input.getType()); }))
+      llvm::any_of(producer.getDpsInputs(), [](Value input) {
+        return isa<ShapedType>(input.getType());
+      }))
     return nullptr;
   // Computed from the index and scalars: nothing read from memory.
   WalkResult pure = producer.getBlock()->walk([](Operation *op) {
@@ -185,8 +186,9 @@ bool FamilyFinder::allowsElementwise(linalg::GenericOp op) {
       continue;
     if (rank == 2 && expand && map.getNumResults() == 2) {
       auto zero = dyn_cast<AffineConstantExpr>(map.getResult(1));
-      bool rowBroadcast = map.getResult(0) == getAffineDimExpr(0, map.getContext()) &&
-                          zero && zero.getValue() == 0;
+      bool rowBroadcast =
+          map.getResult(0) == getAffineDimExpr(0, map.getContext()) && zero &&
+          zero.getValue() == 0;
       auto zeroRow = dyn_cast<AffineConstantExpr>(map.getResult(0));
       bool columnBroadcast =
           map.getResult(1) == getAffineDimExpr(1, map.getContext()) &&
@@ -204,8 +206,10 @@ bool FamilyFinder::allowsElementwise(linalg::GenericOp op) {
   auto outputType = cast<MemRefType>(output.getType());
   if (!isMember(output) || outputType.getRank() != rank)
     return false;
-  if (outputType.getElementType().isF16() && (rank != 2 || !yieldedTruncation(op)))
-    // A matmul operand: f32 elements computed, then converted.
+  // An f16 block is a matmul operand: f32 elements computed, then
+  // converted.
+  if (outputType.getElementType().isF16() &&
+      (rank != 2 || !yieldedTruncation(op)))
     return false;
   return hasPureBody(op);
 }

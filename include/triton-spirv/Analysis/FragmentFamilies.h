@@ -1,4 +1,4 @@
-//===- FragmentFamilies.h - Blocks that stay cooperative matrices -*- C++ -*-===//
+//===- FragmentFamilies.h - Blocks kept as cooperative matrices -*- C++ -*-===//
 //
 // With VK_NV_cooperative_matrix2 a matmul's accumulator need not leave its
 // cooperative-matrix fragments for the element-wise work, row reductions and

@@ -62,7 +62,8 @@ struct AssignLayoutsPass
           return signalPassFailure();
       // The unrolled induction variables fold to constants.
       if (!result.loopsToUnroll.empty() &&
-          failed(applyPatternsGreedily(kernel, RewritePatternSet(&getContext()))))
+          failed(applyPatternsGreedily(kernel,
+                                       RewritePatternSet(&getContext()))))
         return signalPassFailure();
     }
   }

@@ -466,9 +466,13 @@ struct ChunkMatmulReductionPass
       return;
     // The matmuls of one loop body have their operands staged at the same
     // time: together they get a third of workgroup memory, which leaves room
-    // for the rest of the kernel's blocks.
+    // for the rest of the kernel's blocks; half where a matmul of the body
+    // multiplies fragments of another (with cooperative-matrix2: the
+    // blocks computed between them stay in registers, not in workgroup
+    // memory).
     SmallVector<linalg::LinalgOp> matmuls;
     DenseMap<Operation *, int64_t> matmulsPerParent;
+    llvm::SmallDenseSet<Operation *> fragmentParents;
     getOperation().walk([&](linalg::LinalgOp op) {
       // Matmuls and batched matmuls (3-D dots) of static shapes.
       bool batched = isa<linalg::BatchMatmulOp>(op) && !op.hasDynamicShape();
@@ -477,17 +481,21 @@ struct ChunkMatmulReductionPass
         return;
       matmuls.push_back(op);
       ++matmulsPerParent[op->getParentOp()];
+      if (cooperativeMatrix2 && !batched && leftOperandIsFragments(op))
+        fragmentParents.insert(op->getParentOp());
     });
     SmallVector<std::pair<linalg::LinalgOp, int64_t>> work;
     for (linalg::LinalgOp op : matmuls) {
-      int64_t budget =
-          maxWorkgroupMemory / (3 * matmulsPerParent.lookup(op->getParentOp()));
+      int64_t share = fragmentParents.contains(op->getParentOp()) ? 2 : 3;
+      int64_t budget = maxWorkgroupMemory /
+                       (share * matmulsPerParent.lookup(op->getParentOp()));
       auto lhsType = cast<RankedTensorType>(op.getDpsInputs()[0].getType());
       auto rhsType = cast<RankedTensorType>(op.getDpsInputs()[1].getType());
       int64_t k = lhsType.getShape().back();
       // Bytes of A and B per step of K.
       int64_t lhsBytes =
-          cooperativeMatrix2 && leftOperandIsFragments(op)
+          cooperativeMatrix2 && !isa<linalg::BatchMatmulOp>(op) &&
+                  leftOperandIsFragments(op)
               ? 0
               : lhsType.getNumElements() / k *
                     triton_spirv::elementBytes(lhsType.getElementType());

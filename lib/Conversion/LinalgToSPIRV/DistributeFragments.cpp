@@ -198,11 +198,13 @@ namespace {
 /// that runs per element of a tile.
 struct ArgumentSource {
   enum Kind { Fragment, Extra, IndexVector, Unused } kind = Unused;
-  Value operand; // the linalg operand
-  /// IndexVector: what computes it, and that op's operands.
+  /// The linalg operand.
+  Value operand;
+  /// IndexVector: what computes it, that op's operands, and the dimension
+  /// of the tile along which it varies.
   linalg::GenericOp producer;
   ArrayRef<Value> producerOperands;
-  unsigned dim = 0;            // IndexVector: the dimension it varies along
+  unsigned dim = 0;
 };
 
 /// Builds the body of a fragment op from a linalg op's scalar code: block
@@ -224,35 +226,31 @@ public:
         captured.push_back(value);
   }
 
-  /// Maps `value` (from above) inside the body being built.
-  Value lookup(Value value, IRMapping &mapping) {
-    if (Value mapped = mapping.lookupOrNull(value))
-      return mapped;
-    Operation *constant = value.getDefiningOp();
-    Value cloned = rewriter.clone(*constant)->getResult(0);
-    mapping.map(value, cloned);
-    return cloned;
-  }
-
   /// Clones `block`'s ops but its terminator; returns what it yields.
+  /// Constants from above are cloned in on first use (the body is
+  /// isolated); other values from above must be mapped already.
   Value cloneBody(Block &block, IRMapping &mapping,
                   function_ref<Value(unsigned)> indexOf) {
+    auto cloneConstantFromAbove = [&](Value value) {
+      if (!mapping.contains(value) && value.getDefiningOp() &&
+          !block.getParent()->isAncestor(value.getParentRegion()) &&
+          matchPattern(value, m_Constant()))
+        mapping.map(value,
+                    rewriter.clone(*value.getDefiningOp())->getResult(0));
+    };
     for (Operation &op : block.without_terminator()) {
       if (auto index = dyn_cast<linalg::IndexOp>(op)) {
         mapping.map(index.getResult(), indexOf(index.getDim()));
         continue;
       }
-      // Constants from above are cloned in on first use.
       op.walk([&](Operation *nested) {
-        for (Value operand : nested->getOperands())
-          if (!mapping.contains(operand) && operand.getDefiningOp() &&
-              !block.getParent()->isAncestor(operand.getParentRegion()) &&
-              matchPattern(operand, m_Constant()))
-            lookup(operand, mapping);
+        llvm::for_each(nested->getOperands(), cloneConstantFromAbove);
       });
       rewriter.clone(op, mapping);
     }
-    return mapping.lookupOrDefault(block.getTerminator()->getOperand(0));
+    Value yielded = block.getTerminator()->getOperand(0);
+    cloneConstantFromAbove(yielded);
+    return mapping.lookupOrDefault(yielded);
   }
 
   SmallVector<Value> captured;
@@ -267,16 +265,17 @@ LogicalResult FragmentFamilyDistributor::map(linalg::GenericOp op) {
   Value output = op.getDpsInits()[0];
   Access out = access(output);
   FragmentVariables &result = *out.member;
-  auto resultType = cast<FragmentVariableType>(result.variables[0].getType())
+  // The type of the output's fragments, and of the maps' results.
+  auto storedType = cast<FragmentVariableType>(result.variables[0].getType())
                         .getFragment();
+  auto resultType = storedType;
   unsigned rank = op.getNumLoops();
 
   // A block converted for a matmul: its elements are computed in f32 (the
   // value the body truncates), then the fragment converts. Where the body
   // only truncates its input, the input's fragments convert.
-  auto operandType = resultType;
   Value yielded = op.getBlock()->getTerminator()->getOperand(0);
-  if (resultType.getOperand() != "COp") {
+  if (storedType.getOperand() != "COp") {
     arith::TruncFOp trunc = yieldedTruncation(op);
     yielded = trunc.getIn();
     auto yieldedArg = dyn_cast<BlockArgument>(yielded);
@@ -286,7 +285,7 @@ LogicalResult FragmentFamilyDistributor::map(linalg::GenericOp op) {
       for (int64_t r = 0; r < result.tilesM; ++r)
         for (int64_t c = 0; c < result.tilesN; ++c)
           write(result, r * result.tilesN + c,
-                ConvertFragmentOp::create(rewriter, loc, operandType,
+                ConvertFragmentOp::create(rewriter, loc, storedType,
                                           read(in, r, c)));
       return success();
     }
@@ -309,7 +308,8 @@ LogicalResult FragmentFamilyDistributor::map(linalg::GenericOp op) {
     }
     if (!isa<ShapedType>(operand.get().getType())) {
       source.kind = ArgumentSource::Extra;
-      scalars.push_back(operand.get());
+      if (!llvm::is_contained(scalars, operand.get()))
+        scalars.push_back(operand.get());
     } else if (access(operand.get()).member) {
       source.kind = ArgumentSource::Fragment;
     } else if (auto found = indexVectors.find(rootOf(operand.get()));
@@ -319,7 +319,7 @@ LogicalResult FragmentFamilyDistributor::map(linalg::GenericOp op) {
       source.producer = producer;
       source.producerOperands = found->second.operands;
       AffineMap map = op.getMatchingIndexingMap(&operand);
-      for (auto [position, expr] : llvm::enumerate(map.getResults()))
+      for (AffineExpr expr : map.getResults())
         if (auto dim = dyn_cast<AffineDimExpr>(expr))
           source.dim = dim.getPosition();
       cloner.collectCaptured(producer.getRegion());
@@ -425,9 +425,9 @@ LogicalResult FragmentFamilyDistributor::map(linalg::GenericOp op) {
       YieldOp::create(rewriter, loc, mapping.lookupOrDefault(yielded));
       rewriter.setInsertionPointAfter(mapOp);
       Value computed = mapOp.getResult();
-      if (operandType != resultType)
+      if (storedType != resultType)
         computed =
-            ConvertFragmentOp::create(rewriter, loc, operandType, computed);
+            ConvertFragmentOp::create(rewriter, loc, storedType, computed);
       write(result, r * result.tilesN + c, computed);
     }
   }

@@ -32,7 +32,8 @@ LogicalResult outlineFragmentCallbacks(func::FuncOp kernel,
 
 /// Rewrites the calls of placeholders in a serialized module into
 /// OpCooperativeMatrixReduceNV, OpCooperativeMatrixPerElementOpNV and
-/// OpFConvert, and declares what they need. A module without placeholders is left as it is.
+/// OpFConvert, and declares what they need. A module without placeholders
+/// is left as it is.
 /// Fails on a malformed binary or one older than SPIR-V 1.6.
 LogicalResult rewriteFragmentCallbackCalls(SmallVectorImpl<uint32_t> &binary,
                                            Operation *anchor);

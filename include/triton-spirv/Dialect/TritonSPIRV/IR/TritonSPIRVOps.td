@@ -83,7 +83,8 @@ def TritonSPIRV_ReduceFragmentRowsOp
     `OpCooperativeMatrixReduceNV` with the Row mask.
 
     ```mlir
-    %max = triton_spirv.reduce_fragment_rows %f : !gpu.mma_matrix<16x16xf32, "COp"> {
+    %max = triton_spirv.reduce_fragment_rows %f
+        : !gpu.mma_matrix<16x16xf32, "COp"> {
     ^bb0(%a: f32, %b: f32):
       %m = arith.maximumf %a, %b : f32
       triton_spirv.yield %m : f32
