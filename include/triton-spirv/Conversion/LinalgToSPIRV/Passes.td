@@ -96,9 +96,7 @@ def ChunkMatmulReduction : Pass<"triton-spirv-chunk-matmul-reduction",
     With `cooperative-matrix2`, an f16 left operand computed element-wise
     from another matmul's result in the same block (attention's weights)
     takes no workgroup memory: it stays fragments
-    (lib/Analysis/FragmentFamilies.cpp), so only the right operand counts,
-    and the matmuls of that block share half of workgroup memory instead of
-    a third (the blocks between them stay in registers too).
+    (lib/Analysis/FragmentFamilies.cpp), so only the right operand counts.
   }];
   let options = [
     Option<"maxWorkgroupMemory", "max-workgroup-memory", "unsigned", "0",
