@@ -299,13 +299,13 @@ LogicalResult KernelDistributor::run() {
                                   copy.getTarget());
       rewriter.eraseOp(copy);
     }
-    if (seedsReduction(op) && !fragmentFamily->touches(op))
-      continue; // with its reduction
     if (fragmentFamily->touches(op)) {
       if (failed(fragmentFamily->distribute(cast<linalg::LinalgOp>(op))))
         return failure();
       continue;
     }
+    if (seedsReduction(op))
+      continue; // with its reduction
     if (auto reduce = dyn_cast<linalg::ReduceOp>(op)) {
       SmallVector<linalg::FillOp> seeds = seedFills(reduce);
       bool distributed = distributeGridReduction(reduce) ||

@@ -445,21 +445,26 @@ LogicalResult FragmentFamilyDistributor::reduce(linalg::ReduceOp op) {
   Type element = fragmentType.getElementType();
   Type i32 = rewriter.getI32Type();
   BodyCloner cloner(rewriter);
+  // Fills `region` with the combiner, its two elements the block
+  // arguments after `leading` ones (a map's row and column).
+  auto buildCombiner = [&](Region &region, unsigned leading) {
+    SmallVector<Type> types(leading, i32);
+    types.append({element, element});
+    Block *body = rewriter.createBlock(
+        &region, {}, types, SmallVector<Location>(types.size(), loc));
+    IRMapping mapping;
+    mapping.map(combiner.getArgument(0), body->getArgument(leading));
+    mapping.map(combiner.getArgument(1), body->getArgument(leading + 1));
+    YieldOp::create(rewriter, loc,
+                    cloner.cloneBody(combiner, mapping,
+                                     [](unsigned) { return Value(); }));
+    rewriter.setInsertionPointAfter(region.getParentOp());
+  };
   // The combiner of two fragments, element by element.
   auto combine = [&](Value a, Value b) -> Value {
     auto mapOp = MapFragmentsOp::create(rewriter, loc, fragmentType,
                                         ValueRange{a, b}, ValueRange{});
-    Block *body =
-        rewriter.createBlock(&mapOp.getBody(), {}, {i32, i32, element, element},
-                             SmallVector<Location>(4, loc));
-    IRMapping mapping;
-    mapping.map(combiner.getArgument(0), body->getArgument(2));
-    mapping.map(combiner.getArgument(1), body->getArgument(3));
-    YieldOp::create(rewriter, loc,
-                    cloner.cloneBody(combiner, mapping, [](unsigned) {
-                      return Value();
-                    }));
-    rewriter.setInsertionPointAfter(mapOp);
+    buildCombiner(mapOp.getBody(), 2);
     return mapOp.getResult();
   };
   for (int64_t r = 0; r < init.member->tilesM; ++r) {
@@ -467,17 +472,7 @@ LogicalResult FragmentFamilyDistributor::reduce(linalg::ReduceOp op) {
     for (int64_t c = 1; c < in.member->tilesN; ++c)
       partial = combine(partial, read(in, r, c));
     auto rowsOp = ReduceFragmentRowsOp::create(rewriter, loc, partial);
-    Block *body = rewriter.createBlock(&rowsOp.getCombiner(), {},
-                                       {element, element},
-                                       SmallVector<Location>(2, loc));
-    IRMapping mapping;
-    mapping.map(combiner.getArgument(0), body->getArgument(0));
-    mapping.map(combiner.getArgument(1), body->getArgument(1));
-    YieldOp::create(rewriter, loc,
-                    cloner.cloneBody(combiner, mapping, [](unsigned) {
-                      return Value();
-                    }));
-    rewriter.setInsertionPointAfter(rowsOp);
+    buildCombiner(rowsOp.getCombiner(), 0);
     // linalg.reduce combines each element into the output's value.
     write(*init.member, r, combine(rowsOp.getResult(), read(init, r, 0)));
   }

@@ -672,6 +672,14 @@ FailureOr<bool> triton_spirv::distributeMatmul(RewriterBase &rewriter,
   return true;
 }
 
+/// The subgroups' tiles of an accumulator of `type` in `layout`.
+static MatmulTiling fragmentTiling(FragmentsLayoutAttr layout,
+                                   MemRefType type) {
+  ArrayRef<int64_t> grid = layout.getSubgroups();
+  return {grid[0], grid[1], type.getDimSize(0) / (grid[0] * kFragmentSize),
+          type.getDimSize(1) / (grid[1] * kFragmentSize)};
+}
+
 FailureOr<SmallVector<Value>> triton_spirv::distributeMatmulOnFragments(
     RewriterBase &rewriter, linalg::LinalgOp op, const WorkgroupShape &shape,
     FragmentsLayoutAttr layout, Value fill, Block *fillBlock) {
@@ -684,10 +692,7 @@ FailureOr<SmallVector<Value>> triton_spirv::distributeMatmulOnFragments(
     return op->emitError("a matmul accumulating into a buffer in layout ")
            << layout << " must have the cooperative-matrix form, be tiled "
            << "by the layout and sit in loops below its accumulator's fill";
-  ArrayRef<int64_t> grid = layout.getSubgroups();
-  MatmulTiling tiling{grid[0], grid[1],
-                      accType.getDimSize(0) / (grid[0] * kFragmentSize),
-                      accType.getDimSize(1) / (grid[1] * kFragmentSize)};
+  MatmulTiling tiling = fragmentTiling(layout, accType);
   rewriter.setInsertionPoint(op);
   FailureOr<linalg::GenericOp> generic = asGeneric(rewriter, op);
   if (failed(generic))
@@ -715,10 +720,7 @@ FailureOr<SmallVector<Value>> triton_spirv::distributeMatmulOnFragmentValues(
     return op->emitError("a matmul accumulating into a buffer in layout ")
            << layout << " must have the cooperative-matrix form and be "
            << "tiled by the layout";
-  ArrayRef<int64_t> grid = layout.getSubgroups();
-  MatmulTiling tiling{grid[0], grid[1],
-                      accType.getDimSize(0) / (grid[0] * kFragmentSize),
-                      accType.getDimSize(1) / (grid[1] * kFragmentSize)};
+  MatmulTiling tiling = fragmentTiling(layout, accType);
   rewriter.setInsertionPoint(op);
   FailureOr<linalg::GenericOp> generic = asGeneric(rewriter, op);
   if (failed(generic))
