@@ -200,8 +200,9 @@ bool FamilyFinder::allowsElementwise(linalg::GenericOp op) {
     return false;
   }
   if (op.getNumDpsInits() == 0)
-    // An epilogue: reads members, writes global memory.
-    return rank == 2 && touchesOnlyGlobalMemory(op);
+    // An epilogue: reads members (a block's tiles, or a vector of rows),
+    // writes global memory.
+    return touchesOnlyGlobalMemory(op);
   Value output = op.getDpsInits()[0];
   auto outputType = cast<MemRefType>(output.getType());
   if (!isMember(output) || outputType.getRank() != rank)

@@ -481,16 +481,19 @@ LogicalResult FragmentFamilyDistributor::reduce(linalg::ReduceOp op) {
 
 LogicalResult FragmentFamilyDistributor::epilogue(linalg::GenericOp op) {
   Location loc = op.getLoc();
-  // The tiles are those of the op's first block input.
+  // The tiles are those of the op's first member input: a block's, or, for
+  // a 1-D epilogue (a vector of rows stored), a vector's row tiles.
+  bool vector = op.getNumLoops() == 1;
   Access first;
   for (Value input : op.getDpsInputs())
     if (Access found = access(input);
-        found.member && isa<FragmentsLayoutAttr>(found.member->layout)) {
+        found.member && (vector || isa<FragmentsLayoutAttr>(
+                                       found.member->layout))) {
       first = found;
       break;
     }
   if (!first.member)
-    return op.emitError("an epilogue of a fragment family reads no block");
+    return op.emitError("an epilogue of a fragment family reads no member");
   FailureOr<linalg::LinalgLoops> loops =
       linalg::linalgOpToParallelLoops(rewriter, op);
   if (failed(loops) || loops->size() != 1)
@@ -525,24 +528,45 @@ LogicalResult FragmentFamilyDistributor::epilogue(linalg::GenericOp op) {
             UnitAttr());
       }
       barrier(loc);
+      // Lane l takes the tile's elements l, l + S, ... (S the subgroup
+      // size); a vector's 16 rows go to the first 16 lanes.
+      int64_t elementsPerTile = vector ? kTile : kTile * kTile;
       auto elements = scf::ForOp::create(
           rewriter, loc, index(0),
-          index(kTile * kTile / shape.subgroupSize), index(1));
+          index(llvm::divideCeil(elementsPerTile, shape.subgroupSize)),
+          index(1));
       OpBuilder::InsertionGuard guard(rewriter);
       rewriter.setInsertionPointToStart(elements.getBody());
       Value linear = arith::AddIOp::create(
           rewriter, loc, lane,
           arith::MulIOp::create(rewriter, loc, elements.getInductionVar(),
                                 index(shape.subgroupSize)));
-      Value row = arith::DivUIOp::create(rewriter, loc, linear, index(kTile));
-      Value col = arith::RemUIOp::create(rewriter, loc, linear, index(kTile));
+      if (elementsPerTile % shape.subgroupSize) {
+        Value inside = arith::CmpIOp::create(rewriter, loc,
+                                             arith::CmpIPredicate::ult, linear,
+                                             index(elementsPerTile));
+        auto guarded = scf::IfOp::create(rewriter, loc, inside);
+        rewriter.setInsertionPointToStart(guarded.thenBlock());
+      }
+      Value row = vector ? linear
+                         : arith::DivUIOp::create(rewriter, loc, linear,
+                                                  index(kTile))
+                               .getResult();
+      Value col = vector ? index(0)
+                         : arith::RemUIOp::create(rewriter, loc, linear,
+                                                  index(kTile))
+                               .getResult();
       Value scratchRow = arith::AddIOp::create(rewriter, loc, scratchRow0, row);
       IRMapping mapping;
-      mapping.map(parallel.getInductionVars(),
-                  ValueRange{arith::AddIOp::create(rewriter, loc,
-                                                   origins.rows[r], row),
-                             arith::AddIOp::create(rewriter, loc,
-                                                   origins.cols[c], col)});
+      Value bufferRow =
+          arith::AddIOp::create(rewriter, loc, origins.rows[r], row);
+      if (vector)
+        mapping.map(parallel.getInductionVars(), ValueRange{bufferRow});
+      else
+        mapping.map(parallel.getInductionVars(),
+                    ValueRange{bufferRow,
+                               arith::AddIOp::create(rewriter, loc,
+                                                     origins.cols[c], col)});
       for (Operation &nested : parallel.getBody()->without_terminator()) {
         auto load = dyn_cast<memref::LoadOp>(&nested);
         auto found =

@@ -165,7 +165,8 @@ func.func @transposed_reader(%q: memref<64x32xf16, #wg>, %k: memref<32x64xf16, #
 // -----
 
 // A matmul operand computed in f32 and truncated in the same op: the map
-// computes the f32 elements, then each fragment converts.
+// computes the f32 elements, then each fragment converts. The row maxima
+// are stored by a 1-D epilogue.
 // LAYOUT-LABEL: func.func @computed_operand
 // LAYOUT: memref.alloc() {triton_spirv.fragment_family, triton_spirv.layout = #triton_spirv.fragments<[4, 1]>} : memref<64x32xf16
 // DIST-LABEL: func.func @computed_operand
@@ -175,6 +176,11 @@ func.func @transposed_reader(%q: memref<64x32xf16, #wg>, %k: memref<32x64xf16, #
 // DIST-NEXT: }
 // DIST-NEXT: triton_spirv.convert_fragment %{{.*}} : !gpu.mma_matrix<16x16xf32, "COp"> -> !gpu.mma_matrix<16x16xf16, "AOp">
 // DIST: gpu.subgroup_mma_compute
+// DIST: gpu.subgroup_mma_store_matrix
+// DIST: gpu.subgroup_mma_store_matrix
+// DIST: %[[INSIDE:.*]] = arith.cmpi ult, %{{.*}}, %c16
+// DIST: scf.if %[[INSIDE]]
+// DIST: memref.load %{{.*}}[%{{.*}}, %c0{{.*}}] : memref<64x16xf32, #gpu.address_space<workgroup>>
 #wg = #gpu.address_space<workgroup>
 #id2 = affine_map<(d0, d1) -> (d0, d1)>
 func.func @computed_operand(%q: memref<64x16xf16, #wg>, %k: memref<16x32xf16, #wg>, %v: memref<32x64xf16, #wg>,
@@ -206,6 +212,16 @@ func.func @computed_operand(%q: memref<64x16xf16, #wg>, %k: memref<16x32xf16, #w
     %r64 = arith.muli %r, %c64 : index
     %at = arith.addi %r64, %c : index
     memref.store %x, %out[%at] : memref<?xf32>
+    linalg.yield
+  }
+  // The row maxima stored too (tutorial 06's M): a 1-D epilogue, whose
+  // vector of rows the first 16 lanes read from a scratch tile.
+  linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]}
+      ins(%max : memref<64xf32, #wg>) {
+  ^bb0(%m: f32):
+    %r = linalg.index 0 : index
+    %at = arith.addi %r, %c64 : index
+    memref.store %m, %out[%at] : memref<?xf32>
     linalg.yield
   }
   return
