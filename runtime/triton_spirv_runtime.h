@@ -46,8 +46,8 @@ typedef struct tsr_properties {
   uint32_t buffer_device_address;
   /* Cooperative matrices of bf16 components (VK_KHR_shader_bfloat16). */
   uint32_t bfloat16_cooperative_matrix;
-  /* Row reductions and per-element functions of cooperative matrices
-   * (VK_NV_cooperative_matrix2). */
+  /* Row reductions, per-element functions and conversions of cooperative
+   * matrices (VK_NV_cooperative_matrix2). */
   uint32_t cooperative_matrix2;
 } tsr_properties;
 

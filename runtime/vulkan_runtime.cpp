@@ -206,8 +206,9 @@ struct tsr_device {
   bool bufferDeviceAddress = false;
   /// Shaders may use cooperative matrices of bf16 components.
   bool bfloat16CooperativeMatrix = false;
-  /// Shaders may reduce the rows of cooperative matrices and call functions
-  /// per element (VK_NV_cooperative_matrix2).
+  /// Shaders may reduce the rows of cooperative matrices, call functions
+  /// per element and convert accumulators to operands
+  /// (VK_NV_cooperative_matrix2).
   bool cooperativeMatrix2 = false;
   bool timestamps = false;
   PFN_vkGetMemoryHostPointerPropertiesEXT getHostPointerProperties = nullptr;
@@ -480,6 +481,7 @@ int createLogicalDevice(tsr_device *device) {
   device->cooperativeMatrix2 =
       cooperativeMatrix2 && cooperativeMatrixFeatures.cooperativeMatrix &&
       cooperativeMatrix2Features.cooperativeMatrixReductions &&
+      cooperativeMatrix2Features.cooperativeMatrixConversions &&
       cooperativeMatrix2Features.cooperativeMatrixPerElementOperations;
 
   float priority = 1.0f;
