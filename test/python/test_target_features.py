@@ -1,0 +1,54 @@
+"""The compile target names the preset features a device lacks, and the
+compiler takes all of them: an NVIDIA driver without bf16 cooperative
+matrices and without VK_NV_cooperative_matrix2 gets neither."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+import triton
+import triton.language as tl
+from triton.backends.compiler import GPUTarget
+from triton.compiler import ASTSource
+
+from triton_spirv import vulkan
+from triton_spirv.backend import driver
+
+
+@triton.jit
+def _row_max_of_dot(a_ptr, b_ptr, out_ptr, BLOCK: tl.constexpr):
+    offsets = tl.arange(0, BLOCK)[:, None] * BLOCK + tl.arange(0, BLOCK)[None, :]
+    scores = tl.dot(tl.load(a_ptr + offsets), tl.load(b_ptr + offsets))
+    tl.store(out_ptr + tl.arange(0, BLOCK), tl.max(scores, axis=1))
+
+
+def _nvidia_properties(**changes) -> vulkan.DeviceProperties:
+    return dataclasses.replace(vulkan.device().properties, vendor_id=0x10DE, name="NVIDIA test",
+                               subgroup_size=32, max_shared_memory=49152,
+                               max_workgroup_invocations=1024, **changes)
+
+
+@pytest.mark.parametrize("bfloat16, matrix2, suffix", [
+    (True, True, ""),
+    (True, False, ":-cooperative-matrix2"),
+    (False, False, ":-bfloat16-cooperative-matrix:-cooperative-matrix2"),
+])
+def test_arch_names_missing_features(monkeypatch: pytest.MonkeyPatch, bfloat16: bool, matrix2: bool,
+                                     suffix: str) -> None:
+    monkeypatch.setattr(vulkan.device(), "properties",
+                        _nvidia_properties(bfloat16_cooperative_matrix=bfloat16, cooperative_matrix2=matrix2))
+    assert driver.device_target().arch == "nvidia:32:49152:1024" + suffix
+
+
+@pytest.mark.parametrize("features", ["", ":-cooperative-matrix2", ":-bfloat16-cooperative-matrix:-cooperative-matrix2"])
+def test_compiler_takes_every_feature(features: str) -> None:
+    """A row maximum of a dot on 4 warps (64 rows: a fragment family) uses
+    VK_NV_cooperative_matrix2 exactly when the arch keeps the feature."""
+    source = ASTSource(_row_max_of_dot, {"a_ptr": "*fp16", "b_ptr": "*fp16", "out_ptr": "*fp32"},
+                       constexprs={"BLOCK": 64})
+    compiled = triton.compile(source, target=GPUTarget("spirv", "nvidia:32:49152:1024" + features, 32),
+                              options={"num_warps": 4})
+    # The SPIR-V binary declares the extension by name.
+    uses_extension = b"SPV_NV_cooperative_matrix2" in compiled.asm["spv"]
+    assert uses_extension == ("cooperative-matrix2" not in features)
