@@ -13,6 +13,18 @@
 using namespace mlir;
 using namespace mlir::triton_spirv;
 
+/// Whether every op nested in `body` is free of memory effects (the body of
+/// a map that runs per element of a fragment, or of a combiner).
+static bool isPureBody(Block &body) {
+  WalkResult walk = body.walk([](Operation *nested) {
+    return isa<linalg::YieldOp, linalg::IndexOp>(nested) ||
+                   isMemoryEffectFree(nested)
+               ? WalkResult::advance()
+               : WalkResult::interrupt();
+  });
+  return !walk.wasInterrupted();
+}
+
 linalg::GenericOp triton_spirv::indexVectorProducer(Value buffer) {
   auto type = dyn_cast<MemRefType>(buffer.getType());
   if (!type || type.getRank() != 1)
@@ -33,12 +45,7 @@ linalg::GenericOp triton_spirv::indexVectorProducer(Value buffer) {
       }))
     return nullptr;
   // Computed from the index and scalars: nothing read from memory.
-  WalkResult pure = producer.getBlock()->walk([](Operation *op) {
-    return isa<linalg::YieldOp, linalg::IndexOp>(op) || isMemoryEffectFree(op)
-               ? WalkResult::advance()
-               : WalkResult::interrupt();
-  });
-  return pure.wasInterrupted() ? nullptr : producer;
+  return isPureBody(*producer.getBlock()) ? producer : nullptr;
 }
 
 /// The f32 to f16 `arith.truncf` whose result the op's body yields, or
@@ -52,19 +59,6 @@ arith::TruncFOp triton_spirv::yieldedTruncation(linalg::GenericOp op) {
 }
 
 namespace {
-/// Whether every op nested in `op`'s body is free of memory effects (the
-/// body of a map that runs per element of a fragment).
-bool hasPureBody(linalg::LinalgOp op) {
-  return !op.getBlock()
-              ->walk([](Operation *nested) {
-                return isa<linalg::YieldOp, linalg::IndexOp>(nested) ||
-                               isMemoryEffectFree(nested)
-                           ? WalkResult::advance()
-                           : WalkResult::interrupt();
-              })
-              .wasInterrupted();
-}
-
 /// Whether `op`'s body touches no workgroup memory (an epilogue may load
 /// and store global memory).
 bool touchesOnlyGlobalMemory(linalg::LinalgOp op) {
@@ -212,7 +206,7 @@ bool FamilyFinder::allowsElementwise(linalg::GenericOp op) {
   if (outputType.getElementType().isF16() &&
       (rank != 2 || !yieldedTruncation(op)))
     return false;
-  return hasPureBody(op);
+  return isPureBody(*op.getBlock());
 }
 
 /// Whether `op` can be a fragment family's op, as a use of `buffer`.
@@ -226,11 +220,7 @@ bool FamilyFinder::allowsOp(Operation *op, Value buffer) {
     return reduce.getInputs().size() == 1 &&
            reduce.getDimensions() == ArrayRef<int64_t>{1} &&
            isBlock(reduce.getInputs()[0]) && isRows(reduce.getInits()[0]) &&
-           !reduce.getCombiner().front().walk([](Operation *nested) {
-             return isa<linalg::YieldOp>(nested) || isMemoryEffectFree(nested)
-                        ? WalkResult::advance()
-                        : WalkResult::interrupt();
-           }).wasInterrupted();
+           isPureBody(reduce.getCombiner().front());
   auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
   if (linalgOp && isStaticMatmul(linalgOp))
     return allowsMatmul(linalgOp, buffer);

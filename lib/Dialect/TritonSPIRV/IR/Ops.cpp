@@ -113,18 +113,22 @@ LogicalResult ConvertFragmentOp::verify() {
   return success();
 }
 
-LogicalResult ReadFragmentOp::verify() {
-  if (getVariable().getType().getFragment() != getFragment().getType())
-    return emitOpError("reads a ")
-           << getVariable().getType().getFragment() << ", not a "
-           << getFragment().getType();
+/// A variable read or written whole: its fragment type is the value's.
+static LogicalResult verifyFragmentAccess(Operation *op, StringRef verb,
+                                          FragmentVariableType variable,
+                                          Type fragment) {
+  if (variable.getFragment() != fragment)
+    return op->emitOpError(verb)
+           << " a " << variable.getFragment() << ", not a " << fragment;
   return success();
 }
 
+LogicalResult ReadFragmentOp::verify() {
+  return verifyFragmentAccess(*this, "reads", getVariable().getType(),
+                              getFragment().getType());
+}
+
 LogicalResult WriteFragmentOp::verify() {
-  if (getVariable().getType().getFragment() != getFragment().getType())
-    return emitOpError("writes a ")
-           << getVariable().getType().getFragment() << ", not a "
-           << getFragment().getType();
-  return success();
+  return verifyFragmentAccess(*this, "writes", getVariable().getType(),
+                              getFragment().getType());
 }
