@@ -90,8 +90,8 @@ struct BFloat16Features {
   VkBool32 shaderBFloat16CooperativeMatrix = VK_FALSE;
 };
 
-// VK_NV_cooperative_matrix2 (row reductions and per-element functions of
-// cooperative matrices), likewise.
+// VK_NV_cooperative_matrix2 (row reductions, per-element functions and
+// conversions of cooperative matrices), likewise.
 constexpr const char *kCooperativeMatrix2ExtensionName =
     "VK_NV_cooperative_matrix2";
 struct CooperativeMatrix2Features {
@@ -442,31 +442,25 @@ int createLogicalDevice(tsr_device *device) {
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
   features.pNext = &features11;
   features11.pNext = &features12;
-  // Chain the optional feature structs after the Vulkan 1.2 one.
+  // Chain the optional feature structs of the extensions present after the
+  // Vulkan 1.2 one.
   void **chainEnd = &features12.pNext;
-  if (atomicFloat) {
-    *chainEnd = &atomicFloatFeatures;
-    chainEnd = &atomicFloatFeatures.pNext;
-  }
+  auto chainIf = [&](bool present, auto &optional) {
+    if (!present)
+      return;
+    *chainEnd = &optional;
+    chainEnd = &optional.pNext;
+  };
+  chainIf(atomicFloat, atomicFloatFeatures);
   VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR statsFeatures{
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR};
-  if (pipelineStats) {
-    *chainEnd = &statsFeatures;
-    chainEnd = &statsFeatures.pNext;
-  }
+  chainIf(pipelineStats, statsFeatures);
   BFloat16Features bfloat16Features;
-  if (bfloat16) {
-    *chainEnd = &bfloat16Features;
-    chainEnd = &bfloat16Features.pNext;
-  }
+  chainIf(bfloat16, bfloat16Features);
   CooperativeMatrix2Features cooperativeMatrix2Features;
-  if (cooperativeMatrix2) {
-    *chainEnd = &cooperativeMatrix2Features;
-    chainEnd = &cooperativeMatrix2Features.pNext;
-  }
+  chainIf(cooperativeMatrix2, cooperativeMatrix2Features);
   CooperativeMatrixFeatures cooperativeMatrixFeatures;
-  if (cooperativeMatrix)
-    *chainEnd = &cooperativeMatrixFeatures;
+  chainIf(cooperativeMatrix, cooperativeMatrixFeatures);
   vkGetPhysicalDeviceFeatures2(device->physical, &features);
   // Out-of-bounds accesses read zeros and drop writes instead of faulting
   // the device; TRITON_SPIRV_ROBUST=0 turns that off (to measure its cost).

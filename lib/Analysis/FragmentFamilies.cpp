@@ -104,6 +104,8 @@ private:
   int64_t subgroups;
   /// Candidate 2-D blocks and vectors of rows.
   llvm::SetVector<Value> blocks, rows;
+  /// The kernel's index vectors (indexVectorProducer), found once.
+  llvm::SmallDenseSet<Value> indexVectors;
   /// Loops to unroll, per view of a block at their induction variable.
   DenseMap<Operation *, scf::ForOp> viewLoops;
 };
@@ -175,7 +177,7 @@ bool FamilyFinder::allowsElementwise(linalg::GenericOp op) {
     // index vector along either dimension.
     auto expand = value.getDefiningOp<memref::ExpandShapeOp>();
     Value vector = expand ? expand.getSrc() : value;
-    bool indexVector = indexVectorProducer(vector) != nullptr;
+    bool indexVector = indexVectors.contains(vector);
     if (rank == 1 && map.isIdentity() && (isRows(vector) || indexVector))
       continue;
     if (rank == 2 && expand && map.getNumResults() == 2) {
@@ -300,6 +302,8 @@ FamilyFinder::run(const llvm::SmallDenseSet<Value> &candidates) {
     if (type.getRank() == 1 && element.isF32() &&
         type.getDimSize(0) % rowsPerSubgroupTile == 0)
       rows.insert(buffer);
+    if (indexVectorProducer(buffer))
+      indexVectors.insert(buffer);
   });
   // Members go where a use is not one a family has, until none does.
   for (bool changed = true; changed;) {
@@ -333,15 +337,9 @@ FamilyFinder::run(const llvm::SmallDenseSet<Value> &candidates) {
       if (isa<memref::SubViewOp, memref::ExpandShapeOp>(user))
         ops.assign(user->getUsers().begin(), user->getUsers().end());
       for (Operation *op : ops) {
-        for (Value operand : op->getOperands()) {
-          Value root = operand;
-          if (auto view = root.getDefiningOp<memref::SubViewOp>())
-            root = view.getSource();
-          if (auto expand = root.getDefiningOp<memref::ExpandShapeOp>())
-            root = expand.getSrc();
-          if (isMember(root))
+        for (Value operand : op->getOperands())
+          if (Value root = bufferUnderViews(operand); isMember(root))
             families.unionSets(member, root);
-        }
         auto matmul = dyn_cast<linalg::LinalgOp>(op);
         if (isa<linalg::ReduceOp>(op) ||
             (matmul && isStaticMatmul(matmul) &&

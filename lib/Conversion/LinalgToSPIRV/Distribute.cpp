@@ -102,6 +102,9 @@ private:
   LogicalResult distributeOnFragments(linalg::LinalgOp op, Value buffer,
                                       const FragmentBuffer &fragments);
   Value fragmentScratch(Location loc, Type element);
+  /// The distributor of the kernel's fragment families, made at its first
+  /// member.
+  void createFragmentFamilyDistributor();
   bool distributeGridReduction(linalg::ReduceOp op);
   /// The grid or slice layout an element-wise op iterates in, if any.
   Attribute iterationLayout(linalg::LinalgOp op);
@@ -143,7 +146,8 @@ private:
   DenseMap<Type, Value> fragmentScratches;
   /// The subgroup's index, for the fragment families' tiles.
   Value fragmentSubgroupId;
-  /// The buffers of fragment families, in variables (DistributeFragments).
+  /// The buffers of fragment families, in variables (DistributeFragments);
+  /// none in a kernel without them.
   std::optional<triton_spirv::FragmentFamilyDistributor> fragmentFamily;
   /// The families' epilogue scratch tiles, by element type and slot.
   DenseMap<std::pair<Type, unsigned>, Value> familyScratches;
@@ -237,21 +241,6 @@ LogicalResult KernelDistributor::run() {
   isInvocationZero =
       arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
                             invocationId, indexConstant(loc, 0));
-  fragmentSubgroupId = gpu::SubgroupIdOp::create(rewriter, loc, nullptr);
-  fragmentFamily.emplace(
-      rewriter, shape, fragmentSubgroupId,
-      [&](Location at, Type element, unsigned slot) {
-        Value &buffer = familyScratches[{element, slot}];
-        if (!buffer)
-          buffer = kernelWorkgroupBuffer(
-              at,
-              {workgroupSize / subgroupSize * triton_spirv::kFragmentSize,
-               triton_spirv::kFragmentSize},
-              element);
-        return buffer;
-      },
-      [&](Location at) { barrier(at); });
-  fragmentFamily->recordIndexVectors(kernel);
 
   // Block-level work (linalg ops, with their bodies) and memory writes made
   // by the scalar code, in program order.
@@ -299,7 +288,7 @@ LogicalResult KernelDistributor::run() {
                                   copy.getTarget());
       rewriter.eraseOp(copy);
     }
-    if (fragmentFamily->touches(op)) {
+    if (fragmentFamily && fragmentFamily->touches(op)) {
       if (failed(fragmentFamily->distribute(cast<linalg::LinalgOp>(op))))
         return failure();
       continue;
@@ -345,10 +334,8 @@ LogicalResult KernelDistributor::run() {
              << " at elements that other invocations hold";
     rewriter.eraseOp(buffer.getDefiningOp());
   }
-  if (failed(fragmentFamily->eraseMembers()))
+  if (fragmentFamily && failed(fragmentFamily->eraseMembers()))
     return failure();
-  if (fragmentSubgroupId.use_empty())
-    rewriter.eraseOp(fragmentSubgroupId.getDefiningOp());
   for (auto &[buffer, fragments] : fragmentBuffers) {
     if (!buffer.use_empty())
       return buffer.user_begin()->emitError()
@@ -448,6 +435,8 @@ LogicalResult KernelDistributor::findPrivateBuffers() {
         return WalkResult::interrupt();
       }
       OpBuilder::InsertionGuard guard(rewriter);
+      if (!fragmentFamily)
+        createFragmentFamilyDistributor();
       rewriter.setInsertionPointAfter(fragmentSubgroupId.getDefiningOp());
       return failed(fragmentFamily->addMember(alloc)) ? WalkResult::interrupt()
                                                       : WalkResult::advance();
@@ -1836,6 +1825,27 @@ Value KernelDistributor::shuffleFrom(Value value, Value lane) {
   if (type != bits)
     shuffled = arith::BitcastOp::create(rewriter, loc, type, shuffled);
   return shuffled;
+}
+
+void KernelDistributor::createFragmentFamilyDistributor() {
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPointAfter(isInvocationZero.getDefiningOp());
+  fragmentSubgroupId =
+      gpu::SubgroupIdOp::create(rewriter, kernel.getLoc(), nullptr);
+  fragmentFamily.emplace(
+      rewriter, shape, fragmentSubgroupId,
+      [&](Location at, Type element, unsigned slot) {
+        Value &buffer = familyScratches[{element, slot}];
+        if (!buffer)
+          buffer = kernelWorkgroupBuffer(
+              at,
+              {workgroupSize / subgroupSize * triton_spirv::kFragmentSize,
+               triton_spirv::kFragmentSize},
+              element);
+        return buffer;
+      },
+      [&](Location at) { barrier(at); });
+  fragmentFamily->recordIndexVectors(kernel);
 }
 
 Value KernelDistributor::fragmentScratch(Location loc, Type element) {

@@ -4,6 +4,7 @@
 #include "DistributeMatmul.h"
 
 #include "triton-spirv/Analysis/FragmentFamilies.h"
+#include "triton-spirv/Analysis/WorkgroupMemory.h"
 #include "triton-spirv/Dialect/TritonSPIRV/IR/Ops.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -19,15 +20,6 @@ using namespace mlir;
 using namespace mlir::triton_spirv;
 
 static constexpr int64_t kTile = kFragmentSize;
-
-/// The buffer under a view (subview or expand_shape) or the value itself.
-static Value rootOf(Value value) {
-  if (auto view = value.getDefiningOp<memref::SubViewOp>())
-    return view.getSource();
-  if (auto expand = value.getDefiningOp<memref::ExpandShapeOp>())
-    return expand.getSrc();
-  return value;
-}
 
 LogicalResult FragmentFamilyDistributor::addMember(memref::AllocOp alloc) {
   MemRefType type = alloc.getType();
@@ -85,13 +77,13 @@ void FragmentFamilyDistributor::recordIndexVectors(Operation *kernel) {
 
 bool FragmentFamilyDistributor::touches(Operation *op) const {
   return llvm::any_of(op->getOperands(), [&](Value operand) {
-    return members.count(rootOf(operand));
+    return members.count(bufferUnderViews(operand));
   });
 }
 
 FragmentFamilyDistributor::Access
 FragmentFamilyDistributor::access(Value value) const {
-  auto found = members.find(rootOf(value));
+  auto found = members.find(bufferUnderViews(value));
   if (found == members.end())
     return {};
   Access result{const_cast<FragmentVariables *>(&found->second)};
@@ -312,7 +304,7 @@ LogicalResult FragmentFamilyDistributor::map(linalg::GenericOp op) {
         scalars.push_back(operand.get());
     } else if (access(operand.get()).member) {
       source.kind = ArgumentSource::Fragment;
-    } else if (auto found = indexVectors.find(rootOf(operand.get()));
+    } else if (auto found = indexVectors.find(bufferUnderViews(operand.get()));
                found != indexVectors.end()) {
       linalg::GenericOp producer = found->second.producer;
       source.kind = ArgumentSource::IndexVector;

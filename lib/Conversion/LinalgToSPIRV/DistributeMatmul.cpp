@@ -680,6 +680,35 @@ static MatmulTiling fragmentTiling(FragmentsLayoutAttr layout,
           type.getDimSize(1) / (grid[1] * kFragmentSize)};
 }
 
+/// Replaces `op` by its subgroups' cooperative tiles of `tiling`, carried
+/// through `loops` (outermost first, the matmul directly in the last),
+/// starting from and ending in fragments as `accumulator` says; the
+/// subgroup's index is `subgroupId`, or one made before the loops.
+static FailureOr<SmallVector<Value>>
+emitFragmentTiles(RewriterBase &rewriter, linalg::LinalgOp op,
+                  const WorkgroupShape &shape, const MatmulTiling &tiling,
+                  ArrayRef<Operation *> loops, Value subgroupId,
+                  FragmentAccumulator accumulator) {
+  rewriter.setInsertionPoint(op);
+  FailureOr<linalg::GenericOp> generic = asGeneric(rewriter, op);
+  if (failed(generic))
+    return op->emitError("cannot generalize this matmul");
+  if (!subgroupId) {
+    rewriter.setInsertionPoint(loops.empty() ? generic->getOperation()
+                                             : loops.front());
+    subgroupId =
+        gpu::SubgroupIdOp::create(rewriter, generic->getLoc(), nullptr);
+  }
+  rewriter.setInsertionPoint(*generic);
+  SmallVector<Value> fragments;
+  accumulator.fragments = &fragments;
+  MatmulDistributor(rewriter, *generic, loops)
+      .emitCooperativeTiles(tiling, subgroupId, shape.maxWorkgroupMemory,
+                            accumulator);
+  rewriter.eraseOp(*generic);
+  return fragments;
+}
+
 FailureOr<SmallVector<Value>> triton_spirv::distributeMatmulOnFragments(
     RewriterBase &rewriter, linalg::LinalgOp op, const WorkgroupShape &shape,
     FragmentsLayoutAttr layout, Value fill, Block *fillBlock) {
@@ -692,22 +721,9 @@ FailureOr<SmallVector<Value>> triton_spirv::distributeMatmulOnFragments(
     return op->emitError("a matmul accumulating into a buffer in layout ")
            << layout << " must have the cooperative-matrix form, be tiled "
            << "by the layout and sit in loops below its accumulator's fill";
-  MatmulTiling tiling = fragmentTiling(layout, accType);
-  rewriter.setInsertionPoint(op);
-  FailureOr<linalg::GenericOp> generic = asGeneric(rewriter, op);
-  if (failed(generic))
-    return op->emitError("cannot generalize this matmul");
-  rewriter.setInsertionPoint(loops->empty() ? generic->getOperation()
-                                            : loops->front());
-  Value subgroupId =
-      gpu::SubgroupIdOp::create(rewriter, generic->getLoc(), nullptr);
-  rewriter.setInsertionPoint(*generic);
-  SmallVector<Value> fragments;
-  MatmulDistributor(rewriter, *generic, *loops)
-      .emitCooperativeTiles(tiling, subgroupId, shape.maxWorkgroupMemory,
-                            {fill, {}, {}, &fragments});
-  rewriter.eraseOp(*generic);
-  return fragments;
+  return emitFragmentTiles(rewriter, op, shape,
+                           fragmentTiling(layout, accType), *loops, Value(),
+                           {fill, {}, {}, nullptr});
 }
 
 FailureOr<SmallVector<Value>> triton_spirv::distributeMatmulOnFragmentValues(
@@ -720,15 +736,7 @@ FailureOr<SmallVector<Value>> triton_spirv::distributeMatmulOnFragmentValues(
     return op->emitError("a matmul accumulating into a buffer in layout ")
            << layout << " must have the cooperative-matrix form and be "
            << "tiled by the layout";
-  MatmulTiling tiling = fragmentTiling(layout, accType);
-  rewriter.setInsertionPoint(op);
-  FailureOr<linalg::GenericOp> generic = asGeneric(rewriter, op);
-  if (failed(generic))
-    return op->emitError("cannot generalize this matmul");
-  SmallVector<Value> fragments;
-  MatmulDistributor(rewriter, *generic, {})
-      .emitCooperativeTiles(tiling, subgroupId, shape.maxWorkgroupMemory,
-                            {Value(), initial, lhsFragments, &fragments});
-  rewriter.eraseOp(*generic);
-  return fragments;
+  return emitFragmentTiles(rewriter, op, shape,
+                           fragmentTiling(layout, accType), {}, subgroupId,
+                           {Value(), initial, lhsFragments, nullptr});
 }
