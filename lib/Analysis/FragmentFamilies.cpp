@@ -25,6 +25,11 @@ static bool isPureBody(Block &body) {
   return !walk.wasInterrupted();
 }
 
+int64_t triton_spirv::fragmentFamilyRowTile(const WorkgroupShape &shape) {
+  return kFragmentSize * (shape.workgroupSize /
+                          std::max(shape.subgroupSize, 1u));
+}
+
 linalg::GenericOp triton_spirv::indexVectorProducer(Value buffer) {
   auto type = dyn_cast<MemRefType>(buffer.getType());
   if (!type || type.getRank() != 1)
@@ -83,7 +88,8 @@ public:
                function_ref<const std::optional<MatmulPlan> &(linalg::LinalgOp)>
                    planFor)
       : kernel(kernel), planFor(planFor),
-        subgroups(shape.workgroupSize / std::max(shape.subgroupSize, 1u)) {}
+        subgroups(shape.workgroupSize / std::max(shape.subgroupSize, 1u)),
+        rowTile(fragmentFamilyRowTile(shape)) {}
 
   FragmentFamilies run(const llvm::SmallDenseSet<Value> &candidates);
 
@@ -101,7 +107,7 @@ private:
 
   func::FuncOp kernel;
   function_ref<const std::optional<MatmulPlan> &(linalg::LinalgOp)> planFor;
-  int64_t subgroups;
+  int64_t subgroups, rowTile;
   /// Candidate 2-D blocks and vectors of rows.
   llvm::SetVector<Value> blocks, rows;
   /// The kernel's index vectors (indexVectorProducer), found once.
@@ -244,8 +250,8 @@ bool FamilyFinder::allowsUse(Operation *user, Value buffer) {
     // Whole tiles of each subgroup's rows.
     std::optional<int64_t> rowOffset =
         getConstantIntValue(view.getMixedOffsets()[0]);
-    if (!rowOffset || *rowOffset % (kFragmentSize * subgroups) ||
-        view.getStaticSizes()[0] % (kFragmentSize * subgroups))
+    if (!rowOffset || *rowOffset % rowTile ||
+        view.getStaticSizes()[0] % rowTile)
       return false;
     if (std::optional<int64_t> col =
             getConstantIntValue(view.getMixedOffsets()[1]);
@@ -288,7 +294,6 @@ bool FamilyFinder::allowsUse(Operation *user, Value buffer) {
 
 FragmentFamilies
 FamilyFinder::run(const llvm::SmallDenseSet<Value> &candidates) {
-  int64_t rowsPerSubgroupTile = kFragmentSize * subgroups;
   kernel.walk([&](memref::AllocOp alloc) {
     Value buffer = alloc.getResult();
     if (!candidates.contains(buffer))
@@ -296,11 +301,11 @@ FamilyFinder::run(const llvm::SmallDenseSet<Value> &candidates) {
     MemRefType type = alloc.getType();
     Type element = type.getElementType();
     if (type.getRank() == 2 && (element.isF32() || element.isF16()) &&
-        type.getDimSize(0) % rowsPerSubgroupTile == 0 &&
+        type.getDimSize(0) % rowTile == 0 &&
         type.getDimSize(1) % kFragmentSize == 0)
       blocks.insert(buffer);
     if (type.getRank() == 1 && element.isF32() &&
-        type.getDimSize(0) % rowsPerSubgroupTile == 0)
+        type.getDimSize(0) % rowTile == 0)
       rows.insert(buffer);
     if (indexVectorProducer(buffer))
       indexVectors.insert(buffer);

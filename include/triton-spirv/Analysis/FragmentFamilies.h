@@ -25,6 +25,10 @@
 
 namespace mlir::triton_spirv {
 
+/// The rows of a family's blocks are a multiple of this: whole 16-row
+/// tiles for every subgroup of `shape` (the subgroups own whole rows).
+int64_t fragmentFamilyRowTile(const WorkgroupShape &shape);
+
 /// The f32 to f16 `arith.truncf` whose result `op`'s body yields (a block
 /// computed in f32 and converted for a matmul), or null.
 arith::TruncFOp yieldedTruncation(linalg::GenericOp op);

@@ -17,6 +17,7 @@
 
 #include "triton-spirv/Conversion/LinalgToSPIRV/Passes.h"
 
+#include "triton-spirv/Analysis/FragmentFamilies.h"
 #include "triton-spirv/Analysis/MatmulPlan.h"
 #include "triton-spirv/Analysis/WorkgroupMemory.h"
 
@@ -435,11 +436,14 @@ struct ChunkMatmulReductionPass
   }
 
   /// Whether `op`'s left operand is f16 computed by element-wise ops from
-  /// the result of another matmul of the same block: with
-  /// cooperative-matrix2 it stays that matmul's fragments, converted.
-  static bool leftOperandIsFragments(linalg::LinalgOp op) {
+  /// the result of another matmul of the same block, of rows that whole
+  /// tiles of `rowTile` cover: with cooperative-matrix2 it stays that
+  /// matmul's fragments, converted (the fragment families' conditions).
+  static bool leftOperandIsFragments(linalg::LinalgOp op, int64_t rowTile) {
     Value lhs = op.getDpsInputs()[0];
-    if (!getElementTypeOrSelf(lhs.getType()).isF16())
+    auto lhsType = cast<RankedTensorType>(lhs.getType());
+    if (!lhsType.getElementType().isF16() ||
+        lhsType.getDimSize(0) % rowTile)
       return false;
     SmallVector<Value> worklist{lhs};
     llvm::SmallDenseSet<Value> seen;
@@ -481,6 +485,8 @@ struct ChunkMatmulReductionPass
       ++matmulsPerParent[op->getParentOp()];
     });
     SmallVector<std::pair<linalg::LinalgOp, int64_t>> work;
+    int64_t rowTile = triton_spirv::fragmentFamilyRowTile(
+        {workgroupSize, subgroupSize});
     for (linalg::LinalgOp op : matmuls) {
       int64_t budget =
           maxWorkgroupMemory / (3 * matmulsPerParent.lookup(op->getParentOp()));
@@ -490,7 +496,7 @@ struct ChunkMatmulReductionPass
       // Bytes of A and B per step of K.
       int64_t lhsBytes =
           cooperativeMatrix2 && !isa<linalg::BatchMatmulOp>(op) &&
-                  leftOperandIsFragments(op)
+                  leftOperandIsFragments(op, rowTile)
               ? 0
               : lhsType.getNumElements() / k *
                     triton_spirv::elementBytes(lhsType.getElementType());

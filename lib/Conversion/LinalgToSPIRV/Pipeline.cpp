@@ -47,8 +47,8 @@ LogicalResult mlir::triton_spirv::buildLinalgToSPIRVPipeline(
   pm.addPass(createCSEPass());
   bool cooperativeMatrix2 =
       cooperativeMatrix && target->features.cooperativeMatrix2;
-  pm.addPass(
-      createChunkMatmulReduction({maxWorkgroupMemory, cooperativeMatrix2}));
+  pm.addPass(createChunkMatmulReduction(
+      {maxWorkgroupMemory, cooperativeMatrix2, workgroupSize, subgroupSize}));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createBufferizeToWorkgroup());
   pm.addPass(createCanonicalizerPass());

@@ -1,5 +1,6 @@
 // RUN: triton-spirv-opt %s --triton-spirv-chunk-matmul-reduction=max-workgroup-memory=49152 --canonicalize | FileCheck %s --check-prefix=THIRD
 // RUN: triton-spirv-opt %s --triton-spirv-chunk-matmul-reduction="max-workgroup-memory=49152 cooperative-matrix2=1" --canonicalize | FileCheck %s --check-prefix=FRAGMENTS
+// RUN: triton-spirv-opt %s --triton-spirv-chunk-matmul-reduction="max-workgroup-memory=49152 cooperative-matrix2=1 workgroup-size=512" --canonicalize | FileCheck %s --check-prefix=THIRD
 
 #id = affine_map<(d0, d1) -> (d0, d1)>
 
@@ -15,7 +16,9 @@
 //
 // With cooperative-matrix2 the exponentials stay the first dot's fragments:
 // the second dot stages only its 4 KiB right operand, whole; the first
-// still runs in chunks of 16.
+// still runs in chunks of 16. With 16 subgroups (512 invocations) the 128
+// rows do not give each a whole 16-row tile: no fragment family can form,
+// and the weights count as staged again.
 // FRAGMENTS-LABEL: func.func @two_dots
 // FRAGMENTS: scf.for %{{.*}} = %c0 to %c64 step %c16
 // FRAGMENTS: linalg.matmul {{.*}} : tensor<128x16xf16>, tensor<16x32xf16>

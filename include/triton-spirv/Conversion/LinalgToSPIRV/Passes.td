@@ -94,8 +94,9 @@ def ChunkMatmulReduction : Pass<"triton-spirv-chunk-matmul-reduction",
     chunk is sliced from the whole result instead.
 
     With `cooperative-matrix2`, an f16 left operand computed element-wise
-    from another matmul's result in the same block (attention's weights)
-    takes no workgroup memory: it stays fragments
+    from another matmul's result in the same block (attention's weights),
+    with rows the subgroups of `workgroup-size` / `subgroup-size` can own
+    whole, takes no workgroup memory: it stays fragments
     (lib/Analysis/FragmentFamilies.cpp), so only the right operand counts.
   }];
   let options = [
@@ -104,6 +105,10 @@ def ChunkMatmulReduction : Pass<"triton-spirv-chunk-matmul-reduction",
     Option<"cooperativeMatrix2", "cooperative-matrix2", "bool", "false",
            "Left operands computed from matmul results stay fragments "
            "(VK_NV_cooperative_matrix2)">,
+    Option<"workgroupSize", "workgroup-size", "unsigned", "128",
+           "Invocations per workgroup (num_warps * 32)">,
+    Option<"subgroupSize", "subgroup-size", "unsigned", "32",
+           "Invocations per subgroup">,
   ];
   let dependentDialects = ["::mlir::affine::AffineDialect",
                            "::mlir::bufferization::BufferizationDialect",
