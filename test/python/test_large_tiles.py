@@ -74,6 +74,22 @@ def test_attention_blocks(block_q: int, block_kv: int, head_dim: int, causal: bo
                                atol=1e-2, rtol=1e-2)
 
 
+@pytest.mark.parametrize("causal", [False, True])
+def test_attention_keys_and_weights_of_one_shape(causal: bool) -> None:
+    """HEAD_DIM == BLOCK_Q == BLOCK_KV on 2 warps: the staged keys and the
+    weights have one shape (on NVIDIA the weights are fragments, the keys a
+    workgroup buffer of their own)."""
+    heads, seq, block = 2, 150, 32
+    gen = torch.Generator().manual_seed(3)
+    q, k, v = (torch.randn(heads, seq, block, generator=gen).mul(0.5).half() for _ in range(3))
+    out = torch.empty_like(q)
+    scale = 1.0 / math.sqrt(block)
+    attention_fwd_kernel[(triton.cdiv(seq, block), heads)](
+        q, k, v, out, seq, scale, HEAD_DIM=block, BLOCK_Q=block, BLOCK_KV=block, CAUSAL=causal, num_warps=2)
+    torch.testing.assert_close(out.float(), attention_reference(q, k, v, scale, causal=causal),
+                               atol=1e-2, rtol=1e-2)
+
+
 @triton.jit
 def _square_kernel(z_ptr, out_ptr, BLOCK: tl.constexpr):
     offsets = tl.arange(0, BLOCK)[:, None] * BLOCK + tl.arange(0, BLOCK)[None, :]

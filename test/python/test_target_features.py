@@ -12,6 +12,8 @@ import triton.language as tl
 from triton.backends.compiler import GPUTarget
 from triton.compiler import ASTSource
 
+from corpus.kernels.dots import attention_fwd_kernel
+
 from triton_spirv import vulkan
 from triton_spirv.backend import driver
 
@@ -52,3 +54,17 @@ def test_compiler_takes_every_feature(features: str) -> None:
     # The SPIR-V binary declares the extension by name.
     uses_extension = b"SPV_NV_cooperative_matrix2" in compiled.asm["spv"]
     assert uses_extension == ("cooperative-matrix2" not in features)
+
+
+def test_attention_weights_stay_fragments() -> None:
+    """Attention whose staged keys (HEAD_DIM x BLOCK_KV, whole: no chunks)
+    and weights (BLOCK_Q x BLOCK_KV) have one shape keeps its weights as
+    fragments, on 2 warps of 16 rows each: the two are not one buffer (a
+    fragment family, SPV_NV_cooperative_matrix2)."""
+    source = ASTSource(attention_fwd_kernel,
+                       {"q_ptr": "*fp16", "k_ptr": "*fp16", "v_ptr": "*fp16", "out_ptr": "*fp16",
+                        "seq_len": "i32", "scale": "fp32"},
+                       constexprs={"HEAD_DIM": 32, "BLOCK_Q": 32, "BLOCK_KV": 32, "CAUSAL": False})
+    compiled = triton.compile(source, target=GPUTarget("spirv", "nvidia:32:49152:1024", 32),
+                              options={"num_warps": 2})
+    assert b"SPV_NV_cooperative_matrix2" in compiled.asm["spv"]

@@ -2,6 +2,8 @@
 
 #include "triton-spirv/Conversion/LinalgToSPIRV/Passes.h"
 
+#include "triton-spirv/Analysis/MatmulPlan.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Bufferization/Transforms/OneShotAnalysis.h"
@@ -78,6 +80,40 @@ void reuseLoopCarriedDestinations(Operation *root) {
         init.set(carried);
         break;
       }
+    }
+  });
+}
+
+/// An op computing a matmul operand into a tensor.empty gets an empty of
+/// its own. CSE merges equal empties, and bufferization would then give
+/// unrelated blocks one buffer where their lives do not overlap: a staged
+/// operand and a block of the same shape computed later (attention's keys,
+/// staged, and its weights, a matmul's fragments), which ties both to one
+/// layout. Workgroup buffers that end up apart share memory again later
+/// (--triton-spirv-reuse-workgroup-memory).
+void separateOperandDestinations(Operation *root) {
+  IRRewriter rewriter(root->getContext());
+  auto computesOperand = [](Operation *op) {
+    return llvm::any_of(op->getUsers(), [&](Operation *user) {
+      auto matmul = dyn_cast<linalg::LinalgOp>(user);
+      return matmul && triton_spirv::isStaticMatmul(matmul) &&
+             llvm::any_of(matmul.getDpsInputs(), [&](Value input) {
+               return input.getDefiningOp() == op;
+             });
+    });
+  };
+  root->walk([&](tensor::EmptyOp empty) {
+    if (empty->hasOneUse())
+      return;
+    // The first use keeps the original.
+    for (OpOperand &use :
+         llvm::make_early_inc_range(llvm::drop_begin(empty->getUses()))) {
+      if (!computesOperand(use.getOwner()))
+        continue;
+      rewriter.setInsertionPoint(use.getOwner());
+      Operation *copy = rewriter.clone(*empty);
+      rewriter.modifyOpInPlace(use.getOwner(),
+                               [&] { use.set(copy->getResult(0)); });
     }
   });
 }
@@ -216,6 +252,7 @@ struct BufferizeToWorkgroupPass
     ModuleOp module = getOperation();
     MLIRContext *context = &getContext();
     materializeTensorConstants(module);
+    separateOperandDestinations(module);
     selectTensorsElementwise(module);
     yieldBranchTensorsIntoOneBuffer(module);
     reuseLoopCarriedDestinations(module);

@@ -199,6 +199,16 @@ static Value padFragmentRows(RewriterBase &rewriter, Value operand,
       else
         cast<memref::StoreOp>(access).getMemrefMutable().set(padded);
     });
+  // The matmul reads the old rows within the new ones, and the old buffer
+  // goes now: it must not count when the other operand asks for padding.
+  auto rows = memref::SubViewOp::create(
+      rewriter, alloc.getLoc(), padded,
+      SmallVector<OpFoldResult>(2, rewriter.getIndexAttr(0)),
+      getAsIndexOpFoldResult(rewriter.getContext(), type.getShape()),
+      SmallVector<OpFoldResult>(2, rewriter.getIndexAttr(1)));
+  rewriter.modifyOpInPlace(matmul,
+                           [&] { matmul->replaceUsesOfWith(alloc, rows); });
+  rewriter.eraseOp(alloc);
   return padded;
 }
 
@@ -510,13 +520,15 @@ void MatmulDistributor::emitCooperativeTiles(const MatmulTiling &tiling,
                                              FragmentAccumulator fragments) {
   // One buffer may be both operands (tl.dot(z, z)): padded once, it is
   // read as both. A held as fragments is in no buffer.
+  // (Padding erases the old buffer: compare before.)
   bool lhsInRegisters = !fragments.lhsFragments.empty();
+  bool oneBuffer = rhs == lhs;
   Value lhsRows =
       lhsInRegisters ? lhs
                      : padFragmentRows(rewriter, lhs, op, maxWorkgroupMemory);
-  Value rhsRows = rhs == lhs ? lhsRows
-                             : padFragmentRows(rewriter, rhs, op,
-                                               maxWorkgroupMemory);
+  Value rhsRows = oneBuffer ? lhsRows
+                            : padFragmentRows(rewriter, rhs, op,
+                                              maxWorkgroupMemory);
   if (!accumulationLoops.empty())
     rewriter.setInsertionPoint(accumulationLoops.front());
   auto [rows, cols] = fragmentOrigins(rewriter, loc, tiling, subgroupId);
@@ -608,6 +620,25 @@ FailureOr<linalg::GenericOp> triton_spirv::asGeneric(RewriterBase &rewriter,
   return linalg::generalizeNamedOp(rewriter, op);
 }
 
+/// Erases the distributed `generic` and the operand buffers it leaves unused:
+/// those laid out again (padded rows) must not count against workgroup
+/// memory when the next matmul's operands ask for padding. (Fragment family
+/// members are the family distributor's to erase.)
+static void eraseDistributedMatmul(RewriterBase &rewriter,
+                                   linalg::GenericOp generic) {
+  // Once each: A may be B too.
+  SmallVector<memref::AllocOp> oldBuffers;
+  for (Value operand : generic.getDpsInputs())
+    if (auto alloc = operand.getDefiningOp<memref::AllocOp>();
+        alloc && !alloc->hasAttr(kFragmentFamilyAttrName) &&
+        !llvm::is_contained(oldBuffers, alloc))
+      oldBuffers.push_back(alloc);
+  rewriter.eraseOp(generic);
+  for (memref::AllocOp alloc : oldBuffers)
+    if (alloc->use_empty())
+      rewriter.eraseOp(alloc);
+}
+
 FailureOr<bool> triton_spirv::distributeMatmul(RewriterBase &rewriter,
                                                linalg::LinalgOp op,
                                                Value invocationId,
@@ -658,17 +689,7 @@ FailureOr<bool> triton_spirv::distributeMatmul(RewriterBase &rewriter,
                                   shape);
   }
   rewriter.setInsertionPointAfter(generic);
-  // Operands laid out again leave their old buffers unused (once each: A
-  // may be B too).
-  SmallVector<memref::AllocOp> oldBuffers;
-  for (Value operand : generic.getDpsInputs())
-    if (auto alloc = operand.getDefiningOp<memref::AllocOp>();
-        alloc && !llvm::is_contained(oldBuffers, alloc))
-      oldBuffers.push_back(alloc);
-  rewriter.eraseOp(generic);
-  for (memref::AllocOp alloc : oldBuffers)
-    if (alloc->use_empty())
-      rewriter.eraseOp(alloc);
+  eraseDistributedMatmul(rewriter, generic);
   return true;
 }
 
@@ -705,7 +726,7 @@ emitFragmentTiles(RewriterBase &rewriter, linalg::LinalgOp op,
   MatmulDistributor(rewriter, *generic, loops)
       .emitCooperativeTiles(tiling, subgroupId, shape.maxWorkgroupMemory,
                             accumulator);
-  rewriter.eraseOp(*generic);
+  eraseDistributedMatmul(rewriter, *generic);
   return fragments;
 }
 

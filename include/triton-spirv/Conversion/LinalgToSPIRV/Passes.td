@@ -124,6 +124,10 @@ def BufferizeToWorkgroup : Pass<"triton-spirv-bufferize", "ModuleOp"> {
     allocated in workgroup memory (`#gpu.address_space<workgroup>`), copies
     are `linalg.copy`, and all allocations are hoisted to the kernel entry
     (their shapes are static), since each becomes one module-level variable.
+    An op computing a matmul operand into a `tensor.empty` that other ops
+    write too gets an empty of its own: blocks that CSE happened to give one
+    destination (a staged operand, and a later block of the same shape) are
+    not one buffer.
   }];
   let dependentDialects = ["::mlir::bufferization::BufferizationDialect",
                            "::mlir::gpu::GPUDialect",
