@@ -9,7 +9,11 @@ best one's figures) and a Markdown table.
     bash scripts/gpu_machine.sh python3 utils/kernel_benchmark.py --side-by-side benchmarks/h200-kernels.json
     python3 utils/kernel_benchmark.py OUT.json --backend spirv --small   # here, on lavapipe
 
-`--only softmax,layer` runs the kernels whose names contain one of the parts.
+`--only softmax,layer` runs the cases whose kernel name and size contain one
+of the parts (`--only "N_CTX 4096"`: attention at N_CTX 4096).
+`--attention-configs wide` tries BLOCK_Q 64 and 128, BLOCK_KV 16 to 128 and 4
+or 8 warps on both sides (tutorial 06's autotune space and BLOCK_KV 16, its
+num_stages aside) instead of the four configurations below.
 
 Cases: the memory-bound kernels of the layouts issue (vector add, fused
 softmax, layer-norm forward) and matmuls (fp32 ieee, fp16, bf16 at 1024^3,
@@ -49,7 +53,10 @@ MEASURED_CALLS = 5
 MATMUL_CONFIGS = [(64, 64, 32, 4), (64, 64, 32, 8), (128, 64, 32, 4), (128, 128, 32, 4), (128, 128, 32, 8),
                   (128, 256, 64, 8)]
 # (BLOCK_Q, BLOCK_KV, num_warps) for attention.
-ATTENTION_CONFIGS = [(64, 64, 4), (128, 64, 4), (128, 32, 4), (128, 64, 8)]
+ATTENTION_CONFIGS = {
+    "default": [(64, 64, 4), (128, 64, 4), (128, 32, 4), (128, 64, 8)],
+    "wide": [(q, kv, w) for q in (64, 128) for kv in (16, 32, 64, 128) for w in (4, 8)],
+}
 
 
 def host(tensor: torch.Tensor) -> torch.Tensor:
@@ -122,7 +129,8 @@ def matmul(m: int, n: int, k: int, dtype: torch.dtype):
     return make
 
 
-def attention(seq: int, head_dim: int, heads: int = 32, causal: bool = False):
+def attention(seq: int, head_dim: int, configs: list[tuple[int, int, int]], heads: int = 32,
+              causal: bool = False):
     def make(side: Backend):
         gen = torch.Generator().manual_seed(1)
         q, k, v = (side.tensor(torch.randn(heads, seq, head_dim, generator=gen).mul(0.5).half()) for _ in range(3))
@@ -141,12 +149,13 @@ def attention(seq: int, head_dim: int, heads: int = 32, causal: bool = False):
 
         # A causal pass does half the products (as Triton's tutorial counts).
         flops = 4 * heads * seq * seq * head_dim // (2 if causal else 1)
-        return ([(f"BLOCK {bq}x{bkv}, {w} warps", launch(bq, bkv, w)) for bq, bkv, w in ATTENTION_CONFIGS],
+        return ([(f"BLOCK {bq}x{bkv}, {w} warps", launch(bq, bkv, w)) for bq, bkv, w in configs],
                 check, flops)
     return make
 
 
-def cases(small: bool) -> list[Case]:
+def cases(small: bool, attention_configs: str = "default") -> list[Case]:
+    configs = ATTENTION_CONFIGS[attention_configs]
     if small:
         return [("vector add fp32", "2^20", "GB/s", vector_add(2 ** 20)),
                 ("fused softmax fp32", "256x1024", "GB/s", softmax(256, 1024)),
@@ -154,9 +163,9 @@ def cases(small: bool) -> list[Case]:
                 ("matmul fp32 ieee", "256^3", "TFLOP/s", matmul(256, 256, 256, torch.float32)),
                 ("matmul fp16", "256^3", "TFLOP/s", matmul(256, 256, 256, torch.float16)),
                 ("matmul bf16", "256^3", "TFLOP/s", matmul(256, 256, 256, torch.bfloat16)),
-                ("attention fwd fp16", "N_CTX 256, HEAD_DIM 64", "TFLOP/s", attention(256, 64, heads=2)),
+                ("attention fwd fp16", "N_CTX 256, HEAD_DIM 64", "TFLOP/s", attention(256, 64, configs, heads=2)),
                 ("attention fwd fp16 causal", "N_CTX 256, HEAD_DIM 64", "TFLOP/s",
-                 attention(256, 64, heads=2, causal=True))]
+                 attention(256, 64, configs, heads=2, causal=True))]
     result: list[Case] = [("vector add fp32", f"2^{e}", "GB/s", vector_add(2 ** e)) for e in (24, 27)]
     result += [("fused softmax fp32", f"4096x{c}", "GB/s", softmax(4096, c)) for c in (1024, 4096, 16384)]
     result += [("layer norm fwd fp32", f"4096x{c}", "GB/s", layer_norm(4096, c)) for c in (4096, 8192)]
@@ -166,7 +175,7 @@ def cases(small: bool) -> list[Case]:
         result.append((name, "8192x8192x1024", "TFLOP/s", matmul(8192, 8192, 1024, dtype)))
     for causal in (False, True):
         result += [(f"attention fwd fp16{' causal' if causal else ''}", f"N_CTX {n}, HEAD_DIM {d}", "TFLOP/s",
-                    attention(n, d, causal=causal)) for n in (1024, 4096) for d in (64, 128)]
+                    attention(n, d, configs, causal=causal)) for n in (1024, 4096) for d in (64, 128)]
     return result
 
 
@@ -182,11 +191,11 @@ def steady_times(run: Callable[[], None]) -> list[float]:
     return [triton.testing.do_bench(run, warmup=10, rep=100) for _ in range(MEASURED_CALLS)]
 
 
-def measure(backend: str, small: bool, wanted: list[str]) -> list[dict[str, Any]]:
+def measure(backend: str, small: bool, wanted: list[str], attention_configs: str) -> list[dict[str, Any]]:
     side = Backend(backend)
     records = []
-    for name, size, unit, make in cases(small):
-        if wanted and not any(part in name for part in wanted):
+    for name, size, unit, make in cases(small, attention_configs):
+        if wanted and not any(part in f"{name} {size}" for part in wanted):
             continue
         gc.collect()  # the last case's tensors go before this one's are timed
         side.synchronize()
@@ -281,13 +290,18 @@ def plot(results: dict[str, Any], path: Path) -> None:
 def main() -> None:
     parser = argument_parser(__doc__)
     parser.add_argument("--small", action="store_true", help="small sizes, for a CPU device")
-    parser.add_argument("--only", default="", help="comma-separated parts of kernel names to run (default: all)")
+    parser.add_argument("--only", default="",
+                        help="comma-separated parts of kernel names and sizes to run (default: all)")
+    parser.add_argument("--attention-configs", choices=sorted(ATTENTION_CONFIGS), default="default",
+                        help="attention configurations tried on both sides")
     args = parser.parse_args()
-    forwarded = (["--small"] if args.small else []) + (["--only", args.only] if args.only else [])
+    forwarded = ((["--small"] if args.small else []) + (["--only", args.only] if args.only else [])
+                 + ["--attention-configs", args.attention_configs])
     wanted = [part for part in args.only.split(",") if part]
     run_command_line(__file__, args, forwarded,
                      lambda backend: {"backend": backend, "device": device_name(backend),
-                                      "records": measure(backend, args.small, wanted)},
+                                      "records": measure(backend, args.small, wanted,
+                                                         args.attention_configs)},
                      markdown, figure=plot)
 
 
