@@ -10,7 +10,8 @@ best one's figures) and a Markdown table.
     python3 utils/kernel_benchmark.py OUT.json --backend spirv --small   # here, on lavapipe
 
 `--only softmax,layer` runs the cases whose kernel name and size contain one
-of the parts (`--only "N_CTX 4096"`: attention at N_CTX 4096).
+of the comma-separated parts (`--only "N_CTX 4096"`: attention at N_CTX 4096;
+a size's own comma separates parts too, so name one of its halves).
 `--attention-configs wide` tries BLOCK_Q 64 and 128, BLOCK_KV 16 to 128 and 4
 or 8 warps on both sides (tutorial 06's autotune space and BLOCK_KV 16, its
 num_stages aside) instead of the four configurations below.

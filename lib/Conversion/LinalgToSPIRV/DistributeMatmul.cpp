@@ -160,8 +160,9 @@ static constexpr int64_t kFragmentRowPadding = 16;
 
 /// `operand` (a workgroup buffer that only its staging loads and stores and
 /// `matmul` use: stagingAccesses) with rows padded by kFragmentRowPadding
-/// bytes, its accesses rewritten, where its rows are longer than a
-/// fragment's and workgroup memory allows; else `operand`.
+/// bytes, where its rows are longer than a fragment's and workgroup memory
+/// allows: its accesses rewritten, `matmul` reading a view of the padded
+/// rows and the old buffer erased. Else `operand`.
 static Value padFragmentRows(RewriterBase &rewriter, Value operand,
                              Operation *matmul, int64_t maxWorkgroupMemory) {
   auto alloc = operand.getDefiningOp<memref::AllocOp>();
