@@ -472,7 +472,9 @@ struct ChunkMatmulReductionPass
     // time: together they get a third of workgroup memory, which leaves room
     // for the rest of the kernel's blocks. (Half, where one multiplies
     // another's fragments, was measured slower for attention on an H100:
-    // fewer, larger stagings, 92.0 -> 64.0 TFLOP/s at N_CTX 4096.)
+    // fewer, larger stagings, 92.0 -> 64.0 TFLOP/s at N_CTX 4096. So were
+    // a loop-invariant operand staged once, whole, and chunks taken in
+    // pairs of buffers, which halves the barriers: benchmarks/README.md.)
     SmallVector<linalg::LinalgOp> matmuls;
     DenseMap<Operation *, int64_t> matmulsPerParent;
     getOperation().walk([&](linalg::LinalgOp op) {
