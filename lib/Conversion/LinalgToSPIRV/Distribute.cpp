@@ -328,21 +328,18 @@ LogicalResult KernelDistributor::run() {
         rewriter.eraseOp(user);
     }
     // The layout analysis admits only uses that the distribution rewrites.
-    if (!buffer.use_empty())
-      return buffer.user_begin()->emitError()
-             << "accesses a buffer in layout " << layoutBuffer.layout
-             << " at elements that other invocations hold";
-    rewriter.eraseOp(buffer.getDefiningOp());
+    if (failed(triton_spirv::eraseDistributedBuffer(
+            rewriter, buffer, layoutBuffer.layout,
+            "at elements that other invocations hold")))
+      return failure();
   }
   if (fragmentFamily && failed(fragmentFamily->eraseMembers()))
     return failure();
-  for (auto &[buffer, fragments] : fragmentBuffers) {
-    if (!buffer.use_empty())
-      return buffer.user_begin()->emitError()
-             << "accesses a buffer in layout " << fragments.layout
-             << " other than by its fill, its matmul and element-wise reads";
-    rewriter.eraseOp(buffer.getDefiningOp());
-  }
+  for (auto &[buffer, fragments] : fragmentBuffers)
+    if (failed(triton_spirv::eraseDistributedBuffer(
+            rewriter, buffer, fragments.layout,
+            "other than by its fill, its matmul and element-wise reads")))
+      return failure();
   return success();
 }
 

@@ -591,11 +591,10 @@ LogicalResult FragmentFamilyDistributor::eraseMembers() {
       if (isa<memref::SubViewOp, memref::ExpandShapeOp>(user) &&
           user->use_empty())
         rewriter.eraseOp(user);
-    if (!buffer.use_empty())
-      return buffer.user_begin()->emitError()
-             << "accesses a buffer in layout " << member.layout
-             << " other than its fragment family's ops do";
-    rewriter.eraseOp(buffer.getDefiningOp());
+    if (failed(eraseDistributedBuffer(
+            rewriter, buffer, member.layout,
+            "other than its fragment family's ops do")))
+      return failure();
   }
   return success();
 }

@@ -614,6 +614,17 @@ void MatmulDistributor::emitCooperativeTiles(const MatmulTiling &tiling,
       reduce);
 }
 
+LogicalResult triton_spirv::eraseDistributedBuffer(RewriterBase &rewriter,
+                                                   Value buffer,
+                                                   Attribute layout,
+                                                   StringRef admitted) {
+  if (!buffer.use_empty())
+    return buffer.user_begin()->emitError()
+           << "accesses a buffer in layout " << layout << " " << admitted;
+  rewriter.eraseOp(buffer.getDefiningOp());
+  return success();
+}
+
 FailureOr<linalg::GenericOp> triton_spirv::asGeneric(RewriterBase &rewriter,
                                                      linalg::LinalgOp op) {
   if (auto generic = dyn_cast<linalg::GenericOp>(op.getOperation()))
@@ -627,17 +638,22 @@ FailureOr<linalg::GenericOp> triton_spirv::asGeneric(RewriterBase &rewriter,
 /// members are the family distributor's to erase.)
 static void eraseDistributedMatmul(RewriterBase &rewriter,
                                    linalg::GenericOp generic) {
-  // Once each: A may be B too.
-  SmallVector<memref::AllocOp> oldBuffers;
-  for (Value operand : generic.getDpsInputs())
-    if (auto alloc = operand.getDefiningOp<memref::AllocOp>();
-        alloc && !alloc->hasAttr(kFragmentFamilyAttrName) &&
-        !llvm::is_contained(oldBuffers, alloc))
-      oldBuffers.push_back(alloc);
+  // Once each: A may be B too. (A padded operand is read through a view
+  // of its new rows, which goes with the matmul.)
+  SmallVector<Operation *> oldBuffers;
+  for (Value operand : generic.getDpsInputs()) {
+    auto view = operand.getDefiningOp<memref::SubViewOp>();
+    auto alloc = (view ? view.getSource() : operand)
+                     .getDefiningOp<memref::AllocOp>();
+    Operation *old = view ? view.getOperation() : alloc.getOperation();
+    if (alloc && !alloc->hasAttr(kFragmentFamilyAttrName) &&
+        !llvm::is_contained(oldBuffers, old))
+      oldBuffers.push_back(old);
+  }
   rewriter.eraseOp(generic);
-  for (memref::AllocOp alloc : oldBuffers)
-    if (alloc->use_empty())
-      rewriter.eraseOp(alloc);
+  for (Operation *old : oldBuffers)
+    if (old->use_empty())
+      rewriter.eraseOp(old);
 }
 
 FailureOr<bool> triton_spirv::distributeMatmul(RewriterBase &rewriter,

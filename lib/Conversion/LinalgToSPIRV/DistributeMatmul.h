@@ -10,6 +10,13 @@
 #include "mlir/IR/PatternMatch.h"
 
 namespace mlir::triton_spirv {
+/// Erases the allocation of `buffer`, a buffer in `layout` whose uses the
+/// distribution has all rewritten; a use left is one the layout analysis
+/// should not have admitted: an error naming the layout and what it admits
+/// (`admitted`, completing "accesses a buffer in layout L ...").
+LogicalResult eraseDistributedBuffer(RewriterBase &rewriter, Value buffer,
+                                     Attribute layout, StringRef admitted);
+
 /// `op` as a linalg.generic: itself, or a named op generalized in its place.
 FailureOr<linalg::GenericOp> asGeneric(RewriterBase &rewriter,
                                        linalg::LinalgOp op);
