@@ -737,6 +737,17 @@ BufferLayouts LayoutAssignment::run() {
     layouts[buffer] = layout;
     candidates.erase(buffer);
   }
+  // A block staged for a member's fragment loads stays in workgroup memory.
+  for (auto [buffer, layout] : families.layouts)
+    forEachUserThroughViews(buffer, [&](Operation *user, bool isView) {
+      auto copy = dyn_cast<linalg::CopyOp>(user);
+      if (isView || !copy ||
+          bufferUnderViews(copy.getOutputs()[0]) != buffer ||
+          families.layouts.count(copy.getInputs()[0]))
+        return;
+      layouts.erase(copy.getInputs()[0]);
+      candidates.erase(copy.getInputs()[0]);
+    });
 
   // Matmuls of cooperative-matrix form whose accumulator is filled, summed
   // and then read by an epilogue keep it as fragments in registers.

@@ -7,6 +7,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/EquivalenceClasses.h"
 
@@ -154,10 +155,12 @@ bool FamilyFinder::allowsMatmul(linalg::LinalgOp op, Value buffer) {
   auto accType = cast<MemRefType>(acc.getType());
   if (!accType.getElementType().isF32())
     return false;
-  if (!isMember(lhs))
+  // A's member may be read through a view of a chunk of K.
+  Value lhsRoot = bufferUnderViews(lhs);
+  if (!isMember(lhsRoot))
     return true;
-  auto lhsType = cast<MemRefType>(lhs.getType());
-  return isBlock(lhs) && lhsType.getElementType().isF16() &&
+  auto lhsType = cast<MemRefType>(lhsRoot.getType());
+  return isBlock(lhsRoot) && lhsType.getElementType().isF16() &&
          lhsType.getDimSize(0) == accType.getDimSize(0);
 }
 
@@ -217,13 +220,48 @@ bool FamilyFinder::allowsElementwise(linalg::GenericOp op) {
   return isPureBody(*op.getBlock());
 }
 
+/// Whether every matmul reading the block that `copy` writes (directly or
+/// through a view) sits in a loop without the copy: the block is loaded
+/// once and held across that loop. (A staging copied in every step, for the
+/// matmul that follows it, is no held block.)
+static bool loadedOutsideLoop(linalg::CopyOp copy) {
+  bool readers = false, held = true;
+  Value block = bufferUnderViews(copy.getOutputs()[0]);
+  forEachUserThroughViews(block, [&](Operation *user, bool isView) {
+    auto matmul = dyn_cast<linalg::LinalgOp>(user);
+    if (isView || !matmul || !isStaticMatmul(matmul))
+      return;
+    readers = true;
+    bool separated = false;
+    for (Operation *parent = user->getParentOp(); parent && !separated;
+         parent = parent->getParentOp())
+      separated =
+          isa<LoopLikeOpInterface>(parent) && !parent->isAncestor(copy);
+    held &= separated;
+  });
+  return readers && held;
+}
+
 /// Whether `op` can be a fragment family's op, as a use of `buffer`.
 bool FamilyFinder::allowsOp(Operation *op, Value buffer) {
   if (auto fill = dyn_cast<linalg::FillOp>(op))
     return isMember(fill.getDpsInits()[0]);
-  if (auto copy = dyn_cast<linalg::CopyOp>(op))
-    return isMember(copy.getInputs()[0]) && isMember(copy.getOutputs()[0]) &&
-           copy.getInputs()[0].getType() == copy.getOutputs()[0].getType();
+  if (auto copy = dyn_cast<linalg::CopyOp>(op)) {
+    Value from = copy.getInputs()[0], to = copy.getOutputs()[0];
+    if (isMember(from) && isMember(to) && from.getType() == to.getType())
+      return true;
+    // A block staged in workgroup memory, loaded into an f16 member (a
+    // matmul operand held across a loop), whole or into a view of a chunk.
+    // (The staging is no member: an f16 member is only ever written or read
+    // by a matmul.)
+    auto fromType = cast<MemRefType>(from.getType());
+    auto toType = cast<MemRefType>(to.getType());
+    Value root = bufferUnderViews(to);
+    return isBlock(root) && toType.getElementType().isF16() &&
+           fromType.getElementType() == toType.getElementType() &&
+           fromType.getShape() == toType.getShape() &&
+           from.getDefiningOp<memref::AllocOp>() && loadedOutsideLoop(copy);
+  }
   if (auto reduce = dyn_cast<linalg::ReduceOp>(op))
     return reduce.getInputs().size() == 1 &&
            reduce.getDimensions() == ArrayRef<int64_t>{1} &&
@@ -257,11 +295,20 @@ bool FamilyFinder::allowsUse(Operation *user, Value buffer) {
             getConstantIntValue(view.getMixedOffsets()[1]);
         col && *col % kFragmentSize)
       return false;
-    for (Operation *reader : view->getUsers()) {
-      auto generic = dyn_cast<linalg::GenericOp>(reader);
-      if (!generic ||
-          !llvm::is_contained(generic.getDpsInputs(), view.getResult()) ||
-          !allowsOp(generic, buffer))
+    for (Operation *user : view->getUsers()) {
+      // Element-wise reads, a chunk of a matmul's held A operand, or the
+      // loading of such a chunk.
+      auto linalgOp = dyn_cast<linalg::LinalgOp>(user);
+      auto copy = dyn_cast<linalg::CopyOp>(user);
+      bool read = linalgOp && (isa<linalg::GenericOp>(user) ||
+                               (isStaticMatmul(linalgOp) &&
+                                linalgOp.getDpsInputs()[0] == view &&
+                                linalgOp.getDpsInputs()[1] != view));
+      bool allowed =
+          copy ? copy.getOutputs()[0] == view.getResult()
+               : read && llvm::is_contained(linalgOp.getDpsInputs(),
+                                            view.getResult());
+      if (!allowed || !allowsOp(user, buffer))
         return false;
     }
     if (*loop)
@@ -279,11 +326,13 @@ bool FamilyFinder::allowsUse(Operation *user, Value buffer) {
            });
   if (!allowsOp(user, buffer))
     return false;
-  // A converted block is only ever a matmul's left operand.
+  // A converted or staged block is only ever a matmul's left operand.
   auto type = cast<MemRefType>(buffer.getType());
   if (isBlock(buffer) && type.getElementType().isF16()) {
     if (auto generic = dyn_cast<linalg::GenericOp>(user))
       return llvm::is_contained(generic.getDpsInits(), buffer);
+    if (auto copy = dyn_cast<linalg::CopyOp>(user))
+      return copy.getOutputs()[0] == buffer;
     auto matmul = dyn_cast<linalg::LinalgOp>(user);
     return matmul && isStaticMatmul(matmul) &&
            matmul.getDpsInputs()[0] == buffer &&
@@ -348,7 +397,7 @@ FamilyFinder::run(const llvm::SmallDenseSet<Value> &candidates) {
         auto matmul = dyn_cast<linalg::LinalgOp>(op);
         if (isa<linalg::ReduceOp>(op) ||
             (matmul && isStaticMatmul(matmul) &&
-             isMember(matmul.getDpsInputs()[0])))
+             isMember(bufferUnderViews(matmul.getDpsInputs()[0]))))
           needed.insert(member);
       }
     }

@@ -4,7 +4,9 @@
 // cooperative-matrix fragments for the element-wise work, row reductions and
 // next matmul that follow it (attention's softmax between its two dots): a
 // map runs per element of a fragment, a row reduction smears each row's
-// result over the row, and an accumulator converts to a matmul operand. This
+// result over the row, and an accumulator converts to a matmul operand; a
+// matmul's left operand loaded before a loop is held as A fragments across
+// it, loaded from its staging in workgroup memory. This
 // analysis finds such families of buffers: each 2-D member is held as
 // fragments by subgroups that own whole rows (#triton_spirv.fragments<[S,
 // 1]>), each vector of rows as smeared fragments

@@ -37,6 +37,7 @@
 #include "mlir/IR/TypeUtilities.h"
 #include "mlir/Interfaces/TilingInterface.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "llvm/ADT/SetVector.h"
 
 namespace mlir::triton_spirv {
 #define GEN_PASS_DEF_CHUNKMATMULREDUCTION
@@ -51,13 +52,28 @@ constexpr int64_t kMinChunk = 16;
 /// The smallest chunk of a batched matmul, which invocations compute: any
 /// depth would do, and shallower chunks save little memory for more steps.
 constexpr int64_t kMinBatchedChunk = 4;
+/// The most A fragments a subgroup holds across a loop (4 registers each on
+/// NVIDIA): more would crowd out the accumulators.
+constexpr int64_t kMaxHeldTiles = 8;
+/// The most chunks a held operand is loaded in: the loop that loads them is
+/// unrolled (fragment families unroll loops of at most 8 steps).
+constexpr int64_t kMaxHeldChunks = 8;
 
 class MatmulChunker {
 public:
   explicit MatmulChunker(RewriterBase &rewriter) : rewriter(rewriter) {}
 
   /// Rewrites `op` into a loop over chunks of `chunk` reduction steps.
-  void chunk(linalg::LinalgOp op, int64_t chunk);
+  /// `lhsHeld`: A's chunks are views of the whole A (held as fragments),
+  /// neither computed again nor copied.
+  void chunk(linalg::LinalgOp op, int64_t chunk, bool lhsHeld);
+
+  /// Makes `op`'s left operand a block of its own, assembled right after
+  /// the operand by a loop over chunks of `chunk` columns, each computed by
+  /// the operand's producer and inserted: the fragment family loads the
+  /// block into fragments a chunk at a time, so only a chunk is ever
+  /// staged.
+  void holdLeftOperand(linalg::LinalgOp op, int64_t chunk);
 
 private:
   /// The slice [offsets, offsets + sizes) of `value`, computed at the
@@ -318,7 +334,8 @@ Value MatmulChunker::slice(Value value, bool exclusive,
       /*dynamicSizes=*/ValueRange{}, /*copy=*/chunk);
 }
 
-void MatmulChunker::chunk(linalg::LinalgOp op, int64_t chunk) {
+void MatmulChunker::chunk(linalg::LinalgOp op, int64_t chunk,
+                          bool lhsHeld) {
   Location loc = op.getLoc();
   Value lhs = op.getDpsInputs()[0], rhs = op.getDpsInputs()[1];
   Value acc = op.getDpsInits()[0];
@@ -343,7 +360,13 @@ void MatmulChunker::chunk(linalg::LinalgOp op, int64_t chunk) {
   };
   auto [lhsOffsets, lhsSizes] = chunkBox(lhsShape, lhsK);
   auto [rhsOffsets, rhsSizes] = chunkBox(rhsShape, rhsK);
-  Value lhsChunk = slice(lhs, lhs.hasOneUse(), lhsOffsets, lhsSizes);
+  Value lhsChunk =
+      lhsHeld ? tensor::ExtractSliceOp::create(
+                    rewriter, loc, lhs, lhsOffsets, lhsSizes,
+                    SmallVector<OpFoldResult>(lhsShape.size(),
+                                              rewriter.getIndexAttr(1)))
+                    .getResult()
+              : slice(lhs, lhs.hasOneUse(), lhsOffsets, lhsSizes);
   Value rhsChunk = slice(rhs, rhs.hasOneUse(), rhsOffsets, rhsSizes);
   // Operands are set by position: A and B may be the same value.
   auto chunked = cast<linalg::LinalgOp>(rewriter.clone(*op));
@@ -354,6 +377,36 @@ void MatmulChunker::chunk(linalg::LinalgOp op, int64_t chunk) {
   });
   scf::YieldOp::create(rewriter, loc, chunked->getResults());
   rewriter.replaceOp(op, loop.getResults());
+}
+
+void MatmulChunker::holdLeftOperand(linalg::LinalgOp op, int64_t chunk) {
+  OpOperand &operand = *op.getDpsInputOperand(0);
+  Value lhs = operand.get();
+  Location loc = lhs.getLoc();
+  auto type = cast<RankedTensorType>(lhs.getType());
+  rewriter.setInsertionPointAfterValue(lhs);
+  Value init = tensor::EmptyOp::create(rewriter, loc, type.getShape(),
+                                       type.getElementType());
+  auto index = [&](int64_t value) {
+    return arith::ConstantIndexOp::create(rewriter, loc, value).getResult();
+  };
+  auto loop = scf::ForOp::create(rewriter, loc, index(0),
+                                 index(type.getDimSize(1)), index(chunk),
+                                 ValueRange{init});
+  rewriter.setInsertionPointToStart(loop.getBody());
+  SmallVector<OpFoldResult> offsets{rewriter.getIndexAttr(0),
+                                    loop.getInductionVar()};
+  SmallVector<OpFoldResult> sizes{rewriter.getIndexAttr(type.getDimSize(0)),
+                                  rewriter.getIndexAttr(chunk)};
+  SmallVector<OpFoldResult> strides(2, rewriter.getIndexAttr(1));
+  Value part = slice(lhs, lhs.hasOneUse(), offsets, sizes);
+  scf::YieldOp::create(
+      rewriter, loc,
+      tensor::InsertSliceOp::create(rewriter, loc, part,
+                                    loop.getRegionIterArgs().front(), offsets,
+                                    sizes, strides)
+          .getResult());
+  rewriter.modifyOpInPlace(op, [&] { operand.set(loop.getResult(0)); });
 }
 
 /// A reshape of an empty tensor of static shape is an empty tensor (the
@@ -465,6 +518,76 @@ struct ChunkMatmulReductionPass
     return false;
   }
 
+  /// Whether `op`'s result feeds, through element-wise ops of its block, a
+  /// reduction of its rows (a fragment family's anchor: attention's scores
+  /// and their row maximum).
+  static bool resultReducedByRows(linalg::LinalgOp op) {
+    SmallVector<Value> worklist(op->getResults());
+    llvm::SmallDenseSet<Value> seen;
+    while (!worklist.empty()) {
+      Value value = worklist.pop_back_val();
+      if (!seen.insert(value).second)
+        continue;
+      for (Operation *user : value.getUsers()) {
+        if (user->getBlock() != op->getBlock())
+          continue;
+        if (auto reduce = dyn_cast<linalg::ReduceOp>(user);
+            reduce && reduce.getDimensions() == ArrayRef<int64_t>{1})
+          return true;
+        auto generic = dyn_cast<linalg::GenericOp>(user);
+        if (generic &&
+            generic.getNumParallelLoops() == generic.getNumLoops())
+          llvm::append_range(worklist, generic->getResults());
+      }
+    }
+    return false;
+  }
+
+  /// Whether `op`'s left operand is an f16 block of a loop around it (the
+  /// queries of attention), used by it alone, that its subgroups can hold
+  /// as A fragments across the loop: whole 16-row tiles per subgroup, at
+  /// most kMaxHeldTiles of them, with its result a fragment family's
+  /// (reduced by rows). It is loaded before the loop a chunk at a time
+  /// (heldStagingChunk).
+  bool leftOperandIsHeld(linalg::LinalgOp op, int64_t rowTile) const {
+    Value lhs = op.getDpsInputs()[0], rhs = op.getDpsInputs()[1];
+    auto lhsType = cast<RankedTensorType>(lhs.getType());
+    auto rhsType = cast<RankedTensorType>(rhs.getType());
+    auto accType = cast<RankedTensorType>(op.getDpsInits()[0].getType());
+    auto loop = op->getParentOfType<scf::ForOp>();
+    if (!loop || !loop.isDefinedOutsideOfLoop(lhs) || !lhs.hasOneUse() ||
+        !lhsType.getElementType().isF16() ||
+        !rhsType.getElementType().isF16() ||
+        !accType.getElementType().isF32())
+      return false;
+    int64_t rows = lhsType.getDimSize(0), k = lhsType.getDimSize(1);
+    int64_t subgroups = workgroupSize / std::max(1u, unsigned(subgroupSize));
+    if (rows % rowTile || k % kMinChunk || rhsType.getDimSize(1) % kMinChunk)
+      return false;
+    int64_t tiles = rows / (subgroups * kMinChunk) * (k / kMinChunk);
+    int64_t chunk = heldStagingChunk(rows, k);
+    // The staging of a chunk fits a sixth of workgroup memory.
+    return tiles <= kMaxHeldTiles && chunk &&
+           6 * rows * chunk * 2 <= int64_t(maxWorkgroupMemory) &&
+           resultReducedByRows(op);
+  }
+
+  /// The columns of an f16 held operand of `rows` x `k` staged at a time
+  /// (0: none fit): at most kMaxHeldChunks chunks, each as wide as a twelfth
+  /// of workgroup memory allows, so that the staging stays small next to
+  /// the loop's (on NVIDIA, a workgroup of more than 24 KiB leaves room for
+  /// one per multiprocessor).
+  int64_t heldStagingChunk(int64_t rows, int64_t k) const {
+    int64_t chunk = kMinChunk;
+    auto canDouble = [&] { return chunk * 2 <= k && k % (chunk * 2) == 0; };
+    while (k / chunk > kMaxHeldChunks && canDouble())
+      chunk *= 2;
+    while (canDouble() &&
+           rows * (chunk * 2) * 2 <= int64_t(maxWorkgroupMemory) / 12)
+      chunk *= 2;
+    return k / chunk <= kMaxHeldChunks ? chunk : 0;
+  }
+
   void runOnOperation() override {
     if (maxWorkgroupMemory == 0)
       return;
@@ -489,42 +612,69 @@ struct ChunkMatmulReductionPass
     SmallVector<std::pair<linalg::LinalgOp, int64_t>> work;
     int64_t rowTile = triton_spirv::fragmentFamilyRowTile(
         {workgroupSize, subgroupSize});
+    // Held operands take no workgroup memory in the loop: their chunks are
+    // staged before it, in memory the loop's stagings take over.
+    llvm::SetVector<Operation *> held;
+    for (linalg::LinalgOp op : matmuls)
+      if (cooperativeMatrix2 && !isa<linalg::BatchMatmulOp>(op) &&
+          leftOperandIsHeld(op, rowTile))
+        held.insert(op);
     for (linalg::LinalgOp op : matmuls) {
       int64_t budget =
           maxWorkgroupMemory / (3 * matmulsPerParent.lookup(op->getParentOp()));
       auto lhsType = cast<RankedTensorType>(op.getDpsInputs()[0].getType());
       auto rhsType = cast<RankedTensorType>(op.getDpsInputs()[1].getType());
       int64_t k = lhsType.getShape().back();
+      bool fragmentFamily = cooperativeMatrix2 &&
+                            !isa<linalg::BatchMatmulOp>(op);
       // Bytes of A and B per step of K.
       int64_t lhsBytes =
-          cooperativeMatrix2 && !isa<linalg::BatchMatmulOp>(op) &&
-                  leftOperandIsFragments(op, rowTile)
+          fragmentFamily && leftOperandIsFragments(op, rowTile)
               ? 0
               : lhsType.getNumElements() / k *
                     triton_spirv::elementBytes(lhsType.getElementType());
       int64_t rhsBytes = rhsType.getNumElements() / k *
                          triton_spirv::elementBytes(rhsType.getElementType());
-      auto bytes = [&](int64_t depth) {
-        return depth * (lhsBytes + rhsBytes);
+      // The deepest chunk whose `bytesPerStep` fit `limit` (K: no chunks).
+      auto chunkFor = [&](int64_t bytesPerStep, int64_t limit) {
+        if (k * bytesPerStep <= limit)
+          return k;
+        int64_t chunk =
+            isa<linalg::BatchMatmulOp>(op) ? kMinBatchedChunk : kMinChunk;
+        while (chunk * 2 < k && k % (chunk * 2) == 0 &&
+               chunk * 2 * bytesPerStep <= limit)
+          chunk *= 2;
+        return chunk;
       };
-      if (bytes(k) <= budget)
-        continue;
-      int64_t chunk =
-          isa<linalg::BatchMatmulOp>(op) ? kMinBatchedChunk : kMinChunk;
-      while (chunk * 2 < k && k % (chunk * 2) == 0 &&
-             bytes(chunk * 2) <= budget)
-        chunk *= 2;
+      int64_t chunk = chunkFor(lhsBytes + rhsBytes, budget);
+      // A held operand is staged before the loop, so B's chunks may grow
+      // into A's share of the budget (fewer barriers). Not in workgroups of
+      // up to 4 subgroups: their fragment families run two to a
+      // multiprocessor on NVIDIA where each takes at most 24 KiB of
+      // workgroup memory, which is worth more than the barriers (measured,
+      // benchmarks/README.md), so there B takes no more than A and B took.
+      // (Larger workgroups run one at a time for their registers.)
+      if (held.contains(op))
+        chunk = chunkFor(rhsBytes, workgroupSize <= 4 * subgroupSize
+                                       ? chunk * (lhsBytes + rhsBytes)
+                                       : budget);
       if (chunk < k && k % chunk == 0)
         work.push_back({op, chunk});
     }
-    if (work.empty())
+    if (work.empty() && held.empty())
       return;
     if (failed(loadReshapedOperandsInShape(work)))
       return signalPassFailure();
     IRRewriter rewriter(&getContext());
     MatmulChunker chunker(rewriter);
+    for (Operation *op : held) {
+      auto type = cast<RankedTensorType>(op->getOperand(0).getType());
+      chunker.holdLeftOperand(
+          cast<linalg::LinalgOp>(op),
+          heldStagingChunk(type.getDimSize(0), type.getDimSize(1)));
+    }
     for (auto [op, chunk] : work)
-      chunker.chunk(op, chunk);
+      chunker.chunk(op, chunk, held.contains(op));
     // The chunks of the producers' tensor.empty inits become empty chunks,
     // so that bufferization allocates chunks, not views of whole blocks.
     RewritePatternSet patterns(&getContext());

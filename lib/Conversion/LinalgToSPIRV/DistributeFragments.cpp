@@ -153,12 +153,45 @@ LogicalResult FragmentFamilyDistributor::fill(linalg::FillOp op) {
 
 LogicalResult FragmentFamilyDistributor::copy(linalg::CopyOp op) {
   Access from = access(op.getInputs()[0]), to = access(op.getOutputs()[0]);
-  if (!from.member || from.member->variables.size() !=
-                          to.member->variables.size())
+  if (!from.member)
+    return load(op.getInputs()[0], to);
+  if (from.member->variables.size() != to.member->variables.size())
     return op.emitError("copies between fragment buffers of other shapes");
   for (int64_t r = 0; r < to.member->tilesM; ++r)
     for (int64_t c = 0; c < to.member->tilesN; ++c)
       write(*to.member, r * to.member->tilesN + c, read(from, r, c));
+  return success();
+}
+
+LogicalResult FragmentFamilyDistributor::load(Value staged,
+                                              const Access &to) {
+  Location loc = staged.getLoc();
+  FragmentVariables &member = *to.member;
+  auto type = cast<MemRefType>(staged.getType());
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(type.getStridesAndOffset(strides, offset)) ||
+      ShapedType::isDynamic(strides[0]) || strides[1] != 1)
+    return emitError(loc, "a fragment family loads a block of unknown row "
+                          "stride");
+  // The staging's writers are done.
+  barrier(loc);
+  // The tiles of the staged block (a view of whole rows and some columns of
+  // the member), at their origins in the staging.
+  MatmulTiling tiling{member.gridM, member.gridN, member.tilesM,
+                      type.getDimSize(1) / (kTile * member.gridN)};
+  FragmentOrigins origins = fragmentOrigins(rewriter, loc, tiling, subgroupId);
+  for (int64_t r = 0; r < tiling.tileM; ++r)
+    for (int64_t c = 0; c < tiling.tileN; ++c) {
+      int64_t index = (r + to.rowTiles) * member.tilesN + c + to.colTiles;
+      Value variable = member.variables[index];
+      write(member, index,
+            gpu::SubgroupMmaLoadMatrixOp::create(
+                rewriter, loc,
+                cast<FragmentVariableType>(variable.getType()).getFragment(),
+                staged, ValueRange{origins.rows[r], origins.cols[c]},
+                rewriter.getIndexAttr(strides[0]), UnitAttr()));
+    }
   return success();
 }
 
@@ -169,10 +202,14 @@ LogicalResult FragmentFamilyDistributor::matmul(linalg::LinalgOp op) {
   for (int64_t r = 0; r < acc.member->tilesM; ++r)
     for (int64_t c = 0; c < acc.member->tilesN; ++c)
       initial.push_back(read(acc, r, c));
-  if (lhs.member)
+  if (lhs.member) {
+    // A view (a chunk of K) has fewer column tiles than its member.
+    auto lhsType = cast<MemRefType>(op.getDpsInputs()[0].getType());
+    int64_t tilesN = lhsType.getDimSize(1) / (kTile * lhs.member->gridN);
     for (int64_t r = 0; r < lhs.member->tilesM; ++r)
-      for (int64_t c = 0; c < lhs.member->tilesN; ++c)
+      for (int64_t c = 0; c < tilesN; ++c)
         lhsFragments.push_back(read(lhs, r, c));
+  }
   // The right operand's staging is done.
   barrier(op.getLoc());
   FailureOr<SmallVector<Value>> computed = distributeMatmulOnFragmentValues(

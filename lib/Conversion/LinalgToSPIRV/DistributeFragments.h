@@ -3,7 +3,8 @@
 // The distribution of the buffers of fragment families
 // (lib/Analysis/FragmentFamilies.cpp): each subgroup keeps its tiles of a
 // block, and its smeared rows of a vector, in fragment variables; fills,
-// copies and matmuls write them whole, element-wise ops become
+// copies (also of a block staged in workgroup memory: fragment loads) and
+// matmuls write them whole, element-wise ops become
 // `triton_spirv.map_fragments` per tile, row reductions
 // `triton_spirv.reduce_fragment_rows`, a block converted for a matmul
 // `triton_spirv.convert_fragment`, and an epilogue reads the tiles through a
@@ -65,6 +66,9 @@ private:
     int64_t rowTiles = 0, colTiles = 0;
   };
   Access access(Value value) const;
+  /// Loads the tiles of `to` (a member, or a view of some of its columns)
+  /// from `staged`, a block of that shape in workgroup memory.
+  LogicalResult load(Value staged, const Access &to);
   Value read(const Access &access, int64_t r, int64_t c);
   void write(FragmentVariables &member, int64_t index, Value fragment);
   LogicalResult fill(linalg::FillOp op);

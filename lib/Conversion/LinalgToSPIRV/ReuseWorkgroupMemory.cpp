@@ -16,13 +16,24 @@
 // only where a barrier separates the other's accesses from its own, so
 // that every invocation is done with the other before any writes it anew.
 //
+// Buffers of one element type but other shapes share memory too where each
+// is accessed only element by element or by cooperative-matrix loads and
+// stores, with no views: the shared allocation becomes one flat array of
+// the largest one's size, and each access takes the row-major position of
+// its indices (as the SPIR-V conversion computes it anyway). So a block
+// staged once before a loop (attention's queries, loaded into fragments)
+// gives its memory to the loop's stagings: on NVIDIA, the workgroup memory
+// of a workgroup decides how many run on a multiprocessor.
+//
 //===----------------------------------------------------------------------===//
 
 #include "triton-spirv/Conversion/LinalgToSPIRV/Passes.h"
 
 #include "triton-spirv/Analysis/WorkgroupMemory.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Utils/IndexingUtils.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
@@ -41,6 +52,10 @@ struct LiveRange {
   /// Whether every access (through views too) is a load or a store, so that
   /// the buffer can be a reshaped view of another of as many elements.
   bool reshapable;
+  /// Whether every use is an access of the buffer itself, element by element
+  /// or by a cooperative-matrix load or store, so that it can be a part of
+  /// a flat array (of another shape).
+  bool flattenable;
   /// The op whose program-order span ends the range, and the accesses
   /// (through views too) of the buffer that last took it over, in program
   /// order: a barrier orders the earlier buffers' before them.
@@ -55,10 +70,107 @@ bool canStandFor(LiveRange &from, LiveRange &to) {
   MemRefType fromType = from.alloc.getType(), toType = to.alloc.getType();
   if (fromType == toType)
     return true;
-  return from.reshapable && to.reshapable &&
-         fromType.getElementType() == toType.getElementType() &&
-         fromType.getMemorySpace() == toType.getMemorySpace() &&
-         fromType.getNumElements() == toType.getNumElements();
+  if (fromType.getElementType() != toType.getElementType() ||
+      fromType.getMemorySpace() != toType.getMemorySpace())
+    return false;
+  return (from.reshapable && to.reshapable &&
+          fromType.getNumElements() == toType.getNumElements()) ||
+         (from.flattenable && to.flattenable);
+}
+
+/// The buffer `op` accesses, where it is an access a flat array can serve
+/// (element-wise or by cooperative-matrix rows), or null.
+Value flattenableAccess(Operation *op) {
+  if (auto load = dyn_cast<memref::LoadOp>(op))
+    return load.getMemRef();
+  if (auto store = dyn_cast<memref::StoreOp>(op))
+    return store.getMemRef();
+  if (auto load = dyn_cast<gpu::SubgroupMmaLoadMatrixOp>(op))
+    return load.getSrcMemref();
+  if (auto store = dyn_cast<gpu::SubgroupMmaStoreMatrixOp>(op))
+    return store.getDstMemref();
+  return {};
+}
+
+/// Whether `view` is a box of static offsets and sizes and unit strides
+/// (a padded operand's unpadded part) whose every use is an access a flat
+/// array can serve.
+bool isFlattenableView(Operation *op) {
+  auto view = dyn_cast<memref::SubViewOp>(op);
+  return view && view.getSourceType().getLayout().isIdentity() &&
+         llvm::all_of(view.getStaticOffsets(),
+                      [](int64_t o) { return !ShapedType::isDynamic(o); }) &&
+         llvm::all_of(view.getStaticStrides(),
+                      [](int64_t stride) { return stride == 1; }) &&
+         view.getSourceType().getRank() == view.getType().getRank() &&
+         llvm::all_of(view->getUsers(), [&](Operation *user) {
+           return flattenableAccess(user) == view.getResult();
+         });
+}
+
+/// Makes every access of `buffer` (flattenable), directly or through a
+/// static view, one of `flat`, a 1-D array of its element type, at the
+/// row-major position of its indices (plus the view's offsets).
+void accessFlat(RewriterBase &rewriter, Value buffer, Value flat) {
+  auto type = cast<MemRefType>(buffer.getType());
+  SmallVector<int64_t> strides = computeStrides(type.getShape());
+  auto rewrite = [&](Operation *user, ArrayRef<int64_t> offsets) {
+    // Operands: [stored value,] memref, indices.
+    unsigned memrefIndex =
+        isa<memref::StoreOp, gpu::SubgroupMmaStoreMatrixOp>(user) ? 1 : 0;
+    rewriter.setInsertionPoint(user);
+    Location loc = user->getLoc();
+    auto constant = [&](int64_t value) {
+      return arith::ConstantIndexOp::create(rewriter, loc, value).getResult();
+    };
+    int64_t start = 0;
+    for (auto [offset, stride] : llvm::zip(offsets, strides))
+      start += offset * stride;
+    Value position = start ? constant(start) : Value();
+    for (auto [index, stride] : llvm::zip(
+             user->getOperands().drop_front(memrefIndex + 1), strides)) {
+      Value term = index;
+      if (stride != 1)
+        term = arith::MulIOp::create(rewriter, loc, index, constant(stride));
+      position = position ? arith::AddIOp::create(rewriter, loc, position,
+                                                  term)
+                                .getResult()
+                          : term;
+    }
+    if (!position)
+      position = constant(0);
+    SmallVector<Value> operands(user->getOperands().take_front(memrefIndex));
+    operands.append({flat, position});
+    rewriter.modifyOpInPlace(user, [&] { user->setOperands(operands); });
+  };
+  for (Operation *user : llvm::make_early_inc_range(buffer.getUsers())) {
+    auto view = dyn_cast<memref::SubViewOp>(user);
+    if (!view) {
+      rewrite(user, SmallVector<int64_t>(type.getRank(), 0));
+      continue;
+    }
+    for (Operation *access : llvm::make_early_inc_range(view->getUsers()))
+      rewrite(access, view.getStaticOffsets());
+    rewriter.eraseOp(view);
+  }
+}
+
+/// Makes `range`'s allocation a flat array of at least `elements`, its
+/// accesses flat ones.
+void flatten(RewriterBase &rewriter, LiveRange &range, int64_t elements) {
+  MemRefType type = range.alloc.getType();
+  if (type.getRank() == 1 && type.getNumElements() >= elements)
+    return;
+  rewriter.setInsertionPoint(range.alloc);
+  auto flatType = MemRefType::get(
+      {std::max(elements, type.getNumElements())}, type.getElementType(),
+      MemRefLayoutAttrInterface(), type.getMemorySpace());
+  auto flat = memref::AllocOp::create(rewriter, range.alloc.getLoc(),
+                                      flatType);
+  flat->setAttrs(range.alloc->getAttrs());
+  accessFlat(rewriter, range.alloc, flat);
+  rewriter.eraseOp(range.alloc);
+  range.alloc = flat;
 }
 
 /// Program order: each op's position when it starts and after its regions.
@@ -166,6 +278,7 @@ void reuseBuffers(func::FuncOp kernel) {
     // subviews).
     SmallVector<Operation *> users, accesses;
     bool reshapable = true;
+    bool flattenable = type.getLayout().isIdentity();
     triton_spirv::forEachUserThroughViews(
         alloc, [&](Operation *user, bool isView) {
           users.push_back(user);
@@ -174,6 +287,13 @@ void reuseBuffers(func::FuncOp kernel) {
           reshapable &= isView ? isa<memref::SubViewOp, memref::ExpandShapeOp,
                                      memref::CollapseShapeOp>(user)
                                : isa<memref::LoadOp, memref::StoreOp>(user);
+          Value accessed = isView ? Value() : flattenableAccess(user);
+          auto view = accessed ? accessed.getDefiningOp<memref::SubViewOp>()
+                               : memref::SubViewOp();
+          flattenable &=
+              isView ? user->getOperand(0) == alloc && isFlattenableView(user)
+                     : accessed == alloc ||
+                           (view && view.getSource() == alloc);
         });
     if (users.empty())
       continue;
@@ -195,8 +315,8 @@ void reuseBuffers(func::FuncOp kernel) {
       return order.lookup(a).second < order.lookup(b).second;
     });
     ranges.push_back({alloc, order.lookup(firstOp).first,
-                      order.lookup(lastOp).second, reshapable, lastOp,
-                      std::move(accesses)});
+                      order.lookup(lastOp).second, reshapable, flattenable,
+                      lastOp, std::move(accesses)});
   }
   llvm::stable_sort(ranges, [](const LiveRange &a, const LiveRange &b) {
     return a.first < b.first;
@@ -214,6 +334,25 @@ void reuseBuffers(func::FuncOp kernel) {
               barrierSeparates(range.accesses, other.lastOp,
                                /*after=*/false));
     });
+    if (reusable == kept.end() && !range.accesses.empty()) {
+      // A buffer of another shape used only before the op that holds this
+      // one's first access (a block staged once before a loop, for the loop's
+      // stagings): a barrier between the two top-level ops lets it share.
+      Block &entry = kernel.getBody().front();
+      Operation *start = entry.findAncestorOpInBlock(*range.accesses.front());
+      reusable = llvm::find_if(kept, [&](LiveRange &other) {
+        if (other.alloc.getType() == range.alloc.getType() ||
+            !other.flattenable || !range.flattenable ||
+            !canStandFor(other, range) || other.last >= range.first)
+          return false;
+        Operation *end = entry.findAncestorOpInBlock(*other.lastOp);
+        return start && end && end != start && end->isBeforeInBlock(start);
+      });
+      if (reusable != kept.end()) {
+        rewriter.setInsertionPoint(start);
+        gpu::BarrierOp::create(rewriter, start->getLoc());
+      }
+    }
     if (reusable == kept.end()) {
       kept.push_back(range);
       continue;
@@ -221,30 +360,39 @@ void reuseBuffers(func::FuncOp kernel) {
     // The kept allocation is defined first (allocations are hoisted to the
     // kernel's start), so it dominates every use. (Positions as they are now:
     // an earlier reuse may have moved it.)
-    memref::AllocOp target = reusable->alloc;
-    if (range.alloc->isBeforeInBlock(target))
-      rewriter.moveOpBefore(target, range.alloc);
-    Value replacement = target.getResult();
+    if (range.alloc->isBeforeInBlock(reusable->alloc))
+      rewriter.moveOpBefore(reusable->alloc, range.alloc);
     MemRefType type = range.alloc.getType();
-    if (replacement.getType() != type) {
-      // Through one dimension: both reshapes keep the identity layout.
-      rewriter.setInsertionPoint(range.alloc);
-      Location loc = range.alloc.getLoc();
-      auto targetType = cast<MemRefType>(replacement.getType());
-      if (targetType.getRank() != 1)
-        replacement = memref::CollapseShapeOp::create(
-            rewriter, loc, replacement,
-            {llvm::to_vector(llvm::seq<int64_t>(0, targetType.getRank()))});
-      if (type.getRank() != 1)
-        replacement = memref::ExpandShapeOp::create(
-            rewriter, loc, type.getShape(), replacement,
-            {llvm::to_vector(llvm::seq<int64_t>(0, type.getRank()))});
+    MemRefType targetType = reusable->alloc.getType();
+    if (type != targetType &&
+        !(reusable->reshapable && range.reshapable &&
+          type.getNumElements() == targetType.getNumElements())) {
+      // Other shapes: both parts of one flat array.
+      flatten(rewriter, *reusable, type.getNumElements());
+      accessFlat(rewriter, range.alloc, reusable->alloc);
+      rewriter.eraseOp(range.alloc);
+    } else {
+      Value replacement = reusable->alloc.getResult();
+      if (type != targetType) {
+        // Through one dimension: both reshapes keep the identity layout.
+        rewriter.setInsertionPoint(range.alloc);
+        Location loc = range.alloc.getLoc();
+        if (targetType.getRank() != 1)
+          replacement = memref::CollapseShapeOp::create(
+              rewriter, loc, replacement,
+              {llvm::to_vector(llvm::seq<int64_t>(0, targetType.getRank()))});
+        if (type.getRank() != 1)
+          replacement = memref::ExpandShapeOp::create(
+              rewriter, loc, type.getShape(), replacement,
+              {llvm::to_vector(llvm::seq<int64_t>(0, type.getRank()))});
+      }
+      rewriter.replaceOp(range.alloc, replacement);
     }
-    rewriter.replaceOp(range.alloc, replacement);
     reusable->last = range.last;
     reusable->lastOp = range.lastOp;
     reusable->accesses = range.accesses;
     reusable->reshapable &= range.reshapable;
+    reusable->flattenable &= range.flattenable;
   }
 }
 

@@ -45,10 +45,16 @@ func.func @disjoint_loops(%n: index, %x: f16) {
 // -----
 
 // Overlapping ranges keep their own buffers, and a buffer that a
-// cooperative-matrix load reads is not viewed in another shape.
+// cooperative-matrix load reads is not viewed in another shape: the two of
+// other shapes become one flat array, each access at the row-major position
+// of its indices.
 // CHECK-LABEL: func.func @kept_apart
-// CHECK-COUNT-3: memref.alloc()
+// CHECK-DAG: %[[A:.*]] = memref.alloc() : memref<16x16xf16, #gpu.address_space<workgroup>>
+// CHECK-DAG: %[[FLAT:.*]] = memref.alloc() : memref<256xf16, #gpu.address_space<workgroup>>
+// CHECK-NOT: memref.alloc()
 // CHECK-NOT: memref.collapse_shape
+// CHECK: gpu.subgroup_mma_load_matrix %[[FLAT]][%{{.*}}] {leadDimension = 16 : index}
+// CHECK: memref.store %{{.*}}, %[[FLAT]][%{{.*}}] : memref<256xf16
 func.func @kept_apart(%x: f16) {
   %c0 = arith.constant 0 : index
   %a = memref.alloc() : memref<16x16xf16, #gpu.address_space<workgroup>>
@@ -129,5 +135,70 @@ func.func @no_barrier_between(%x: f32) {
   memref.store %y, %b[%c0] : memref<64xf32, #gpu.address_space<workgroup>>
   gpu.barrier
   %z = memref.load %b[%c1] : memref<64xf32, #gpu.address_space<workgroup>>
+  return
+}
+
+// -----
+
+// A block staged once before a loop (loaded whole into fragments) and the
+// loop's stagings of other shapes: one flat array of the largest size, the
+// loop's buffer at the start of it. A buffer with a view keeps its shape.
+// CHECK-LABEL: func.func @staged_once_then_loop
+// CHECK-DAG: %[[FLAT:.*]] = memref.alloc() {alignment = 64 : i64} : memref<8192xf16, #gpu.address_space<workgroup>>
+// CHECK-DAG: %[[VIEWED:.*]] = memref.alloc() : memref<16x32xf16, #gpu.address_space<workgroup>>
+// CHECK: %[[C128:.*]] = arith.constant 128 : index
+// CHECK: %[[ROW:.*]] = arith.muli %{{.*}}, %[[C128]] : index
+// CHECK: %[[AT:.*]] = arith.addi %[[ROW]], %{{.*}} : index
+// CHECK: memref.store %{{.*}}, %[[FLAT]][%[[AT]]] : memref<8192xf16
+// CHECK: gpu.subgroup_mma_load_matrix %[[FLAT]][%{{.*}}] {leadDimension = 128 : index}
+// CHECK: scf.for
+// CHECK:   %[[C40:.*]] = arith.constant 40 : index
+// CHECK:   arith.muli %{{.*}}, %[[C40]] : index
+// CHECK:   memref.store %{{.*}}, %[[FLAT]][%{{.*}}] : memref<8192xf16
+// CHECK:   gpu.subgroup_mma_load_matrix %[[FLAT]][%{{.*}}] {leadDimension = 40 : index}
+// CHECK:   memref.subview %[[VIEWED]]
+func.func @staged_once_then_loop(%x: f16, %i: index, %j: index, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %once = memref.alloc() {alignment = 64 : i64} : memref<64x128xf16, #gpu.address_space<workgroup>>
+  %chunk = memref.alloc() : memref<64x40xf16, #gpu.address_space<workgroup>>
+  %viewed = memref.alloc() : memref<16x32xf16, #gpu.address_space<workgroup>>
+  memref.store %x, %once[%i, %j] : memref<64x128xf16, #gpu.address_space<workgroup>>
+  gpu.barrier
+  %q = gpu.subgroup_mma_load_matrix %once[%i, %c0] {leadDimension = 128 : index} : memref<64x128xf16, #gpu.address_space<workgroup>> -> !gpu.mma_matrix<16x16xf16, "AOp">
+  scf.for %k = %c0 to %n step %c1 {
+    gpu.barrier
+    memref.store %x, %chunk[%i, %j] : memref<64x40xf16, #gpu.address_space<workgroup>>
+    gpu.barrier
+    %b = gpu.subgroup_mma_load_matrix %chunk[%k, %c0] {leadDimension = 40 : index} : memref<64x40xf16, #gpu.address_space<workgroup>> -> !gpu.mma_matrix<16x16xf16, "BOp">
+    %v = memref.subview %viewed[0, 0] [16, 16] [1, 1] : memref<16x32xf16, #gpu.address_space<workgroup>> to memref<16x16xf16, strided<[32, 1]>, #gpu.address_space<workgroup>>
+    memref.store %x, %v[%i, %j] : memref<16x16xf16, strided<[32, 1]>, #gpu.address_space<workgroup>>
+  }
+  return
+}
+
+// -----
+
+// No barrier between the staged block's last read and the loop that stages
+// the other one: the sharing puts one before the loop.
+// CHECK-LABEL: func.func @barrier_before_loop
+// CHECK: %[[FLAT:.*]] = memref.alloc() : memref<8192xf16, #gpu.address_space<workgroup>>
+// CHECK-NOT: memref.alloc()
+// CHECK: gpu.subgroup_mma_load_matrix %[[FLAT]][%{{.*}}] {leadDimension = 128 : index}
+// CHECK-NEXT: gpu.barrier
+// CHECK-NEXT: scf.for
+func.func @barrier_before_loop(%x: f16, %i: index, %j: index, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %once = memref.alloc() : memref<64x128xf16, #gpu.address_space<workgroup>>
+  %chunk = memref.alloc() : memref<64x40xf16, #gpu.address_space<workgroup>>
+  memref.store %x, %once[%i, %j] : memref<64x128xf16, #gpu.address_space<workgroup>>
+  gpu.barrier
+  %q = gpu.subgroup_mma_load_matrix %once[%i, %c0] {leadDimension = 128 : index} : memref<64x128xf16, #gpu.address_space<workgroup>> -> !gpu.mma_matrix<16x16xf16, "AOp">
+  scf.for %k = %c0 to %n step %c1 {
+    memref.store %x, %chunk[%i, %j] : memref<64x40xf16, #gpu.address_space<workgroup>>
+    gpu.barrier
+    %b = gpu.subgroup_mma_load_matrix %chunk[%k, %c0] {leadDimension = 40 : index} : memref<64x40xf16, #gpu.address_space<workgroup>> -> !gpu.mma_matrix<16x16xf16, "BOp">
+  }
   return
 }

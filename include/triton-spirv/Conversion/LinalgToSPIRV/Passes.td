@@ -98,6 +98,17 @@ def ChunkMatmulReduction : Pass<"triton-spirv-chunk-matmul-reduction",
     with rows the subgroups of `workgroup-size` / `subgroup-size` can own
     whole, takes no workgroup memory: it stays fragments
     (lib/Analysis/FragmentFamilies.cpp), so only the right operand counts.
+    An f16 left operand defined before a loop around the matmul and used by
+    it alone (attention's queries), whose result is reduced by rows, is
+    held as A fragments across the loop where each subgroup's share is at
+    most 8 of them: a loop right after the operand assembles a block of its
+    own from chunks of at most 8 of its columns, each computed by the
+    operand's producer (the fragment family loads each chunk into
+    fragments, so only a chunk is ever staged), and the matmul reads that
+    block, or views of it, with nothing of A staged in the loop. B's chunks
+    then take no more than A's and B's did (workgroups of up to 4
+    subgroups: on NVIDIA two of them run on a multiprocessor only within 24
+    KiB of workgroup memory each) or the whole share (larger workgroups).
   }];
   let options = [
     Option<"maxWorkgroupMemory", "max-workgroup-memory", "unsigned", "0",
@@ -335,7 +346,13 @@ def ReuseWorkgroupMemory : Pass<"triton-spirv-reuse-workgroup-memory",
     live ranges (the spans of top-level ops of the kernel that use them, or
     views of them) do not overlap become one allocation, so that the
     kernel's workgroup memory is closer to the peak of what is live at once
-    than to the sum of all its temporaries.
+    than to the sum of all its temporaries. Buffers of one element type and
+    other shapes share too where they are accessed only element by element
+    or by cooperative-matrix loads and stores (directly or through static
+    views): the allocation becomes a flat array of the largest size, each
+    access at the row-major position of its indices. A buffer used only
+    before the top-level op that first uses another of a different shape
+    gets a barrier before that op if none separates them.
   }];
 }
 
