@@ -74,6 +74,25 @@ def test_attention_blocks(block_q: int, block_kv: int, head_dim: int, causal: bo
                                atol=1e-2, rtol=1e-2)
 
 
+@pytest.mark.parametrize("block_q, block_kv, head_dim, num_warps", [(128, 32, 128, 8), (64, 16, 128, 4),
+                                                                    (128, 16, 64, 8), (64, 32, 128, 4)])
+@pytest.mark.parametrize("causal", [False, True])
+def test_attention_held_queries(block_q: int, block_kv: int, head_dim: int, num_warps: int, causal: bool) -> None:
+    """On NVIDIA the queries are held as A fragments across the loop, loaded
+    before it a chunk of columns at a time (through the masked load of the
+    last block too), their staging's memory taken over by the loop's."""
+    heads, seq = 2, 176  # the last block of queries is partial
+    gen = torch.Generator().manual_seed(4)
+    q, k, v = (torch.randn(heads, seq, head_dim, generator=gen).mul(0.5).half() for _ in range(3))
+    out = torch.empty_like(q)
+    scale = 1.0 / math.sqrt(head_dim)
+    attention_fwd_kernel[(triton.cdiv(seq, block_q), heads)](
+        q, k, v, out, seq, scale, HEAD_DIM=head_dim, BLOCK_Q=block_q, BLOCK_KV=block_kv, CAUSAL=causal,
+        num_warps=num_warps)
+    torch.testing.assert_close(out.float(), attention_reference(q, k, v, scale, causal=causal),
+                               atol=1e-2, rtol=1e-2)
+
+
 @pytest.mark.parametrize("causal", [False, True])
 def test_attention_keys_and_weights_of_one_shape(causal: bool) -> None:
     """HEAD_DIM == BLOCK_Q == BLOCK_KV on 2 warps: the staged keys and the

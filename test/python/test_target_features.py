@@ -68,3 +68,19 @@ def test_attention_weights_stay_fragments() -> None:
     compiled = triton.compile(source, target=GPUTarget("spirv", "nvidia:32:49152:1024", 32),
                               options={"num_warps": 2})
     assert b"SPV_NV_cooperative_matrix2" in compiled.asm["spv"]
+
+
+@pytest.mark.parametrize("block_q, block_kv, head_dim", [(64, 32, 128), (64, 16, 128), (128, 64, 64), (128, 32, 64)])
+def test_attention_queries_held_within_24_kib(block_q: int, block_kv: int, head_dim: int) -> None:
+    """On 4 warps the queries are held as A fragments across the loop
+    (loaded before it a chunk at a time) and the workgroup stays within 24
+    KiB of workgroup memory: NVIDIA runs two such workgroups on a
+    multiprocessor only then (benchmarks/README.md)."""
+    source = ASTSource(attention_fwd_kernel,
+                       {"q_ptr": "*fp16", "k_ptr": "*fp16", "v_ptr": "*fp16", "out_ptr": "*fp16",
+                        "seq_len": "i32", "scale": "fp32"},
+                       constexprs={"HEAD_DIM": head_dim, "BLOCK_Q": block_q, "BLOCK_KV": block_kv,
+                                   "CAUSAL": False})
+    compiled = triton.compile(source, target=GPUTarget("spirv", "nvidia:32:49152:1024", 32),
+                              options={"num_warps": 4})
+    assert compiled.metadata.shared <= 24 * 1024
