@@ -597,7 +597,9 @@ struct ChunkMatmulReductionPass
     // another's fragments, was measured slower for attention on an H100:
     // fewer, larger stagings, 92.0 -> 64.0 TFLOP/s at N_CTX 4096. So were
     // a loop-invariant operand staged once, whole, and chunks taken in
-    // pairs of buffers, which halves the barriers: benchmarks/README.md.)
+    // pairs of buffers, which halves the barriers: each took attention's
+    // 4-warp workgroups past 24 KiB, where NVIDIA runs one per
+    // multiprocessor instead of two; benchmarks/README.md.)
     SmallVector<linalg::LinalgOp> matmuls;
     DenseMap<Operation *, int64_t> matmulsPerParent;
     getOperation().walk([&](linalg::LinalgOp op) {
