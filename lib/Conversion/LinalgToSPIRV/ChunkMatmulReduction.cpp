@@ -58,6 +58,11 @@ constexpr int64_t kMaxHeldTiles = 8;
 /// The most chunks a held operand is loaded in: the loop that loads them is
 /// unrolled (fragment families unroll loops of at most 8 steps).
 constexpr int64_t kMaxHeldChunks = 8;
+/// The most fragments of the matmul's result per subgroup where A is held.
+/// Attention's scores in 8 or more (BLOCK_KV 128, or 64 over 2 row tiles)
+/// hold registers enough already: held queries made 5 of the 6 such
+/// configurations 11-16% slower on an H100 (benchmarks/README.md).
+constexpr int64_t kMaxHeldResultTiles = 4;
 
 class MatmulChunker {
 public:
@@ -546,8 +551,8 @@ struct ChunkMatmulReductionPass
   /// Whether `op`'s left operand is an f16 block of a loop around it (the
   /// queries of attention), used by it alone, that its subgroups can hold
   /// as A fragments across the loop: whole 16-row tiles per subgroup, at
-  /// most kMaxHeldTiles of them, with its result a fragment family's
-  /// (reduced by rows). It is loaded before the loop a chunk at a time
+  /// most kMaxHeldTiles of them and kMaxHeldResultTiles of the result, with
+  /// its result a fragment family's (reduced by rows). It is loaded before the loop a chunk at a time
   /// (heldStagingChunk).
   bool leftOperandIsHeld(linalg::LinalgOp op, int64_t rowTile) const {
     Value lhs = op.getDpsInputs()[0], rhs = op.getDpsInputs()[1];
@@ -565,9 +570,12 @@ struct ChunkMatmulReductionPass
     if (rows % rowTile || k % kMinChunk || rhsType.getDimSize(1) % kMinChunk)
       return false;
     int64_t tiles = rows / (subgroups * kMinChunk) * (k / kMinChunk);
+    int64_t resultTiles =
+        rows / (subgroups * kMinChunk) * (rhsType.getDimSize(1) / kMinChunk);
     int64_t chunk = heldStagingChunk(rows, k);
     // The staging of a chunk fits a sixth of workgroup memory.
-    return tiles <= kMaxHeldTiles && chunk &&
+    return tiles <= kMaxHeldTiles && resultTiles <= kMaxHeldResultTiles &&
+           chunk &&
            6 * rows * chunk * 2 <= int64_t(maxWorkgroupMemory) &&
            resultReducedByRows(op);
   }

@@ -106,10 +106,12 @@ func.func @held_queries(%queries: memref<?xf16>, %keys: memref<?xf16>, %n: index
 
 // 128 rows and keys of 64 columns: over 8 subgroups the queries are 4 A
 // fragments of each, and the keys take the share that the queries left
-// (staged whole); over 4 subgroups, no more than both took (chunks of 32).
+// (staged whole). Over 4 subgroups each would hold 8 fragments of the
+// scores, too many to hold the queries too: both are staged, in chunks of
+// 16.
 // FOUR-LABEL: func.func @held_queries_128_rows
-// FOUR: scf.for
-// FOUR: linalg.matmul {{.*}} : tensor<128x32xf16>, tensor<32x64xf16>
+// FOUR-NOT: tensor.insert_slice
+// FOUR: linalg.matmul {{.*}} : tensor<128x16xf16>, tensor<16x64xf16>
 // EIGHT-LABEL: func.func @held_queries_128_rows
 // EIGHT: tensor.insert_slice
 // EIGHT: scf.for
