@@ -101,7 +101,7 @@ def ChunkMatmulReduction : Pass<"triton-spirv-chunk-matmul-reduction",
     An f16 left operand defined before a loop around the matmul and used by
     it alone (attention's queries), whose result is reduced by rows, is
     held as A fragments across the loop where each subgroup's share is at
-    most 8 of them: a loop right after the operand assembles a block of its
+    most 8 of them and 4 of the result: a loop right after the operand assembles a block of its
     own from chunks of at most 8 of its columns, each computed by the
     operand's producer (the fragment family loads each chunk into
     fragments, so only a chunk is ever staged), and the matmul reads that
