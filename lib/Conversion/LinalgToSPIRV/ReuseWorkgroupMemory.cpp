@@ -18,12 +18,14 @@
 //
 // Buffers of one element type but other shapes share memory too where each
 // is accessed only element by element or by cooperative-matrix loads and
-// stores, with no views: the shared allocation becomes one flat array of
-// the largest one's size, and each access takes the row-major position of
-// its indices (as the SPIR-V conversion computes it anyway). So a block
-// staged once before a loop (attention's queries, loaded into fragments)
-// gives its memory to the loop's stagings: on NVIDIA, the workgroup memory
-// of a workgroup decides how many run on a multiprocessor.
+// stores, on the buffer or a static view of it: the shared allocation
+// becomes one flat array of the largest one's size, and each access takes
+// the row-major position of its indices (as the SPIR-V conversion computes
+// it anyway). So a block staged once before a loop (attention's queries,
+// loaded into fragments) gives its memory to the loop's stagings (with a
+// barrier before the loop where none separates them): on NVIDIA, the
+// workgroup memory of a workgroup decides how many run on a
+// multiprocessor.
 //
 //===----------------------------------------------------------------------===//
 
@@ -33,9 +35,9 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/Dialect/Utils/IndexingUtils.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Utils/IndexingUtils.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
 
 namespace mlir::triton_spirv {
@@ -97,7 +99,8 @@ Value flattenableAccess(Operation *op) {
 /// array can serve.
 bool isFlattenableView(Operation *op) {
   auto view = dyn_cast<memref::SubViewOp>(op);
-  return view && view.getSourceType().getLayout().isIdentity() &&
+  return view && !view->use_empty() &&
+         view.getSourceType().getLayout().isIdentity() &&
          llvm::all_of(view.getStaticOffsets(),
                       [](int64_t o) { return !ShapedType::isDynamic(o); }) &&
          llvm::all_of(view.getStaticStrides(),
