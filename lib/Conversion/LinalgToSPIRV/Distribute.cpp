@@ -14,6 +14,7 @@
 #include "triton-spirv/Analysis/WorkgroupMemory.h"
 #include "triton-spirv/Conversion/InlineBlock.h"
 #include "triton-spirv/Dialect/TritonSPIRV/IR/Dialect.h"
+#include "triton-spirv/Dialect/TritonSPIRV/IR/Ops.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -1902,16 +1903,37 @@ KernelDistributor::distributeOnFragments(linalg::LinalgOp op, Value buffer,
       rewriter, loc, {grid[0], grid[1], tilesM, tilesN}, subgroup);
   Value scratchRow0 =
       arith::MulIOp::create(rewriter, loc, subgroup, indexConstant(loc, size));
-  Value scratch = fragmentScratch(
-      loc, cast<MemRefType>(buffer.getType()).getElementType());
   Block *body = parallel.getBody();
+  // An f32 accumulator whose every read is rounded to f16 (a matmul whose
+  // result is stored as f16) is rounded as fragments, and its scratch is
+  // f16: half the memory, and the element type of the operands' stagings,
+  // whose memory it can share (triton-spirv-reuse-workgroup-memory).
+  Type element = cast<MemRefType>(buffer.getType()).getElementType();
+  auto roundsToF16 = [](Operation *user) {
+    auto trunc = dyn_cast<arith::TruncFOp>(user);
+    return trunc && trunc.getType().isF16() && !trunc.getRoundingmodeAttr();
+  };
+  bool rounded =
+      element.isF32() && llvm::all_of(*body, [&](Operation &nested) {
+        auto load = dyn_cast<memref::LoadOp>(&nested);
+        return !load || load.getMemRef() != buffer ||
+               llvm::all_of(load->getUsers(), roundsToF16);
+      });
+  if (rounded)
+    element = rewriter.getF16Type();
+  Value scratch = fragmentScratch(loc, element);
   MLIRContext *context = rewriter.getContext();
   for (auto [index, fragment] : llvm::enumerate(fragments.fragments)) {
     int64_t i = index / tilesN, j = index % tilesN;
     // The previous tile's readers are done before the store.
     barrier(loc);
+    Value stored = fragment;
+    if (rounded)
+      stored = triton_spirv::ConvertFragmentOp::create(
+          rewriter, loc,
+          gpu::MMAMatrixType::get({size, size}, element, "COp"), fragment);
     gpu::SubgroupMmaStoreMatrixOp::create(
-        rewriter, loc, fragment, scratch,
+        rewriter, loc, stored, scratch,
         ValueRange{scratchRow0, indexConstant(loc, 0)},
         rewriter.getIndexAttr(size), UnitAttr());
     barrier(loc);
@@ -1946,11 +1968,19 @@ KernelDistributor::distributeOnFragments(linalg::LinalgOp op, Value buffer,
                 parallel.getInductionVars()))
           return load.emitError("reads a buffer in layout ")
                  << layout << " at other elements than its own";
-        mapping.map(load.getResult(),
-                    memref::LoadOp::create(rewriter, loc, scratch,
-                                           ValueRange{scratchRow, col}));
+        Value value = memref::LoadOp::create(rewriter, loc, scratch,
+                                             ValueRange{scratchRow, col});
+        // Rounded already: the roundings read the f16 value.
+        if (rounded)
+          for (Operation *trunc : load->getUsers())
+            mapping.map(trunc->getResult(0), value);
+        else
+          mapping.map(load.getResult(), value);
         continue;
       }
+      if (rounded && isa<arith::TruncFOp>(nested) &&
+          mapping.contains(nested.getResult(0)))
+        continue;
       rewriter.clone(nested, mapping);
     }
   }

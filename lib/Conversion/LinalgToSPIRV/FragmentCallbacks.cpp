@@ -96,6 +96,12 @@ StringRef decodeString(ArrayRef<uint32_t> words) {
   return StringRef(bytes, strnlen(bytes, words.size() * 4));
 }
 
+/// Whether `op` converts an accumulator to an accumulator.
+bool keepsUse(triton_spirv::ConvertFragmentOp op) {
+  return cast<gpu::MMAMatrixType>(op.getType()).getOperand() ==
+         cast<gpu::MMAMatrixType>(op.getFragment().getType()).getOperand();
+}
+
 struct FragmentVariableToSPIRV
     : OpConversionPattern<triton_spirv::FragmentVariableOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -117,6 +123,26 @@ struct ReadFragmentToSPIRV : OpConversionPattern<triton_spirv::ReadFragmentOp> {
   matchAndRewrite(triton_spirv::ReadFragmentOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     rewriter.replaceOpWithNewOp<spirv::LoadOp>(op, adaptor.getVariable());
+    return success();
+  }
+};
+
+/// A conversion that keeps the use (an accumulator of another element
+/// type) is a plain `OpFConvert` (conversions between uses are outlined:
+/// outlineFragmentCallbacks).
+struct ConvertAccumulatorToSPIRV
+    : OpConversionPattern<triton_spirv::ConvertFragmentOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(triton_spirv::ConvertFragmentOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!keepsUse(op))
+      return rewriter.notifyMatchFailure(op, "converts between uses");
+    Type type = getTypeConverter()->convertType(op.getType());
+    if (!type)
+      return rewriter.notifyMatchFailure(op, "unconvertible fragment type");
+    rewriter.replaceOpWithNewOp<spirv::FConvertOp>(op, type,
+                                                   adaptor.getFragment());
     return success();
   }
 };
@@ -149,7 +175,8 @@ void triton_spirv::addFragmentVariableConversion(
 void triton_spirv::populateFragmentVariablePatterns(
     const SPIRVTypeConverter &typeConverter, RewritePatternSet &patterns) {
   patterns.add<FragmentVariableToSPIRV, ReadFragmentToSPIRV,
-               WriteFragmentToSPIRV>(typeConverter, patterns.getContext());
+               WriteFragmentToSPIRV, ConvertAccumulatorToSPIRV>(
+      typeConverter, patterns.getContext());
 }
 
 LogicalResult triton_spirv::outlineFragmentCallbacks(func::FuncOp kernel,
@@ -157,7 +184,9 @@ LogicalResult triton_spirv::outlineFragmentCallbacks(func::FuncOp kernel,
                                                      bool cooperativeMatrix2) {
   SmallVector<Operation *> ops;
   kernel.walk([&](Operation *op) {
-    if (isa<ReduceFragmentRowsOp, MapFragmentsOp, ConvertFragmentOp>(op))
+    auto convert = dyn_cast<ConvertFragmentOp>(op);
+    if (isa<ReduceFragmentRowsOp, MapFragmentsOp>(op) ||
+        (convert && !keepsUse(convert)))
       ops.push_back(op);
   });
   if (ops.empty())

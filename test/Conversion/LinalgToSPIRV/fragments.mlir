@@ -13,7 +13,7 @@
 // operands are loaded per 16-deep step as 4 A and 4 B tiles for 16
 // multiply-adds.
 // DIST-LABEL: func.func @k_loop
-// DIST: %[[SCRATCH:.*]] = memref.alloc() : memref<64x16xf32, #gpu.address_space<workgroup>>
+// DIST: %[[SCRATCH:.*]] = memref.alloc() : memref<64x16xf16, #gpu.address_space<workgroup>>
 // DIST: %[[SG:.*]] = gpu.subgroup_id : index
 // DIST-COUNT-16: gpu.subgroup_mma_constant_matrix %{{.*}} : !gpu.mma_matrix<16x16xf32, "COp">
 // DIST: %[[SUMS:.*]]:16 = scf.for %{{.*}} iter_args(
@@ -23,12 +23,15 @@
 // DIST-COUNT-16: gpu.subgroup_mma_compute
 // The epilogue: each fragment goes to the subgroup's 16x16 scratch tile,
 // then each lane reads 8 of its elements (lane + 32 e) and runs the body.
+// The body only rounds the elements to f16 for the store: the fragment is
+// rounded instead, into an f16 scratch.
 // DIST: %[[LANE:.*]] = gpu.lane_id
 // DIST: %[[TILEROW:.*]] = arith.muli %{{.*}}, %c16 : index
 // DIST: %[[TILECOL:.*]] = arith.muli %{{.*}}, %c16 : index
 // DIST: %[[ROW0:.*]] = arith.muli %[[SG2:.*]], %c16 : index
 // DIST: gpu.barrier
-// DIST: gpu.subgroup_mma_store_matrix %[[SUMS]]#0, %[[SCRATCH]][%[[ROW0]], %c0] {leadDimension = 16 : index}
+// DIST: %[[ROUNDED:.*]] = triton_spirv.convert_fragment %[[SUMS]]#0 : !gpu.mma_matrix<16x16xf32, "COp"> -> !gpu.mma_matrix<16x16xf16, "COp">
+// DIST: gpu.subgroup_mma_store_matrix %[[ROUNDED]], %[[SCRATCH]][%[[ROW0]], %c0] {leadDimension = 16 : index}
 // DIST: gpu.barrier
 // DIST: scf.for %[[E:.*]] = %c0 to %c8 step %c1 {
 // DIST:   %[[SPAN:.*]] = arith.muli %[[E]], %c32 : index
@@ -36,12 +39,12 @@
 // DIST:   %[[R:.*]] = arith.divui %[[L]], %c16 : index
 // DIST:   %[[C:.*]] = arith.remui %[[L]], %c16 : index
 // DIST:   %[[SROW:.*]] = arith.addi %[[ROW0]], %[[R]] : index
-// DIST:   memref.load %[[SCRATCH]][%[[SROW]], %[[C]]]
-// DIST:   arith.truncf
-// DIST:   memref.store
+// DIST:   %[[V:.*]] = memref.load %[[SCRATCH]][%[[SROW]], %[[C]]]
+// DIST-NOT: arith.truncf
+// DIST:   memref.store %[[V]]
 // DIST: } {triton_spirv.spread = #triton_spirv.spread<[128, 128], run = 1, #triton_spirv.fragments<[2, 2]>>}
-// DIST: gpu.subgroup_mma_store_matrix %[[SUMS]]#1,
-// DIST: gpu.subgroup_mma_store_matrix %[[SUMS]]#15,
+// DIST: triton_spirv.convert_fragment %[[SUMS]]#1 :
+// DIST: triton_spirv.convert_fragment %[[SUMS]]#15 :
 // DIST-NOT: memref<128x128xf32
 func.func @k_loop(%a: memref<128x32xf16, #gpu.address_space<workgroup>>,
                   %b: memref<32x128xf16, #gpu.address_space<workgroup>>,

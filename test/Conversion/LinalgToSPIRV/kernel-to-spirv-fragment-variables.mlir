@@ -1,4 +1,4 @@
-// RUN: triton-spirv-opt %s --triton-spirv-kernel-to-spirv="target=nvidia workgroup-size=32" | FileCheck %s
+// RUN: triton-spirv-opt %s -split-input-file --triton-spirv-kernel-to-spirv="target=nvidia workgroup-size=32" | FileCheck %s
 
 // Fragment variables are Function-storage variables of cooperative matrices,
 // written and read whole.
@@ -18,5 +18,26 @@ func.func @variables(%pid: i32 {triton_spirv.abi = "program_id_x"}, %pidy: i32 {
   triton_spirv.write_fragment %z, %var : !gpu.mma_matrix<16x16xf32, "COp">, !triton_spirv.fragment_var<!gpu.mma_matrix<16x16xf32, "COp">>
   %x = triton_spirv.read_fragment %var : !triton_spirv.fragment_var<!gpu.mma_matrix<16x16xf32, "COp">> -> !gpu.mma_matrix<16x16xf32, "COp">
   gpu.subgroup_mma_store_matrix %x, %buffer[%c0, %c0] {leadDimension = 16 : index} : !gpu.mma_matrix<16x16xf32, "COp">, memref<16x16xf32, #gpu.address_space<workgroup>>
+  return
+}
+
+// -----
+
+// An accumulator rounded to f16 keeps its use: a plain FConvert of
+// cooperative matrices (SPV_KHR_cooperative_matrix), with no
+// VK_NV_cooperative_matrix2 callback.
+// CHECK: spirv.func @rounded_accumulator
+// CHECK: %[[F16:.*]] = spirv.FConvert %{{.*}} : !spirv.coopmatrix<16x16xf32, Subgroup, MatrixAcc> to !spirv.coopmatrix<16x16xf16, Subgroup, MatrixAcc>
+// CHECK: spirv.KHR.CooperativeMatrixStore %{{.*}}, %[[F16]], %{{.*}}, <RowMajor>
+func.func @rounded_accumulator(%pid: i32 {triton_spirv.abi = "program_id_x"}, %pidy: i32 {triton_spirv.abi = "program_id_y"},
+                               %pidz: i32 {triton_spirv.abi = "program_id_z"}, %nx: i32 {triton_spirv.abi = "num_programs_x"},
+                               %ny: i32 {triton_spirv.abi = "num_programs_y"}, %nz: i32 {triton_spirv.abi = "num_programs_z"})
+    attributes {triton_spirv.kernel} {
+  %c0 = arith.constant 0 : index
+  %one = arith.constant 1.0 : f32
+  %buffer = memref.alloc() : memref<16x16xf16, #gpu.address_space<workgroup>>
+  %x = gpu.subgroup_mma_constant_matrix %one : !gpu.mma_matrix<16x16xf32, "COp">
+  %h = triton_spirv.convert_fragment %x : !gpu.mma_matrix<16x16xf32, "COp"> -> !gpu.mma_matrix<16x16xf16, "COp">
+  gpu.subgroup_mma_store_matrix %h, %buffer[%c0, %c0] {leadDimension = 16 : index} : !gpu.mma_matrix<16x16xf16, "COp">, memref<16x16xf16, #gpu.address_space<workgroup>>
   return
 }

@@ -168,8 +168,16 @@ func.func @write_of_another_type(%v: !triton_spirv.fragment_var<!gpu.mma_matrix<
 
 // -----
 
-func.func @convert_to_an_accumulator(%x: !gpu.mma_matrix<16x16xf32, "COp">) {
-  // expected-error @+1 {{converts an accumulator (COp) fragment to an operand (AOp or BOp) one}}
-  %y = triton_spirv.convert_fragment %x : !gpu.mma_matrix<16x16xf32, "COp"> -> !gpu.mma_matrix<16x16xf16, "COp">
+func.func @convert_to_the_same_accumulator(%x: !gpu.mma_matrix<16x16xf32, "COp">) {
+  // expected-error @+1 {{converts an accumulator to an operand (AOp or BOp) or to an accumulator of another element type}}
+  %y = triton_spirv.convert_fragment %x : !gpu.mma_matrix<16x16xf32, "COp"> -> !gpu.mma_matrix<16x16xf32, "COp">
+  return
+}
+
+// -----
+
+func.func @convert_an_operand(%x: !gpu.mma_matrix<16x16xf16, "AOp">) {
+  // expected-error @+1 {{converts an accumulator (COp) fragment}}
+  %y = triton_spirv.convert_fragment %x : !gpu.mma_matrix<16x16xf16, "AOp"> -> !gpu.mma_matrix<16x16xf16, "BOp">
   return
 }

@@ -102,9 +102,12 @@ LogicalResult MapFragmentsOp::verify() {
 LogicalResult ConvertFragmentOp::verify() {
   auto from = cast<gpu::MMAMatrixType>(getFragment().getType());
   auto to = cast<gpu::MMAMatrixType>(getResult().getType());
-  if (from.getOperand() != "COp" || to.getOperand() == "COp")
-    return emitOpError("converts an accumulator (COp) fragment to an "
-                       "operand (AOp or BOp) one");
+  if (from.getOperand() != "COp")
+    return emitOpError("converts an accumulator (COp) fragment");
+  if (to.getOperand() == "COp" &&
+      from.getElementType() == to.getElementType())
+    return emitOpError("converts an accumulator to an operand (AOp or BOp) "
+                       "or to an accumulator of another element type");
   if (from.getShape() != to.getShape())
     return emitOpError("keeps the fragment's shape");
   if (!isa<FloatType>(from.getElementType()) ||

@@ -144,7 +144,9 @@ def TritonSPIRV_ConvertFragmentOp
     BOp) of the same shape: a computed block (attention's weights) becomes
     the operand of the next matmul without leaving registers. Lowered to
     `OpFConvert`, which VK_NV_cooperative_matrix2's conversions allow
-    between uses.
+    between uses. An accumulator may also become an accumulator of another
+    element type (an f16 epilogue's values, before they leave registers):
+    `OpFConvert` of one use, which SPV_KHR_cooperative_matrix allows.
 
     ```mlir
     %a = triton_spirv.convert_fragment %p
