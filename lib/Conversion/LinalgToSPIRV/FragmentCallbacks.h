@@ -43,7 +43,8 @@ LogicalResult rewriteFragmentCallbackCalls(SmallVectorImpl<uint32_t> &binary,
 void addFragmentVariableConversion(SPIRVTypeConverter &typeConverter);
 
 /// Fragment variables' allocation, reads and writes as spirv.Variable, Load
-/// and Store.
+/// and Store, and an accumulator converted to another element type (of the
+/// same use) as FConvert.
 void populateFragmentVariablePatterns(const SPIRVTypeConverter &typeConverter,
                                       RewritePatternSet &patterns);
 
