@@ -14,6 +14,7 @@
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Transforms/RegionUtils.h"
 
 using namespace mlir;
@@ -508,6 +509,72 @@ LogicalResult FragmentFamilyDistributor::reduce(linalg::ReduceOp op) {
   return success();
 }
 
+namespace {
+/// An epilogue whose only use of its members' elements is one value rounded
+/// to f16 (attention's `acc / l` stored as fp16): the value, computed from
+/// the member loads by pure ops (`slice`, in body order), and its rounding.
+struct RoundedValue {
+  arith::TruncFOp rounding;
+  SmallVector<memref::LoadOp> loads;
+  SmallVector<Operation *> slice;
+};
+} // namespace
+
+/// The rounded value of an epilogue's loop `body` whose member loads read
+/// `members`, if it has one.
+static std::optional<RoundedValue>
+roundedValue(Block &body, const llvm::SmallDenseSet<Value> &members) {
+  RoundedValue result;
+  for (Operation &op : body.without_terminator()) {
+    auto trunc = dyn_cast<arith::TruncFOp>(op);
+    if (!trunc || !trunc.getType().isF16() || trunc.getRoundingmodeAttr() ||
+        !trunc.getIn().getType().isF32())
+      continue;
+    if (result.rounding)
+      return std::nullopt;
+    result.rounding = trunc;
+  }
+  if (!result.rounding)
+    return std::nullopt;
+  llvm::SmallPtrSet<Operation *, 8> inSlice;
+  SmallVector<Value> worklist{result.rounding.getIn()};
+  while (!worklist.empty()) {
+    Value value = worklist.pop_back_val();
+    Operation *producer = value.getDefiningOp();
+    if (!producer || producer->getBlock() != &body) {
+      // Constants from above are cloned in; nothing else crosses.
+      if (producer && matchPattern(value, m_Constant()))
+        continue;
+      return std::nullopt;
+    }
+    if (!inSlice.insert(producer).second)
+      continue;
+    if (auto load = dyn_cast<memref::LoadOp>(producer)) {
+      if (!members.contains(load.getMemRef()))
+        return std::nullopt;
+      result.loads.push_back(load);
+      continue;
+    }
+    if (producer->getNumRegions() || !isMemoryEffectFree(producer))
+      return std::nullopt;
+    llvm::append_range(worklist, producer->getOperands());
+  }
+  // Every member load feeds the value alone, and every slice op too.
+  for (Operation &op : body.without_terminator()) {
+    auto load = dyn_cast<memref::LoadOp>(op);
+    if (load && members.contains(load.getMemRef()) && !inSlice.contains(load))
+      return std::nullopt;
+    if (!inSlice.contains(&op))
+      continue;
+    if (!isa<memref::LoadOp>(op))
+      result.slice.push_back(&op);
+    for (Operation *user : op.getUsers())
+      if (!inSlice.contains(user) && user != result.rounding)
+        return std::nullopt;
+  }
+  return result;
+}
+
 LogicalResult FragmentFamilyDistributor::epilogue(linalg::GenericOp op) {
   Location loc = op.getLoc();
   // The tiles are those of the op's first member input: a block's, or, for
@@ -540,21 +607,73 @@ LogicalResult FragmentFamilyDistributor::epilogue(linalg::GenericOp op) {
       arith::MulIOp::create(rewriter, loc, subgroupId, index(kTile));
   // The members the loop reads, each through its own scratch tile.
   SmallVector<std::pair<Value, Access>> inputs;
+  llvm::SmallDenseSet<Value> memberInputs;
   for (Value input : op.getDpsInputs())
-    if (Access found = access(input); found.member)
+    if (Access found = access(input); found.member) {
       inputs.push_back({input, found});
+      memberInputs.insert(input);
+    }
+  // Or, where the members' elements only make one value rounded to f16
+  // (attention's output), that value is computed on the fragments and
+  // rounded there: one f16 scratch tile, a quarter of two f32 ones, and of
+  // the element type of the loop's stagings, whose memory it can share.
+  std::optional<RoundedValue> rounded;
+  if (!vector)
+    rounded = roundedValue(*parallel.getBody(), memberInputs);
+  auto f16Tile = gpu::MMAMatrixType::get({kTile, kTile},
+                                         rewriter.getF16Type(), "COp");
   for (int64_t r = 0; r < tiles.tilesM; ++r) {
     for (int64_t c = 0; c < tiles.tilesN; ++c) {
       // The previous tile's readers are done before the stores.
       barrier(loc);
-      for (auto [slot, input] : llvm::enumerate(inputs)) {
-        Value fragment = read(input.second, r, c);
-        Type element =
-            cast<gpu::MMAMatrixType>(fragment.getType()).getElementType();
+      if (rounded) {
+        SmallVector<Value> fragments;
+        for (memref::LoadOp load : rounded->loads)
+          fragments.push_back(read(access(load.getMemRef()), r, c));
+        auto f32Tile = cast<gpu::MMAMatrixType>(fragments.front().getType());
+        auto mapOp = MapFragmentsOp::create(rewriter, loc, f32Tile, fragments,
+                                            ValueRange{});
+        Type i32 = rewriter.getI32Type();
+        SmallVector<Type> argTypes{i32, i32};
+        argTypes.append(fragments.size(), f32Tile.getElementType());
+        {
+          OpBuilder::InsertionGuard guard(rewriter);
+          Block *body = rewriter.createBlock(
+              &mapOp.getBody(), {}, argTypes,
+              SmallVector<Location>(argTypes.size(), loc));
+          IRMapping mapping;
+          for (auto [i, load] : llvm::enumerate(rounded->loads))
+            mapping.map(load.getResult(), body->getArgument(2 + i));
+          for (Operation *sliced : rounded->slice) {
+            for (Value operand : sliced->getOperands())
+              if (!mapping.contains(operand))
+                mapping.map(operand,
+                            rewriter.clone(*operand.getDefiningOp())
+                                ->getResult(0));
+            rewriter.clone(*sliced, mapping);
+          }
+          Value value = rounded->rounding.getIn();
+          if (!mapping.contains(value))
+            mapping.map(value, rewriter.clone(*value.getDefiningOp())
+                                   ->getResult(0));
+          YieldOp::create(rewriter, loc, mapping.lookup(value));
+        }
         gpu::SubgroupMmaStoreMatrixOp::create(
-            rewriter, loc, fragment, scratch(loc, element, slot),
+            rewriter, loc,
+            ConvertFragmentOp::create(rewriter, loc, f16Tile, mapOp),
+            scratch(loc, rewriter.getF16Type(), 0),
             ValueRange{scratchRow0, index(0)}, rewriter.getIndexAttr(kTile),
             UnitAttr());
+      } else {
+        for (auto [slot, input] : llvm::enumerate(inputs)) {
+          Value fragment = read(input.second, r, c);
+          Type element =
+              cast<gpu::MMAMatrixType>(fragment.getType()).getElementType();
+          gpu::SubgroupMmaStoreMatrixOp::create(
+              rewriter, loc, fragment, scratch(loc, element, slot),
+              ValueRange{scratchRow0, index(0)}, rewriter.getIndexAttr(kTile),
+              UnitAttr());
+        }
       }
       barrier(loc);
       // Lane l takes the tile's elements l, l + S, ... (S the subgroup
@@ -597,6 +716,22 @@ LogicalResult FragmentFamilyDistributor::epilogue(linalg::GenericOp op) {
                                arith::AddIOp::create(rewriter, loc,
                                                      origins.cols[c], col)});
       for (Operation &nested : parallel.getBody()->without_terminator()) {
+        if (rounded) {
+          // The rounded value is the scratch's element; what computed it
+          // from the members is gone.
+          if (&nested == rounded->rounding.getOperation())
+            mapping.map(rounded->rounding.getResult(),
+                        memref::LoadOp::create(
+                            rewriter, loc,
+                            scratch(loc, rewriter.getF16Type(), 0),
+                            ValueRange{scratchRow, col}));
+          else if (!llvm::is_contained(rounded->slice, &nested) &&
+                   !llvm::any_of(rounded->loads, [&](memref::LoadOp load) {
+                     return load.getOperation() == &nested;
+                   }))
+            rewriter.clone(nested, mapping);
+          continue;
+        }
         auto load = dyn_cast<memref::LoadOp>(&nested);
         auto found =
             load ? llvm::find_if(inputs,

@@ -226,3 +226,47 @@ func.func @computed_operand(%q: memref<64x16xf16, #wg>, %k: memref<16x32xf16, #w
   }
   return
 }
+
+// -----
+
+// An epilogue whose members' elements only make one value rounded to f16
+// (attention's output) computes that value on the fragments, rounds it
+// there and reads it through one f16 scratch tile.
+// DIST-LABEL: func.func @rounded_epilogue
+// DIST: triton_spirv.reduce_fragment_rows
+// DIST: triton_spirv.map_fragments %{{.*}}, %{{.*}} : !gpu.mma_matrix<16x16xf32, "COp">, !gpu.mma_matrix<16x16xf32, "COp"> -> !gpu.mma_matrix<16x16xf32, "COp">
+// DIST: arith.divf
+// DIST-NEXT: triton_spirv.yield
+// DIST: %[[H:.*]] = triton_spirv.convert_fragment %{{.*}} : !gpu.mma_matrix<16x16xf32, "COp"> -> !gpu.mma_matrix<16x16xf16, "COp">
+// DIST: gpu.subgroup_mma_store_matrix %[[H]], %[[SCRATCH:.*]][
+// DIST: %[[E:.*]] = memref.load %[[SCRATCH]]
+// DIST-NOT: arith.truncf
+// DIST: memref.store %[[E]], %{{.*}} : memref<?xf16>
+#wg = #gpu.address_space<workgroup>
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+#rows = affine_map<(d0, d1) -> (d0, 0)>
+func.func @rounded_epilogue(%q: memref<64x32xf16, #wg>, %k: memref<32x64xf16, #wg>, %out: memref<?xf16>) {
+  %c64 = arith.constant 64 : index
+  %zero = arith.constant 0.0 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  %s = memref.alloc() : memref<64x64xf32, #wg>
+  %m = memref.alloc() : memref<64xf32, #wg>
+  linalg.fill ins(%zero : f32) outs(%s : memref<64x64xf32, #wg>)
+  linalg.matmul ins(%q, %k : memref<64x32xf16, #wg>, memref<32x64xf16, #wg>) outs(%s : memref<64x64xf32, #wg>)
+  linalg.fill ins(%ninf : f32) outs(%m : memref<64xf32, #wg>)
+  linalg.reduce { arith.maxnumf } ins(%s : memref<64x64xf32, #wg>) outs(%m : memref<64xf32, #wg>) dimensions = [1]
+  %m2 = memref.expand_shape %m [[0, 1]] output_shape [64, 1] : memref<64xf32, #wg> into memref<64x1xf32, #wg>
+  linalg.generic {indexing_maps = [#id2, #rows], iterator_types = ["parallel", "parallel"]}
+      ins(%s, %m2 : memref<64x64xf32, #wg>, memref<64x1xf32, #wg>) {
+  ^bb0(%x: f32, %mx: f32):
+    %y = arith.divf %x, %mx : f32
+    %h = arith.truncf %y : f32 to f16
+    %r = linalg.index 0 : index
+    %c = linalg.index 1 : index
+    %r64 = arith.muli %r, %c64 : index
+    %at = arith.addi %r64, %c : index
+    memref.store %h, %out[%at] : memref<?xf16>
+    linalg.yield
+  }
+  return
+}
