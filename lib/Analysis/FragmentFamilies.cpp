@@ -64,6 +64,12 @@ arith::TruncFOp triton_spirv::yieldedTruncation(linalg::GenericOp op) {
   return trunc;
 }
 
+bool triton_spirv::isF16Rounding(Operation *op) {
+  auto trunc = dyn_cast<arith::TruncFOp>(op);
+  return trunc && trunc.getIn().getType().isF32() &&
+         trunc.getType().isF16() && !trunc.getRoundingmodeAttr();
+}
+
 namespace {
 /// Whether `op`'s body touches no workgroup memory (an epilogue may load
 /// and store global memory).

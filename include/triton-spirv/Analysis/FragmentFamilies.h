@@ -35,6 +35,10 @@ int64_t fragmentFamilyRowTile(const WorkgroupShape &shape);
 /// computed in f32 and converted for a matmul), or null.
 arith::TruncFOp yieldedTruncation(linalg::GenericOp op);
 
+/// Whether `op` rounds f32 to f16 as converting a cooperative matrix does:
+/// an `arith.truncf` of the default rounding.
+bool isF16Rounding(Operation *op);
+
 /// A 1-D block computed by one element-wise op from its index and scalars
 /// alone (`start + tl.arange(...)`): family members read it by computing
 /// its element again. The op that computes it, or null.

@@ -37,7 +37,7 @@
 #include "mlir/IR/TypeUtilities.h"
 #include "mlir/Interfaces/TilingInterface.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
-#include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/MapVector.h"
 
 namespace mlir::triton_spirv {
 #define GEN_PASS_DEF_CHUNKMATMULREDUCTION
@@ -548,13 +548,14 @@ struct ChunkMatmulReductionPass
     return false;
   }
 
-  /// Whether `op`'s left operand is an f16 block of a loop around it (the
-  /// queries of attention), used by it alone, that its subgroups can hold
-  /// as A fragments across the loop: whole 16-row tiles per subgroup, at
-  /// most kMaxHeldTiles of them and kMaxHeldResultTiles of the result, with
-  /// its result a fragment family's (reduced by rows). It is loaded before the loop a chunk at a time
-  /// (heldStagingChunk).
-  bool leftOperandIsHeld(linalg::LinalgOp op, int64_t rowTile) const {
+  /// The columns staged at a time (0: not held) of `op`'s left operand
+  /// where it is an f16 block of a loop around it (the queries of
+  /// attention), used by it alone, that its subgroups can hold as A
+  /// fragments across the loop: whole 16-row tiles per subgroup, at most
+  /// kMaxHeldTiles of them and kMaxHeldResultTiles of the result, with its
+  /// result a fragment family's (reduced by rows). It is loaded before the
+  /// loop a chunk at a time (heldStagingChunk).
+  int64_t heldLeftOperandChunk(linalg::LinalgOp op, int64_t rowTile) const {
     Value lhs = op.getDpsInputs()[0], rhs = op.getDpsInputs()[1];
     auto lhsType = cast<RankedTensorType>(lhs.getType());
     auto rhsType = cast<RankedTensorType>(rhs.getType());
@@ -564,20 +565,21 @@ struct ChunkMatmulReductionPass
         !lhsType.getElementType().isF16() ||
         !rhsType.getElementType().isF16() ||
         !accType.getElementType().isF32())
-      return false;
+      return 0;
     int64_t rows = lhsType.getDimSize(0), k = lhsType.getDimSize(1);
     int64_t subgroups = workgroupSize / std::max(1u, unsigned(subgroupSize));
     if (rows % rowTile || k % kMinChunk || rhsType.getDimSize(1) % kMinChunk)
-      return false;
+      return 0;
     int64_t tiles = rows / (subgroups * kMinChunk) * (k / kMinChunk);
     int64_t resultTiles =
         rows / (subgroups * kMinChunk) * (rhsType.getDimSize(1) / kMinChunk);
     int64_t chunk = heldStagingChunk(rows, k);
     // The staging of a chunk fits a sixth of workgroup memory.
-    return tiles <= kMaxHeldTiles && resultTiles <= kMaxHeldResultTiles &&
-           chunk &&
-           6 * rows * chunk * 2 <= int64_t(maxWorkgroupMemory) &&
-           resultReducedByRows(op);
+    bool held = tiles <= kMaxHeldTiles && resultTiles <= kMaxHeldResultTiles &&
+                chunk &&
+                6 * rows * chunk * 2 <= int64_t(maxWorkgroupMemory) &&
+                resultReducedByRows(op);
+    return held ? chunk : 0;
   }
 
   /// The columns of an f16 held operand of `rows` x `k` staged at a time
@@ -624,11 +626,13 @@ struct ChunkMatmulReductionPass
         {workgroupSize, subgroupSize});
     // Held operands take no workgroup memory in the loop: their chunks are
     // staged before it, in memory the loop's stagings take over.
-    llvm::SetVector<Operation *> held;
-    for (linalg::LinalgOp op : matmuls)
-      if (cooperativeMatrix2 && !isa<linalg::BatchMatmulOp>(op) &&
-          leftOperandIsHeld(op, rowTile))
-        held.insert(op);
+    // (Held matmuls, with the columns of A staged at a time.)
+    llvm::MapVector<Operation *, int64_t> held;
+    if (cooperativeMatrix2)
+      for (linalg::LinalgOp op : matmuls)
+        if (!isa<linalg::BatchMatmulOp>(op))
+          if (int64_t chunk = heldLeftOperandChunk(op, rowTile))
+            held[op] = chunk;
     for (linalg::LinalgOp op : matmuls) {
       int64_t budget =
           maxWorkgroupMemory / (3 * matmulsPerParent.lookup(op->getParentOp()));
@@ -664,7 +668,7 @@ struct ChunkMatmulReductionPass
       // workgroup memory, which is worth more than the barriers (measured,
       // benchmarks/README.md), so there B takes no more than A and B took.
       // (Larger workgroups run one at a time for their registers.)
-      if (held.contains(op))
+      if (held.count(op))
         chunk = chunkFor(rhsBytes, workgroupSize <= 4 * subgroupSize
                                        ? chunk * (lhsBytes + rhsBytes)
                                        : budget);
@@ -677,14 +681,10 @@ struct ChunkMatmulReductionPass
       return signalPassFailure();
     IRRewriter rewriter(&getContext());
     MatmulChunker chunker(rewriter);
-    for (Operation *op : held) {
-      auto type = cast<RankedTensorType>(op->getOperand(0).getType());
-      chunker.holdLeftOperand(
-          cast<linalg::LinalgOp>(op),
-          heldStagingChunk(type.getDimSize(0), type.getDimSize(1)));
-    }
+    for (auto [op, chunk] : held)
+      chunker.holdLeftOperand(cast<linalg::LinalgOp>(op), chunk);
     for (auto [op, chunk] : work)
-      chunker.chunk(op, chunk, held.contains(op));
+      chunker.chunk(op, chunk, held.count(op));
     // The chunks of the producers' tensor.empty inits become empty chunks,
     // so that bufferization allocates chunks, not views of whole blocks.
     RewritePatternSet patterns(&getContext());

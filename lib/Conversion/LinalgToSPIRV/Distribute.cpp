@@ -11,6 +11,7 @@
 #include "DistributeFragments.h"
 #include "DistributeMatmul.h"
 #include "triton-spirv/Analysis/BufferLayouts.h"
+#include "triton-spirv/Analysis/FragmentFamilies.h"
 #include "triton-spirv/Analysis/WorkgroupMemory.h"
 #include "triton-spirv/Conversion/InlineBlock.h"
 #include "triton-spirv/Dialect/TritonSPIRV/IR/Dialect.h"
@@ -1909,15 +1910,11 @@ KernelDistributor::distributeOnFragments(linalg::LinalgOp op, Value buffer,
   // f16: half the memory, and the element type of the operands' stagings,
   // whose memory it can share (triton-spirv-reuse-workgroup-memory).
   Type element = cast<MemRefType>(buffer.getType()).getElementType();
-  auto roundsToF16 = [](Operation *user) {
-    auto trunc = dyn_cast<arith::TruncFOp>(user);
-    return trunc && trunc.getType().isF16() && !trunc.getRoundingmodeAttr();
-  };
   bool rounded =
       element.isF32() && llvm::all_of(*body, [&](Operation &nested) {
         auto load = dyn_cast<memref::LoadOp>(&nested);
         return !load || load.getMemRef() != buffer ||
-               llvm::all_of(load->getUsers(), roundsToF16);
+               llvm::all_of(load->getUsers(), triton_spirv::isF16Rounding);
       });
   if (rounded)
     element = rewriter.getF16Type();

@@ -169,10 +169,8 @@ LogicalResult FragmentFamilyDistributor::load(Value staged,
   Location loc = staged.getLoc();
   FragmentVariables &member = *to.member;
   auto type = cast<MemRefType>(staged.getType());
-  SmallVector<int64_t> strides;
-  int64_t offset;
-  if (failed(type.getStridesAndOffset(strides, offset)) ||
-      ShapedType::isDynamic(strides[0]) || strides[1] != 1)
+  std::optional<int64_t> stride = rowStride(staged);
+  if (!stride)
     return emitError(loc, "a fragment family loads a block of unknown row "
                           "stride");
   // The staging's writers are done.
@@ -191,7 +189,7 @@ LogicalResult FragmentFamilyDistributor::load(Value staged,
                 rewriter, loc,
                 cast<FragmentVariableType>(variable.getType()).getFragment(),
                 staged, ValueRange{origins.rows[r], origins.cols[c]},
-                rewriter.getIndexAttr(strides[0]), UnitAttr()));
+                rewriter.getIndexAttr(*stride), UnitAttr()));
     }
   return success();
 }
@@ -261,6 +259,17 @@ public:
   /// isolated); other values from above must be mapped already.
   Value cloneBody(Block &block, IRMapping &mapping,
                   function_ref<Value(unsigned)> indexOf) {
+    SmallVector<Operation *> ops;
+    for (Operation &op : block.without_terminator())
+      ops.push_back(&op);
+    return cloneOps(block, ops, block.getTerminator()->getOperand(0), mapping,
+                    indexOf);
+  }
+
+  /// Clones `ops` (some of `block`'s, in order) alike; returns what
+  /// `result` became.
+  Value cloneOps(Block &block, ArrayRef<Operation *> ops, Value result,
+                 IRMapping &mapping, function_ref<Value(unsigned)> indexOf) {
     auto cloneConstantFromAbove = [&](Value value) {
       if (!mapping.contains(value) && value.getDefiningOp() &&
           !block.getParent()->isAncestor(value.getParentRegion()) &&
@@ -268,19 +277,18 @@ public:
         mapping.map(value,
                     rewriter.clone(*value.getDefiningOp())->getResult(0));
     };
-    for (Operation &op : block.without_terminator()) {
+    for (Operation *op : ops) {
       if (auto index = dyn_cast<linalg::IndexOp>(op)) {
         mapping.map(index.getResult(), indexOf(index.getDim()));
         continue;
       }
-      op.walk([&](Operation *nested) {
+      op->walk([&](Operation *nested) {
         llvm::for_each(nested->getOperands(), cloneConstantFromAbove);
       });
-      rewriter.clone(op, mapping);
+      rewriter.clone(*op, mapping);
     }
-    Value yielded = block.getTerminator()->getOperand(0);
-    cloneConstantFromAbove(yielded);
-    return mapping.lookupOrDefault(yielded);
+    cloneConstantFromAbove(result);
+    return mapping.lookupOrDefault(result);
   }
 
   SmallVector<Value> captured;
@@ -517,6 +525,8 @@ struct RoundedValue {
   arith::TruncFOp rounding;
   SmallVector<memref::LoadOp> loads;
   SmallVector<Operation *> slice;
+  /// The loads and the slice: what the scratch's element replaces.
+  llvm::SmallPtrSet<Operation *, 8> replaced;
 };
 } // namespace
 
@@ -526,17 +536,15 @@ static std::optional<RoundedValue>
 roundedValue(Block &body, const llvm::SmallDenseSet<Value> &members) {
   RoundedValue result;
   for (Operation &op : body.without_terminator()) {
-    auto trunc = dyn_cast<arith::TruncFOp>(op);
-    if (!trunc || !trunc.getType().isF16() || trunc.getRoundingmodeAttr() ||
-        !trunc.getIn().getType().isF32())
+    if (!isF16Rounding(&op))
       continue;
     if (result.rounding)
       return std::nullopt;
-    result.rounding = trunc;
+    result.rounding = cast<arith::TruncFOp>(op);
   }
   if (!result.rounding)
     return std::nullopt;
-  llvm::SmallPtrSet<Operation *, 8> inSlice;
+  llvm::SmallPtrSet<Operation *, 8> &inSlice = result.replaced;
   SmallVector<Value> worklist{result.rounding.getIn()};
   while (!worklist.empty()) {
     Value value = worklist.pop_back_val();
@@ -644,19 +652,11 @@ LogicalResult FragmentFamilyDistributor::epilogue(linalg::GenericOp op) {
           IRMapping mapping;
           for (auto [i, load] : llvm::enumerate(rounded->loads))
             mapping.map(load.getResult(), body->getArgument(2 + i));
-          for (Operation *sliced : rounded->slice) {
-            for (Value operand : sliced->getOperands())
-              if (!mapping.contains(operand))
-                mapping.map(operand,
-                            rewriter.clone(*operand.getDefiningOp())
-                                ->getResult(0));
-            rewriter.clone(*sliced, mapping);
-          }
-          Value value = rounded->rounding.getIn();
-          if (!mapping.contains(value))
-            mapping.map(value, rewriter.clone(*value.getDefiningOp())
-                                   ->getResult(0));
-          YieldOp::create(rewriter, loc, mapping.lookup(value));
+          YieldOp::create(rewriter, loc,
+                          BodyCloner(rewriter).cloneOps(
+                              *parallel.getBody(), rounded->slice,
+                              rounded->rounding.getIn(), mapping,
+                              [](unsigned) { return Value(); }));
         }
         gpu::SubgroupMmaStoreMatrixOp::create(
             rewriter, loc,
@@ -725,10 +725,7 @@ LogicalResult FragmentFamilyDistributor::epilogue(linalg::GenericOp op) {
                             rewriter, loc,
                             scratch(loc, rewriter.getF16Type(), 0),
                             ValueRange{scratchRow, col}));
-          else if (!llvm::is_contained(rounded->slice, &nested) &&
-                   !llvm::any_of(rounded->loads, [&](memref::LoadOp load) {
-                     return load.getOperation() == &nested;
-                   }))
+          else if (!rounded->replaced.contains(&nested))
             rewriter.clone(nested, mapping);
           continue;
         }
