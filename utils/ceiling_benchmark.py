@@ -18,12 +18,24 @@ The kernel table's figures are put next to these ceilings in the README.
   tiles' loads into the loop: at every dot it loads them again (from the
   cache) and stages them for its cooperative matrices. Its figure is the
   ceiling of fp16 dots as it emits them, not of the tensor cores alone.
+- cooperative-matrix multiply-add (this backend only, on devices of the
+  nvidia preset): the tensor cores through Vulkan, without this compiler's
+  code generation: `ceilings/cooperative_matrix_muladd.mlir`, a SPIR-V
+  shader written by hand, serialized by `triton-spirv-opt` and launched
+  through the runtime. Each subgroup multiplies fragments it loaded once
+  into eight accumulators; 16x16x16 fp16 products, fp32 sums. Timed with
+  the runtime's GPU timestamps (it is no Triton kernel, so `do_bench`
+  does not see it), in steady state as the others.
 """
 
 from __future__ import annotations
 
+import ctypes
+import os
 import statistics
+import subprocess
 import sys
+import tempfile
 from pathlib import Path
 from typing import Any, Callable
 
@@ -32,7 +44,7 @@ import triton
 import triton.language as tl
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from kernel_benchmark import steady_times  # noqa: E402
+from kernel_benchmark import MAX_WARMUP_CALLS, MEASURED_CALLS, STEADY, STEADY_CALLS, steady_times  # noqa: E402
 from side_by_side import Backend, run_records_command_line  # noqa: E402
 
 
@@ -62,6 +74,73 @@ def dot_kernel(a_ptr, b_ptr, out_ptr, iters, BM: tl.constexpr, BN: tl.constexpr,
         acc = tl.dot(a, b, acc)
     tile = tl.program_id(0) * BM * BN
     tl.store(out_ptr + tile + rows[:, None] * BN + cols[None, :], acc)
+
+
+SHADER = Path(__file__).resolve().parent / "ceilings" / "cooperative_matrix_muladd.mlir"
+SHADER_SUBGROUPS = 4  # per workgroup (its LocalSize is 128)
+SHADER_TILES_IN, SHADER_TILES_OUT = 6, 8  # per subgroup: 2 A and 4 B; 8 sums
+
+
+def cooperative_matrix_muladd(small: bool) -> tuple[list[float], int, bool] | None:
+    """Milliseconds per launch of the hand-written shader (steady state),
+    its multiply-add flops per launch and whether its sums were right; None
+    where the device has no cooperative matrices (no nvidia preset)."""
+    from triton_spirv import _paths, vulkan
+
+    device = vulkan.device()
+    if device.properties.target != "nvidia":
+        return None
+    with tempfile.TemporaryDirectory() as scratch:
+        binary = Path(scratch) / "shader.spv"
+        subprocess.run([str(_paths.tool_path()), str(SHADER), f"--triton-spirv-write-binary=output={binary}",
+                        "-o", os.devnull], check=True)
+        code = binary.read_bytes()
+    kernel = vulkan.Kernel(device, code, "cooperative_matrix_muladd", num_bindings=2, push_constant_bytes=16)
+    workgroups = 4 if small else device.properties.compute_units * 8
+    iterations = 16 if small else 4096
+    gen = torch.Generator().manual_seed(0)
+    tiles = torch.randn(SHADER_TILES_IN, 16, 16, generator=gen).mul(0.1).half()
+    sums_count = workgroups * SHADER_SUBGROUPS * SHADER_TILES_OUT * 256
+
+    def allocation(nbytes: int) -> tuple[int, int, Any]:
+        size = -(-nbytes // 65536) * 65536  # whole pages of any import alignment
+        address, handle = device.allocate(size)
+        return address, size, handle
+
+    tiles_at, tiles_size, tiles_handle = allocation(tiles.numel() * 2)
+    sums_at, sums_size, sums_handle = allocation(sums_count * 4)
+    try:
+        ctypes.memmove(tiles_at, tiles.numpy().tobytes(), tiles.numel() * 2)
+        bindings = vulkan.binding_struct(2).pack(tiles_at, tiles_size, sums_at, sums_size)
+        grid = vulkan.GRID.pack(workgroups, 1, 1)
+        constants = iterations.to_bytes(4, "little") + bytes(12)
+        device.enable_timing()
+
+        def launches(count: int) -> float:
+            """Milliseconds per launch over `count` launches in a row."""
+            first = kernel.run(False, grid, bindings, 2, constants, 4)
+            last = first
+            for _ in range(count - 1):
+                last = kernel.run(False, grid, bindings, 2, constants, 4)
+            return device.elapsed_between(first - 1, last) / 1e6 / count
+
+        recent: list[float] = []
+        for _ in range(MAX_WARMUP_CALLS):
+            recent = (recent + [launches(20)])[-STEADY_CALLS:]
+            if len(recent) == STEADY_CALLS and max(recent) <= (1 + STEADY) * min(recent):
+                break
+        times = [launches(20) for _ in range(MEASURED_CALLS)]
+        device.synchronize()
+        sums = torch.frombuffer(bytearray(ctypes.string_at(sums_at, sums_count * 4)), dtype=torch.float32)
+    finally:
+        device.free(tiles_at, tiles_handle)
+        device.free(sums_at, sums_handle)
+    a, b = tiles[:2].float(), tiles[2:].float()
+    expected = torch.stack([a[i] @ b[j] for i in range(2) for j in range(4)]) * iterations
+    correct = torch.allclose(sums.view(-1, SHADER_TILES_OUT, 16, 16), expected.expand(
+        workgroups * SHADER_SUBGROUPS, -1, -1, -1), rtol=1e-3, atol=1e-3 * iterations)
+    flops = 2 * 16 * 16 * 16 * SHADER_TILES_OUT * SHADER_SUBGROUPS * workgroups * iterations
+    return times, flops, correct
 
 
 def measure(backend: str, small: bool) -> list[dict[str, Any]]:
@@ -112,6 +191,18 @@ def measure(backend: str, small: bool) -> list[dict[str, Any]]:
            lambda: dot_kernel[(programs,)](a_dev, b_dev, acc, iters, BM=bm, BN=bn, BK=bk, num_warps=8),
            2 * programs * bm * bn * bk * iters,
            lambda: torch.allclose(acc.cpu()[:bm * bn].view(bm, bn), expected_dot, rtol=1e-2, atol=1e-1 * iters ** 0.5))
+
+    # The tensor cores through Vulkan, without this compiler.
+    shader = cooperative_matrix_muladd(small) if backend == "spirv" else None
+    if shader:
+        times, flops, correct = shader
+        rates = sorted(flops / (ms * 1e-3) / 1e12 for ms in times)
+        entry = {"kernel": "cooperative-matrix muladd fp16 -> fp32 (hand-written SPIR-V)", "unit": "TFLOP/s",
+                 "ms": times, "rate": statistics.median(rates), "rate_spread": (rates[-1] - rates[0]) / 2,
+                 "correct": correct}
+        records.append(entry)
+        print(f"{entry['kernel']:34s} {entry['rate']:9.2f} ±{entry['rate_spread']:.2f} TFLOP/s"
+              f"{'' if correct else '  WRONG RESULT'}", flush=True)
     return records
 
 
