@@ -32,12 +32,8 @@ The kernel table's figures are put next to these ceilings in the README.
 
 from __future__ import annotations
 
-import ctypes
-import os
 import statistics
-import subprocess
 import sys
-import tempfile
 from pathlib import Path
 from typing import Any, Callable
 
@@ -46,7 +42,8 @@ import triton
 import triton.language as tl
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from kernel_benchmark import MAX_WARMUP_CALLS, MEASURED_CALLS, STEADY, STEADY_CALLS, steady_times  # noqa: E402
+import raw_shader  # noqa: E402
+from kernel_benchmark import steady_times  # noqa: E402
 from side_by_side import Backend, run_records_command_line  # noqa: E402
 
 
@@ -89,55 +86,26 @@ SHADER_TILES_IN, SHADER_TILES_OUT = 6, 8  # per subgroup: 2 A and 4 B; 8 sums
 def cooperative_matrix_muladd(shader: str, small: bool) -> tuple[list[float], int, bool]:
     """Milliseconds per launch of the hand-written `shader` (steady state),
     its multiply-add flops per launch and whether its sums were right."""
-    from triton_spirv import _paths, vulkan
+    from triton_spirv import vulkan
 
     device = vulkan.device()
-    with tempfile.TemporaryDirectory() as scratch:
-        binary = Path(scratch) / "shader.spv"
-        source = Path(__file__).resolve().parent / "ceilings" / f"{shader}.mlir"
-        subprocess.run([str(_paths.tool_path()), str(source), f"--triton-spirv-write-binary=output={binary}",
-                        "-o", os.devnull], check=True)
-        code = binary.read_bytes()
+    code = raw_shader.serialize((Path(__file__).resolve().parent / "ceilings" / f"{shader}.mlir").read_text())
     kernel = vulkan.Kernel(device, code, shader, num_bindings=2, push_constant_bytes=16)
     workgroups = 4 if small else device.properties.compute_units * 8
     iterations = 16 if small else 4096
     gen = torch.Generator().manual_seed(0)
     tiles = torch.randn(SHADER_TILES_IN, 16, 16, generator=gen).mul(0.1).half()
     sums_count = workgroups * SHADER_SUBGROUPS * SHADER_TILES_OUT * 256
-
-    def allocation(nbytes: int) -> tuple[int, int, Any]:
-        size = -(-nbytes // 65536) * 65536  # whole pages of any import alignment
-        address, handle = device.allocate(size)
-        return address, size, handle
-
-    tiles_at, tiles_size, tiles_handle = allocation(tiles.numel() * 2)
-    sums_at, sums_size, sums_handle = allocation(sums_count * 4)
+    inputs, outputs = raw_shader.Buffer(device, tiles.numel() * 2), raw_shader.Buffer(device, sums_count * 4)
     try:
-        ctypes.memmove(tiles_at, tiles.numpy().tobytes(), tiles.numel() * 2)
-        bindings = vulkan.binding_struct(2).pack(tiles_at, tiles_size, sums_at, sums_size)
-        grid = vulkan.GRID.pack(workgroups, 1, 1)
+        inputs.write(tiles.numpy().tobytes())
+        # The iterations, then room for the first workgroup's id.
         constants = iterations.to_bytes(4, "little") + bytes(12)
-        device.enable_timing()
-
-        def launches(count: int) -> float:
-            """Milliseconds per launch over `count` launches in a row."""
-            first = kernel.run(False, grid, bindings, 2, constants, 4)
-            last = first
-            for _ in range(count - 1):
-                last = kernel.run(False, grid, bindings, 2, constants, 4)
-            return device.elapsed_between(first - 1, last) / 1e6 / count
-
-        recent: list[float] = []
-        for _ in range(MAX_WARMUP_CALLS):
-            recent = (recent + [launches(20)])[-STEADY_CALLS:]
-            if len(recent) == STEADY_CALLS and max(recent) <= (1 + STEADY) * min(recent):
-                break
-        times = [launches(20) for _ in range(MEASURED_CALLS)]
-        device.synchronize()
-        sums = torch.frombuffer(bytearray(ctypes.string_at(sums_at, sums_count * 4)), dtype=torch.float32)
+        times = raw_shader.steady_launch_times(kernel, (workgroups, 1, 1), [inputs, outputs], constants, 4)
+        sums = torch.frombuffer(bytearray(outputs.read(sums_count * 4)), dtype=torch.float32)
     finally:
-        device.free(tiles_at, tiles_handle)
-        device.free(sums_at, sums_handle)
+        inputs.free()
+        outputs.free()
     a, b = tiles[:2].float(), tiles[2:].float()
     expected = torch.stack([a[i] @ b[j] for i in range(2) for j in range(4)]) * iterations
     correct = torch.allclose(sums.view(-1, SHADER_TILES_OUT, 16, 16), expected.expand(
@@ -150,15 +118,18 @@ def measure(backend: str, small: bool) -> list[dict[str, Any]]:
     side = Backend(backend)
     records = []
 
+    def add(name: str, unit: str, times: list[float], amount: float, correct: bool) -> None:
+        rates = sorted(amount / (ms * 1e-3) / (1e9 if unit == "GB/s" else 1e12) for ms in times)
+        entry = {"kernel": name, "unit": unit, "ms": times, "rate": statistics.median(rates),
+                 "rate_spread": (rates[-1] - rates[0]) / 2, "correct": correct}
+        records.append(entry)
+        print(f"{name:34s} {entry['rate']:9.2f} ±{entry['rate_spread']:.2f} {unit}"
+              f"{'' if correct else '  WRONG RESULT'}", flush=True)
+
     def record(name: str, unit: str, run: Callable[[], None], amount: float, check: Callable[[], bool]) -> None:
         run()
         times = steady_times(run)
-        rates = sorted(amount / (ms * 1e-3) / (1e9 if unit == "GB/s" else 1e12) for ms in times)
-        entry = {"kernel": name, "unit": unit, "ms": times, "rate": statistics.median(rates),
-                 "rate_spread": (rates[-1] - rates[0]) / 2, "correct": bool(check())}
-        records.append(entry)
-        print(f"{name:34s} {entry['rate']:9.2f} ±{entry['rate_spread']:.2f} {unit}"
-              f"{'' if entry['correct'] else '  WRONG RESULT'}", flush=True)
+        add(name, unit, times, amount, bool(check()))
 
     # Copy.
     n = 2 ** 20 if small else 2 ** 28
@@ -199,14 +170,8 @@ def measure(backend: str, small: bool) -> list[dict[str, Any]]:
     # nvidia preset: those with cooperative matrices here).
     if backend == "spirv" and vulkan_target() == "nvidia":
         for feed, shader in SHADERS.items():
-            times, flops, correct = cooperative_matrix_muladd(shader, small)
-            rates = sorted(flops / (ms * 1e-3) / 1e12 for ms in times)
-            entry = {"kernel": f"cooperative-matrix muladd fp16 -> fp32 ({feed})", "unit": "TFLOP/s",
-                     "ms": times, "rate": statistics.median(rates), "rate_spread": (rates[-1] - rates[0]) / 2,
-                     "correct": correct}
-            records.append(entry)
-            print(f"{entry['kernel']:34s} {entry['rate']:9.2f} ±{entry['rate_spread']:.2f} TFLOP/s"
-                  f"{'' if correct else '  WRONG RESULT'}", flush=True)
+            add(f"cooperative-matrix muladd fp16 -> fp32 ({feed})", "TFLOP/s",
+                *cooperative_matrix_muladd(shader, small))
     return records
 
 

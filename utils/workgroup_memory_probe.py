@@ -24,13 +24,11 @@ import ctypes
 import json
 import os
 import statistics
-import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from kernel_benchmark import MAX_WARMUP_CALLS, MEASURED_CALLS, STEADY, STEADY_CALLS  # noqa: E402
+import raw_shader  # noqa: E402
 
 INVOCATIONS = 128
 # The chase runs through the first INVOCATIONS words; the rest of the
@@ -44,7 +42,9 @@ def shader(words: int) -> str:
     wg = f"!spirv.ptr<!spirv.struct<(!spirv.array<{words} x i32>)>, Workgroup>"
     out = "!spirv.ptr<!spirv.struct<(!spirv.rtarray<i32, stride=4> [0])>, StorageBuffer>"
     pc = "!spirv.ptr<!spirv.struct<(i32 [0], i32 [4], i32 [8], i32 [12], i32 [16])>, PushConstant>"
-    vce = ("#spirv.vce<v1.6, [Shader], [SPV_KHR_storage_buffer_storage_class]>")
+    # SPIR-V 1.5: what Vulkan 1.2 devices (lavapipe) take, and the first
+    # version whose entry points list every global they use.
+    vce = "#spirv.vce<v1.5, [Shader], [SPV_KHR_storage_buffer_storage_class]>"
     return f"""module {{
   spirv.module Logical GLSL450 requires {vce} attributes {{triton_spirv.abi = {{entry_point = "probe"}}}} {{
     spirv.GlobalVariable @memory : {wg}
@@ -109,54 +109,36 @@ def shader(words: int) -> str:
 
 def measure(sizes: list[int], steps: int, waves: int) -> list[dict[str, float]]:
     """Chase steps per ns for each size in `sizes` (bytes)."""
-    from triton_spirv import _paths, vulkan
+    from triton_spirv import vulkan
 
     device = vulkan.device()
-    device.enable_timing()
     # (CPU devices report no compute units.)
     workgroups = (device.properties.compute_units or os.cpu_count() or 1) * waves
-    size = -(-workgroups * INVOCATIONS * 4 // 65536) * 65536
-    address, handle = device.allocate(size)
-    bindings = vulkan.binding_struct(1).pack(address, size)
-    grid = vulkan.GRID.pack(workgroups, 1, 1)
+    ends = raw_shader.Buffer(device, workgroups * INVOCATIONS * 4)
     results = []
     try:
-        with tempfile.TemporaryDirectory() as scratch:
-            for nbytes in sizes:
-                words = nbytes // 4
-                source, binary = Path(scratch) / "probe.mlir", Path(scratch) / "probe.spv"
-                source.write_text(shader(words))
-                subprocess.run([str(_paths.tool_path()), str(source),
-                                f"--triton-spirv-write-binary=output={binary}", "-o", os.devnull], check=True)
-                kernel = vulkan.Kernel(device, binary.read_bytes(), "probe", num_bindings=1,
-                                       push_constant_bytes=20)
-                constants = steps.to_bytes(4, "little") + (words - 1).to_bytes(4, "little") + bytes(12)
-
-                def launches(count: int = 10) -> float:
-                    first = last = kernel.run(False, grid, bindings, 1, constants, 8)
-                    for _ in range(count - 1):
-                        last = kernel.run(False, grid, bindings, 1, constants, 8)
-                    return device.elapsed_between(first - 1, last) / count
-
-                recent: list[float] = []
-                for _ in range(MAX_WARMUP_CALLS):
-                    recent = (recent + [launches()])[-STEADY_CALLS:]
-                    if len(recent) == STEADY_CALLS and max(recent) <= (1 + STEADY) * min(recent):
-                        break
-                ns = statistics.median(launches() for _ in range(MEASURED_CALLS))
-                device.synchronize()
-                # Every invocation ends where its chase does: (start + steps) mod 128.
-                ends = (ctypes.c_int32 * (workgroups * INVOCATIONS)).from_address(address)
-                correct = all(ends[t] == (t % INVOCATIONS + steps) % CHASE_WORDS
-                              for t in range(0, workgroups * INVOCATIONS, 997))
-                rate = workgroups * INVOCATIONS * steps / ns
-                results.append({"bytes": nbytes, "steps_per_ns": rate, "correct": correct})
-                relative = rate / results[0]["steps_per_ns"]
-                print(f"{nbytes:6d} bytes  {rate:9.2f} steps/ns  {relative:5.2f}"
-                      f"{'' if correct else '  WRONG RESULT'}", flush=True)
-                del kernel
+        for nbytes in sizes:
+            words = nbytes // 4
+            kernel = vulkan.Kernel(device, raw_shader.serialize(shader(words)), "probe", num_bindings=1,
+                                   push_constant_bytes=20)
+            # The chase's length, the last word's index, room for the first
+            # workgroup's id.
+            constants = steps.to_bytes(4, "little") + (words - 1).to_bytes(4, "little") + bytes(12)
+            ms = statistics.median(raw_shader.steady_launch_times(kernel, (workgroups, 1, 1), [ends], constants, 8,
+                                                                  launches=10))
+            # Every invocation ends where its chase does: (start + steps) mod 128.
+            values = (ctypes.c_int32 * (workgroups * INVOCATIONS)).from_buffer_copy(
+                ends.read(workgroups * INVOCATIONS * 4))
+            correct = all(values[t] == (t % INVOCATIONS + steps) % CHASE_WORDS
+                          for t in range(0, workgroups * INVOCATIONS, 997))
+            rate = workgroups * INVOCATIONS * steps / (ms * 1e6)
+            results.append({"bytes": nbytes, "steps_per_ns": rate, "correct": correct})
+            relative = rate / results[0]["steps_per_ns"]
+            print(f"{nbytes:6d} bytes  {rate:9.2f} steps/ns  {relative:5.2f}"
+                  f"{'' if correct else '  WRONG RESULT'}", flush=True)
+            del kernel
     finally:
-        device.free(address, handle)
+        ends.free()
     return results
 
 
