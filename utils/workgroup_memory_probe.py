@@ -42,8 +42,8 @@ def shader(words: int) -> str:
     wg = f"!spirv.ptr<!spirv.struct<(!spirv.array<{words} x i32>)>, Workgroup>"
     out = "!spirv.ptr<!spirv.struct<(!spirv.rtarray<i32, stride=4> [0])>, StorageBuffer>"
     pc = "!spirv.ptr<!spirv.struct<(i32 [0], i32 [4], i32 [8], i32 [12], i32 [16])>, PushConstant>"
-    # SPIR-V 1.5: what Vulkan 1.2 devices (lavapipe) take, and the first
-    # version whose entry points list every global they use.
+    # SPIR-V 1.5: what Vulkan 1.2 devices (lavapipe) take; from 1.4 on an
+    # entry point lists every global it uses.
     vce = "#spirv.vce<v1.5, [Shader], [SPV_KHR_storage_buffer_storage_class]>"
     return f"""module {{
   spirv.module Logical GLSL450 requires {vce} attributes {{triton_spirv.abi = {{entry_point = "probe"}}}} {{
