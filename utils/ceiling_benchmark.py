@@ -20,14 +20,15 @@ The kernel table's figures are put next to these ceilings in the README.
   ceiling of fp16 dots as it emits them, not of the tensor cores alone.
 - cooperative-matrix multiply-add (this backend only, on devices of the
   nvidia preset): the tensor cores through Vulkan, without this compiler's
-  code generation: SPIR-V shaders written by hand (`ceilings/*.mlir`),
-  serialized by `triton-spirv-opt` and launched through the runtime. Each
-  subgroup multiplies fragments into eight accumulators; 16x16x16 fp16
-  products, fp32 sums. With the operands in registers (loaded once), and
-  loaded again from workgroup memory before every step's eight
-  multiply-adds (as a matmul's are). Timed with the runtime's GPU
-  timestamps (they are no Triton kernels, so `do_bench` does not see them),
-  in steady state as the others.
+  code generation: SPIR-V shaders written by hand
+  (`ceilings/cooperative_matrix.py`), serialized by `triton-spirv-opt` and
+  launched through the runtime. Each subgroup multiplies fragments into
+  eight accumulators: fp16 and bf16 16x16x16 products into fp32, int8
+  16x16x32 ones into int32 (a kind the device lacks is skipped). fp16 with
+  the operands in registers (loaded once), and loaded again from workgroup
+  memory before every step's eight multiply-adds (as a matmul's are).
+  Timed with the runtime's GPU timestamps (they are no Triton kernels, so
+  `do_bench` does not see them), in steady state as the others.
 """
 
 from __future__ import annotations
@@ -43,6 +44,7 @@ import triton.language as tl
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import raw_shader  # noqa: E402
+from ceilings import cooperative_matrix  # noqa: E402
 from kernel_benchmark import steady_times  # noqa: E402
 from side_by_side import Backend, run_records_command_line  # noqa: E402
 
@@ -75,43 +77,61 @@ def dot_kernel(a_ptr, b_ptr, out_ptr, iters, BM: tl.constexpr, BN: tl.constexpr,
     tl.store(out_ptr + tile + rows[:, None] * BN + cols[None, :], acc)
 
 
-# The hand-written shaders (their entry points are their names), by what
-# feeds the multiply-adds.
-SHADERS = {"operands in registers": "cooperative_matrix_muladd",
-           "operands from workgroup memory": "cooperative_matrix_muladd_workgroup_operands"}
-SHADER_SUBGROUPS = 4  # per workgroup (their LocalSize is 128)
-SHADER_TILES_IN, SHADER_TILES_OUT = 6, 8  # per subgroup: 2 A and 4 B; 8 sums
+# The hand-written shaders: (kind, feed), by what they measure.
+SHADERS = {"fp16 -> fp32, operands in registers": ("f16", "registers"),
+           "fp16 -> fp32, operands from workgroup memory": ("f16", "workgroup"),
+           "bf16 -> fp32, operands in registers": ("bf16", "registers"),
+           "int8 -> int32, operands in registers": ("i8", "registers")}
 
 
-def cooperative_matrix_muladd(shader: str, small: bool) -> tuple[list[float], int, bool]:
-    """Milliseconds per launch of the hand-written `shader` (steady state),
-    its multiply-add flops per launch and whether its sums were right."""
+def shader_tiles(kind: cooperative_matrix.Kind, gen: torch.Generator) -> tuple[torch.Tensor, torch.Tensor, bytes]:
+    """Two A and four B tiles of `kind` (as fp32 or int64 values for the
+    reference) and their bytes as the shader reads them."""
+    a_shape, b_shape = (2, kind.m, kind.k), (4, kind.k, kind.n)
+    if kind.name == "i8":
+        a, b = (torch.randint(-8, 8, shape, generator=gen, dtype=torch.int8) for shape in (a_shape, b_shape))
+        data = torch.cat([a.flatten(), b.flatten()]).numpy().tobytes()
+        return a.long(), b.long(), data
+    dtype = torch.float16 if kind.name == "f16" else torch.bfloat16
+    a, b = (torch.randn(shape, generator=gen).mul(0.1).to(dtype) for shape in (a_shape, b_shape))
+    data = torch.cat([a.flatten(), b.flatten()]).view(torch.int16).numpy().tobytes()
+    return a.float(), b.float(), data
+
+
+def cooperative_matrix_muladd(kind: cooperative_matrix.Kind, feed: str,
+                              small: bool) -> tuple[list[float], int, bool]:
+    """Milliseconds per launch of the hand-written shader of `kind` fed from
+    `feed` (steady state), its multiply-add operations per launch and
+    whether its sums were right."""
     from triton_spirv import vulkan
 
     device = vulkan.device()
-    code = raw_shader.serialize((Path(__file__).resolve().parent / "ceilings" / f"{shader}.mlir").read_text())
-    kernel = vulkan.Kernel(device, code, shader, num_bindings=2, push_constant_bytes=16)
+    kernel = vulkan.Kernel(device, raw_shader.serialize(cooperative_matrix.shader(kind, feed)),
+                           cooperative_matrix.entry_point(kind, feed), num_bindings=2, push_constant_bytes=16)
     workgroups = 4 if small else device.properties.compute_units * 8
     iterations = 16 if small else 4096
-    gen = torch.Generator().manual_seed(0)
-    tiles = torch.randn(SHADER_TILES_IN, 16, 16, generator=gen).mul(0.1).half()
-    sums_count = workgroups * SHADER_SUBGROUPS * SHADER_TILES_OUT * 256
-    inputs, outputs = raw_shader.Buffer(device, tiles.numel() * 2), raw_shader.Buffer(device, sums_count * 4)
+    a, b, data = shader_tiles(kind, torch.Generator().manual_seed(0))
+    subgroups = workgroups * cooperative_matrix.SUBGROUPS
+    sums_count = subgroups * cooperative_matrix.TILES_OUT * kind.m * kind.n
+    inputs, outputs = raw_shader.Buffer(device, len(data)), raw_shader.Buffer(device, sums_count * 4)
     try:
-        inputs.write(tiles.numpy().tobytes())
+        inputs.write(data)
         # The iterations, then room for the first workgroup's id.
         constants = iterations.to_bytes(4, "little") + bytes(12)
         times = raw_shader.steady_launch_times(kernel, (workgroups, 1, 1), [inputs, outputs], constants, 4)
-        sums = torch.frombuffer(bytearray(outputs.read(sums_count * 4)), dtype=torch.float32)
+        sums = torch.frombuffer(bytearray(outputs.read(sums_count * 4)),
+                                dtype=torch.int32 if kind.name == "i8" else torch.float32)
     finally:
         inputs.free()
         outputs.free()
-    a, b = tiles[:2].float(), tiles[2:].float()
     expected = torch.stack([a[i] @ b[j] for i in range(2) for j in range(4)]) * iterations
-    correct = torch.allclose(sums.view(-1, SHADER_TILES_OUT, 16, 16), expected.expand(
-        workgroups * SHADER_SUBGROUPS, -1, -1, -1), rtol=1e-3, atol=1e-3 * iterations)
-    flops = 2 * 16 * 16 * 16 * SHADER_TILES_OUT * SHADER_SUBGROUPS * workgroups * iterations
-    return times, flops, correct
+    sums = sums.view(subgroups, cooperative_matrix.TILES_OUT, kind.m, kind.n)
+    if kind.name == "i8":
+        correct = bool((sums.long() == expected).all())
+    else:
+        correct = torch.allclose(sums, expected.expand_as(sums), rtol=1e-3, atol=1e-3 * iterations)
+    operations = 2 * kind.m * kind.n * kind.k * cooperative_matrix.TILES_OUT * subgroups * iterations
+    return times, operations, correct
 
 
 def measure(backend: str, small: bool) -> list[dict[str, Any]]:
@@ -169,9 +189,18 @@ def measure(backend: str, small: bool) -> list[dict[str, Any]]:
     # The tensor cores through Vulkan, without this compiler (devices of the
     # nvidia preset: those with cooperative matrices here).
     if backend == "spirv" and vulkan_target() == "nvidia":
-        for feed, shader in SHADERS.items():
-            add(f"cooperative-matrix muladd fp16 -> fp32 ({feed})", "TFLOP/s",
-                *cooperative_matrix_muladd(shader, small))
+        from triton_spirv import vulkan
+        for what, (kind, feed) in SHADERS.items():
+            name = f"cooperative-matrix muladd {what}"
+            if kind == "bf16" and not vulkan.device().properties.bfloat16_cooperative_matrix:
+                print(f"{name}: skipped (no bf16 cooperative matrices)", flush=True)
+                continue
+            try:
+                result = cooperative_matrix_muladd(cooperative_matrix.KINDS[kind], feed, small)
+            except vulkan.VulkanError as error:  # a kind the device lacks
+                print(f"{name}: skipped ({str(error).splitlines()[0]})", flush=True)
+                continue
+            add(name, "TOPS" if kind == "i8" else "TFLOP/s", *result)
     return records
 
 
