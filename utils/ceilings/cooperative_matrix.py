@@ -18,11 +18,12 @@ loads its operands.
 
 from __future__ import annotations
 
-import sys
+import argparse
 from dataclasses import dataclass
 
 SUBGROUPS = 4
-TILES_IN, TILES_OUT = 6, 8  # per subgroup: 2 A and 4 B; 8 sums
+TILES_OUT = 8  # per subgroup: the products of its 2 A and 4 B tiles
+FEEDS = ("registers", "workgroup")
 
 
 @dataclass(frozen=True)
@@ -62,9 +63,10 @@ KINDS = {
 
 
 def shader(kind: Kind, feed: str) -> str:
-    """The MLIR of the `kind` shader fed from `feed` ("registers" or
-    "workgroup"); its entry point is named by `entry_point(kind, feed)`."""
-    assert feed in ("registers", "workgroup")
+    """The MLIR of the `kind` shader fed from `feed` (one of FEEDS); its
+    entry point is named by `entry_point(kind, feed)`."""
+    if feed not in FEEDS:
+        raise ValueError(f"feed {feed!r}: expected one of {', '.join(FEEDS)}")
     name = entry_point(kind, feed)
     s, o = kind.storage, kind.operand
     ma = f"!spirv.coopmatrix<{kind.m}x{kind.k}x{o}, Subgroup, MatrixA>"
@@ -206,5 +208,13 @@ def entry_point(kind: Kind, feed: str) -> str:
     return f"cooperative_matrix_{kind.name}_{feed}"
 
 
+def main() -> None:
+    parser = argparse.ArgumentParser(description="Prints a cooperative-matrix ceiling shader's MLIR.")
+    parser.add_argument("kind", choices=sorted(KINDS))
+    parser.add_argument("feed", choices=FEEDS)
+    args = parser.parse_args()
+    print(shader(KINDS[args.kind], args.feed), end="")
+
+
 if __name__ == "__main__":
-    print(shader(KINDS[sys.argv[1]], sys.argv[2]), end="")
+    main()
