@@ -107,9 +107,13 @@ def shader(words: int) -> str:
 """
 
 
-def measure(sizes: list[int], steps: int, waves: int) -> list[dict[str, float]]:
-    """Chase steps per ns for each size in `sizes` (bytes)."""
+def measure(sizes: list[int], steps: int, waves: int) -> list[dict[str, float | bool]]:
+    """Chase steps per ns for each size in `sizes` (bytes, each holding the
+    chase's CHASE_WORDS words at least)."""
     from triton_spirv import vulkan
+
+    if min(sizes) < 4 * CHASE_WORDS:
+        raise ValueError(f"sizes below {4 * CHASE_WORDS} bytes cannot hold the chase")
 
     device = vulkan.device()
     # (CPU devices report no compute units.)
