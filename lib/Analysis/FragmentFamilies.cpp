@@ -70,6 +70,12 @@ bool triton_spirv::isF16Rounding(Operation *op) {
          trunc.getType().isF16() && !trunc.getRoundingmodeAttr();
 }
 
+bool triton_spirv::isBFloat16Rounding(Operation *op) {
+  auto trunc = dyn_cast<arith::TruncFOp>(op);
+  return trunc && trunc.getIn().getType().isF32() &&
+         trunc.getType().isBF16() && !trunc.getRoundingmodeAttr();
+}
+
 namespace {
 /// Whether `op`'s body touches no workgroup memory (an epilogue may load
 /// and store global memory).

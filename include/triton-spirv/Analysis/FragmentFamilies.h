@@ -39,6 +39,9 @@ arith::TruncFOp yieldedTruncation(linalg::GenericOp op);
 /// an `arith.truncf` of the default rounding.
 bool isF16Rounding(Operation *op);
 
+/// Whether `op` rounds an f32 value to bf16, in the default rounding mode.
+bool isBFloat16Rounding(Operation *op);
+
 /// A 1-D block computed by one element-wise op from its index and scalars
 /// alone (`start + tl.arange(...)`): family members read it by computing
 /// its element again. The op that computes it, or null.

@@ -1908,14 +1908,21 @@ KernelDistributor::distributeOnFragments(linalg::LinalgOp op, Value buffer,
   // An f32 accumulator whose every read is rounded to f16 (a matmul whose
   // result is stored as f16) is rounded as fragments, and its scratch is
   // f16: half the memory, and the element type of the operands' stagings,
-  // whose memory it can share (triton-spirv-reuse-workgroup-memory).
+  // whose memory it can share (triton-spirv-reuse-workgroup-memory). So is
+  // one rounded to bf16 where cooperative matrices take bf16: its scratch
+  // holds the bf16 bits as f16, as bf16 operands' stagings do, and the
+  // conversion is marked to give bf16 (triton-spirv-kernel-to-spirv).
   Type element = cast<MemRefType>(buffer.getType()).getElementType();
-  bool rounded =
-      element.isF32() && llvm::all_of(*body, [&](Operation &nested) {
-        auto load = dyn_cast<memref::LoadOp>(&nested);
-        return !load || load.getMemRef() != buffer ||
-               llvm::all_of(load->getUsers(), triton_spirv::isF16Rounding);
-      });
+  auto everyReadIs = [&](function_ref<bool(Operation *)> rounding) {
+    return element.isF32() && llvm::all_of(*body, [&](Operation &nested) {
+             auto load = dyn_cast<memref::LoadOp>(&nested);
+             return !load || load.getMemRef() != buffer ||
+                    llvm::all_of(load->getUsers(), rounding);
+           });
+  };
+  bool bfloat16 = this->shape.bfloat16CooperativeMatrix &&
+                  everyReadIs(triton_spirv::isBFloat16Rounding);
+  bool rounded = bfloat16 || everyReadIs(triton_spirv::isF16Rounding);
   if (rounded)
     element = rewriter.getF16Type();
   Value scratch = fragmentScratch(loc, element);
@@ -1925,10 +1932,15 @@ KernelDistributor::distributeOnFragments(linalg::LinalgOp op, Value buffer,
     // The previous tile's readers are done before the store.
     barrier(loc);
     Value stored = fragment;
-    if (rounded)
-      stored = triton_spirv::ConvertFragmentOp::create(
+    if (rounded) {
+      auto convert = triton_spirv::ConvertFragmentOp::create(
           rewriter, loc,
           gpu::MMAMatrixType::get({size, size}, element, "COp"), fragment);
+      if (bfloat16)
+        convert->setAttr(triton_spirv::kBFloat16MatrixAttrName,
+                         rewriter.getUnitAttr());
+      stored = convert;
+    }
     gpu::SubgroupMmaStoreMatrixOp::create(
         rewriter, loc, stored, scratch,
         ValueRange{scratchRow0, indexConstant(loc, 0)},
@@ -1967,7 +1979,10 @@ KernelDistributor::distributeOnFragments(linalg::LinalgOp op, Value buffer,
                  << layout << " at other elements than its own";
         Value value = memref::LoadOp::create(rewriter, loc, scratch,
                                              ValueRange{scratchRow, col});
-        // Rounded already: the roundings read the f16 value.
+        if (bfloat16)
+          value = arith::BitcastOp::create(rewriter, loc,
+                                           rewriter.getBF16Type(), value);
+        // Rounded already: the roundings read the f16 (or bf16) value.
         if (rounded)
           for (Operation *trunc : load->getUsers())
             mapping.map(trunc->getResult(0), value);

@@ -2,6 +2,7 @@
 
 #include "FragmentCallbacks.h"
 
+#include "triton-spirv/Analysis/MatmulPlan.h"
 #include "triton-spirv/Dialect/TritonSPIRV/IR/Ops.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -141,8 +142,12 @@ struct ConvertAccumulatorToSPIRV
     Type type = getTypeConverter()->convertType(op.getType());
     if (!type)
       return rewriter.notifyMatchFailure(op, "unconvertible fragment type");
-    rewriter.replaceOpWithNewOp<spirv::FConvertOp>(op, type,
-                                                   adaptor.getFragment());
+    auto convert = rewriter.replaceOpWithNewOp<spirv::FConvertOp>(
+        op, type, adaptor.getFragment());
+    // To bf16 bits held as f16: retypeBFloat16Matrices gives it bf16.
+    if (op->hasAttr(triton_spirv::kBFloat16MatrixAttrName))
+      convert->setAttr(triton_spirv::kBFloat16MatrixAttrName,
+                       rewriter.getUnitAttr());
     return success();
   }
 };

@@ -625,7 +625,31 @@ LogicalResult triton_spirv::retypeBFloat16Matrices(spirv::ModuleOp module) {
       });
   if (walk.wasInterrupted())
     return failure();
+  // Accumulators rounded to bf16 bits (held as f16), which only
+  // cooperative-matrix stores may use (they store the bits).
+  SmallVector<spirv::FConvertOp> roundings;
+  walk = module.walk([&](spirv::FConvertOp convert) {
+    if (!convert->hasAttr(kBFloat16MatrixAttrName))
+      return WalkResult::advance();
+    for (Operation *user : convert->getUsers())
+      if (!isa<spirv::KHRCooperativeMatrixStoreOp>(user)) {
+        convert.emitError("a matrix rounded to bf16 is used by ")
+            << user->getName() << " besides cooperative-matrix stores";
+        return WalkResult::interrupt();
+      }
+    roundings.push_back(convert);
+    marked.push_back(convert);
+    return WalkResult::advance();
+  });
+  if (walk.wasInterrupted())
+    return failure();
   auto bf16 = BFloat16Type::get(module.getContext());
+  for (spirv::FConvertOp convert : roundings) {
+    auto type = cast<spirv::CooperativeMatrixType>(convert.getType());
+    convert.getResult().setType(spirv::CooperativeMatrixType::get(
+        bf16, type.getRows(), type.getColumns(), type.getScope(),
+        type.getUse()));
+  }
   for (spirv::KHRCooperativeMatrixLoadOp load : loads) {
     // Only marked multiply-adds may read the bits as bf16.
     for (OpOperand &use : load->getUses())

@@ -41,3 +41,25 @@ func.func @rounded_accumulator(%pid: i32 {triton_spirv.abi = "program_id_x"}, %p
   gpu.subgroup_mma_store_matrix %h, %buffer[%c0, %c0] {leadDimension = 16 : index} : !gpu.mma_matrix<16x16xf16, "COp">, memref<16x16xf16, #gpu.address_space<workgroup>>
   return
 }
+
+// -----
+
+// Rounded to bf16 bits held as f16 (marked by the distribution): the
+// FConvert gives a bf16 matrix (SPV_KHR_bfloat16), which the store writes
+// as 16-bit words into the f16 buffer.
+// CHECK: spirv.func @rounded_to_bfloat16
+// CHECK: %[[BF16:.*]] = spirv.FConvert %{{.*}} : !spirv.coopmatrix<16x16xf32, Subgroup, MatrixAcc> to !spirv.coopmatrix<16x16xbf16, Subgroup, MatrixAcc>
+// CHECK-NOT: triton_spirv.bfloat16
+// CHECK: spirv.KHR.CooperativeMatrixStore %{{.*}}, %[[BF16]], %{{.*}}, <RowMajor> : !spirv.ptr<f16, Workgroup>, !spirv.coopmatrix<16x16xbf16, Subgroup, MatrixAcc>
+func.func @rounded_to_bfloat16(%pid: i32 {triton_spirv.abi = "program_id_x"}, %pidy: i32 {triton_spirv.abi = "program_id_y"},
+                               %pidz: i32 {triton_spirv.abi = "program_id_z"}, %nx: i32 {triton_spirv.abi = "num_programs_x"},
+                               %ny: i32 {triton_spirv.abi = "num_programs_y"}, %nz: i32 {triton_spirv.abi = "num_programs_z"})
+    attributes {triton_spirv.kernel} {
+  %c0 = arith.constant 0 : index
+  %one = arith.constant 1.0 : f32
+  %buffer = memref.alloc() : memref<16x16xf16, #gpu.address_space<workgroup>>
+  %x = gpu.subgroup_mma_constant_matrix %one : !gpu.mma_matrix<16x16xf32, "COp">
+  %h = triton_spirv.convert_fragment %x {triton_spirv.bfloat16} : !gpu.mma_matrix<16x16xf32, "COp"> -> !gpu.mma_matrix<16x16xf16, "COp">
+  gpu.subgroup_mma_store_matrix %h, %buffer[%c0, %c0] {leadDimension = 16 : index} : !gpu.mma_matrix<16x16xf16, "COp">, memref<16x16xf16, #gpu.address_space<workgroup>>
+  return
+}

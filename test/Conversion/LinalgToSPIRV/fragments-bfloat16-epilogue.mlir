@@ -1,0 +1,53 @@
+// RUN: triton-spirv-opt %s --triton-spirv-assign-layouts="workgroup-size=128 cooperative-matrix=1 max-workgroup-memory=49152 bfloat16-cooperative-matrix=1" --triton-spirv-distribute="workgroup-size=128 cooperative-matrix=1 max-workgroup-memory=49152 bfloat16-cooperative-matrix=1" --canonicalize | FileCheck %s
+// RUN: triton-spirv-opt %s --triton-spirv-assign-layouts="workgroup-size=128 cooperative-matrix=1 max-workgroup-memory=49152" --triton-spirv-distribute="workgroup-size=128 cooperative-matrix=1 max-workgroup-memory=49152" --canonicalize | FileCheck %s --check-prefix=NOBF16
+
+// An epilogue that only rounds the accumulator to bf16 (a matmul stored as
+// bf16) rounds the fragments instead, where cooperative matrices take
+// bf16: each conversion is marked to give bf16 bits, held as f16 in an f16
+// scratch (the element type of bf16 operands' stagings, whose memory it can
+// share), and each lane reads the bits back as bf16.
+// CHECK-LABEL: func.func @stored_as_bfloat16
+// CHECK: %[[SCRATCH:.*]] = memref.alloc() : memref<64x16xf16, #gpu.address_space<workgroup>>
+// CHECK: %[[SUMS:.*]]:16 = scf.for
+// CHECK: %[[ROUNDED:.*]] = triton_spirv.convert_fragment %[[SUMS]]#0 {triton_spirv.bfloat16} : !gpu.mma_matrix<16x16xf32, "COp"> -> !gpu.mma_matrix<16x16xf16, "COp">
+// CHECK: gpu.subgroup_mma_store_matrix %[[ROUNDED]], %[[SCRATCH]]
+// CHECK: scf.for
+// CHECK:   %[[BITS:.*]] = memref.load %[[SCRATCH]]
+// CHECK:   %[[V:.*]] = arith.bitcast %[[BITS]] : f16 to bf16
+// CHECK-NOT: arith.truncf
+// CHECK:   memref.store %[[V]], %{{.*}} : memref<16384xbf16>
+// CHECK-COUNT-15: triton_spirv.convert_fragment %[[SUMS]]#{{[0-9]+}} {triton_spirv.bfloat16}
+// CHECK-NOT: memref<64x16xf32
+
+// Without bf16 cooperative matrices, the f32 fragments go through an f32
+// scratch and each lane rounds.
+// NOBF16-LABEL: func.func @stored_as_bfloat16
+// NOBF16: memref.alloc() : memref<64x16xf32, #gpu.address_space<workgroup>>
+// NOBF16-NOT: triton_spirv.convert_fragment
+// NOBF16: arith.truncf %{{.*}} : f32 to bf16
+func.func @stored_as_bfloat16(%a: memref<128x32xf16, #gpu.address_space<workgroup>>,
+                              %b: memref<32x128xf16, #gpu.address_space<workgroup>>,
+                              %out: memref<16384xbf16>, %steps: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c128 = arith.constant 128 : index
+  %zero = arith.constant 0.0 : f32
+  %acc = memref.alloc() : memref<128x128xf32, #gpu.address_space<workgroup>>
+  linalg.fill ins(%zero : f32) outs(%acc : memref<128x128xf32, #gpu.address_space<workgroup>>)
+  scf.for %k = %c0 to %steps step %c1 {
+    linalg.matmul ins(%a, %b : memref<128x32xf16, #gpu.address_space<workgroup>>, memref<32x128xf16, #gpu.address_space<workgroup>>)
+                  outs(%acc : memref<128x128xf32, #gpu.address_space<workgroup>>)
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+      ins(%acc : memref<128x128xf32, #gpu.address_space<workgroup>>) {
+  ^bb0(%x: f32):
+    %h = arith.truncf %x : f32 to bf16
+    %i = linalg.index 0 : index
+    %j = linalg.index 1 : index
+    %row = arith.muli %i, %c128 : index
+    %at = arith.addi %row, %j : index
+    memref.store %h, %out[%at] : memref<16384xbf16>
+    linalg.yield
+  }
+  return
+}
