@@ -26,6 +26,10 @@ def _workgroup_memory_limit() -> int:
     (128, 128, 32, torch.float32),
     (128, 128, 32, torch.float16),
     (128, 256, 64, torch.float16),
+    # bf16 results: on GPUs with bf16 cooperative matrices, rounded as
+    # fragments.
+    (64, 64, 32, torch.bfloat16),
+    (128, 128, 32, torch.bfloat16),
 ])
 def test_large_matmul_tiles(block_m: int, block_n: int, block_k: int, dtype: torch.dtype) -> None:
     m, n, k = 256, 256, 160
