@@ -4,7 +4,10 @@ flushed by a GPU-side fill on both sides), the median of five `do_bench`
 calls with their spread, once three calls in a row agree within 2% (steady
 state: up to twelve calls are discarded). Each side checks its result against PyTorch on its
 device. Writes JSON (with every configuration's median rate next to the
-best one's figures) and a Markdown table.
+best one's figures) and a Markdown table. Each side writes its records
+after every case (side by side, to OUT.cuda.json and OUT.spirv.json, which
+go once OUT.json is written), so that a run cut short by a time limit
+leaves what it measured.
 
     bash scripts/gpu_machine.sh python3 utils/kernel_benchmark.py --side-by-side benchmarks/h200-kernels.json
     python3 utils/kernel_benchmark.py OUT.json --backend spirv --small   # here, on lavapipe
@@ -27,6 +30,7 @@ ratios goes next to the table.
 from __future__ import annotations
 
 import gc
+import json
 import math
 import statistics
 import sys
@@ -192,7 +196,10 @@ def steady_times(run: Callable[[], None]) -> list[float]:
     return [triton.testing.do_bench(run, warmup=10, rep=100) for _ in range(MEASURED_CALLS)]
 
 
-def measure(backend: str, small: bool, wanted: list[str], attention_configs: str) -> list[dict[str, Any]]:
+def measure(backend: str, small: bool, wanted: list[str], attention_configs: str,
+            progress: Callable[[list[dict[str, Any]]], None] = lambda records: None) -> list[dict[str, Any]]:
+    """The records of the `wanted` cases; `progress` gets the records so far
+    after each case."""
     side = Backend(backend)
     records = []
     for name, size, unit, make in cases(small, attention_configs):
@@ -221,6 +228,7 @@ def measure(backend: str, small: bool, wanted: list[str], attention_configs: str
                 best = (times, config, run)
         if best is None:
             records.append({"kernel": name, "size": size, "unit": unit, "config": None})
+            progress(records)
             continue
         times, config, run = best
         run()  # the checked result is the best configuration's
@@ -231,6 +239,7 @@ def measure(backend: str, small: bool, wanted: list[str], attention_configs: str
         records.append(record)
         print(f"{name:22s} {size:24s} {record['rate']:9.2f} ±{record['rate_spread']:.2f} {unit}  ({config})"
               f"{'' if record['correct'] else '  WRONG RESULT'}", flush=True)
+        progress(records)
     return records
 
 
@@ -299,11 +308,19 @@ def main() -> None:
     forwarded = ((["--small"] if args.small else []) + (["--only", args.only] if args.only else [])
                  + ["--attention-configs", args.attention_configs])
     wanted = [part for part in args.only.split(",") if part]
-    run_command_line(__file__, args, forwarded,
-                     lambda backend: {"backend": backend, "device": device_name(backend),
-                                      "records": measure(backend, args.small, wanted,
-                                                         args.attention_configs)},
-                     markdown, figure=plot)
+
+    def measured(backend: str) -> dict[str, Any]:
+        result: dict[str, Any] = {"backend": backend, "device": device_name(backend), "records": []}
+
+        def save(records: list[dict[str, Any]]) -> None:
+            # The cases so far, so that a run cut short leaves them.
+            result["records"] = records
+            args.output.write_text(json.dumps(result, indent=2) + "\n")
+
+        measure(backend, args.small, wanted, args.attention_configs, save)
+        return result
+
+    run_command_line(__file__, args, forwarded, measured, markdown, figure=plot)
 
 
 if __name__ == "__main__":

@@ -73,15 +73,18 @@ def run_command_line(script: str, args: argparse.Namespace, forwarded: list[str]
             args.output.with_suffix(".md").write_text(markdown({"spirv": result}))
         return
     results: dict[str, Any] = {}
-    for backend in ("cuda", "spirv"):
-        part = args.output.with_suffix(f".{backend}.json")
+    # Each side's file stays until the results are written whole: a run cut
+    # short (a time limit) leaves what each side had measured.
+    parts = [args.output.with_suffix(f".{backend}.json") for backend in ("cuda", "spirv")]
+    for backend, part in zip(("cuda", "spirv"), parts):
         command = [sys.executable, script, str(part), "--backend", backend, *forwarded]
         print("==", " ".join(command), flush=True)
         subprocess.run(command, check=True, env=os.environ)
         results[backend] = json.loads(part.read_text())
+    args.output.write_text(json.dumps(results, indent=2) + "\n")
+    for part in parts:
         part.unlink()
         part.with_suffix(".md").unlink(missing_ok=True)
-    args.output.write_text(json.dumps(results, indent=2) + "\n")
     table = markdown(results)
     args.output.with_suffix(".md").write_text(table)
     print(table)
