@@ -64,16 +64,18 @@ arith::TruncFOp triton_spirv::yieldedTruncation(linalg::GenericOp op) {
   return trunc;
 }
 
-bool triton_spirv::isF16Rounding(Operation *op) {
+Type triton_spirv::halfRounding(Operation *op) {
   auto trunc = dyn_cast<arith::TruncFOp>(op);
-  return trunc && trunc.getIn().getType().isF32() &&
-         trunc.getType().isF16() && !trunc.getRoundingmodeAttr();
+  if (!trunc || !trunc.getIn().getType().isF32() ||
+      trunc.getRoundingmodeAttr() ||
+      !isa<Float16Type, BFloat16Type>(trunc.getType()))
+    return nullptr;
+  return trunc.getType();
 }
 
-bool triton_spirv::isBFloat16Rounding(Operation *op) {
-  auto trunc = dyn_cast<arith::TruncFOp>(op);
-  return trunc && trunc.getIn().getType().isF32() &&
-         trunc.getType().isBF16() && !trunc.getRoundingmodeAttr();
+bool triton_spirv::isF16Rounding(Operation *op) {
+  Type type = halfRounding(op);
+  return type && type.isF16();
 }
 
 namespace {

@@ -35,12 +35,13 @@ int64_t fragmentFamilyRowTile(const WorkgroupShape &shape);
 /// computed in f32 and converted for a matmul), or null.
 arith::TruncFOp yieldedTruncation(linalg::GenericOp op);
 
-/// Whether `op` rounds f32 to f16 as converting a cooperative matrix does:
-/// an `arith.truncf` of the default rounding.
-bool isF16Rounding(Operation *op);
+/// The 16-bit float type (f16 or bf16) `op` rounds an f32 value to as
+/// converting a cooperative matrix does: an `arith.truncf` of the default
+/// rounding. Null for any other op.
+Type halfRounding(Operation *op);
 
-/// Whether `op` rounds an f32 value to bf16, in the default rounding mode.
-bool isBFloat16Rounding(Operation *op);
+/// Whether `op` is such a rounding to f16.
+bool isF16Rounding(Operation *op);
 
 /// A 1-D block computed by one element-wise op from its index and scalars
 /// alone (`start + tl.arange(...)`): family members read it by computing

@@ -1913,16 +1913,23 @@ KernelDistributor::distributeOnFragments(linalg::LinalgOp op, Value buffer,
   // holds the bf16 bits as f16, as bf16 operands' stagings do, and the
   // conversion is marked to give bf16 (triton-spirv-kernel-to-spirv).
   Type element = cast<MemRefType>(buffer.getType()).getElementType();
-  auto everyReadIs = [&](function_ref<bool(Operation *)> rounding) {
-    return element.isF32() && llvm::all_of(*body, [&](Operation &nested) {
-             auto load = dyn_cast<memref::LoadOp>(&nested);
-             return !load || load.getMemRef() != buffer ||
-                    llvm::all_of(load->getUsers(), rounding);
-           });
-  };
-  bool bfloat16 = this->shape.bfloat16CooperativeMatrix &&
-                  everyReadIs(triton_spirv::isBFloat16Rounding);
-  bool rounded = bfloat16 || everyReadIs(triton_spirv::isF16Rounding);
+  // The one type every read rounds to (f16 where there are no reads).
+  Type roundedTo;
+  bool rounded =
+      element.isF32() && llvm::all_of(*body, [&](Operation &nested) {
+        auto load = dyn_cast<memref::LoadOp>(&nested);
+        return !load || load.getMemRef() != buffer ||
+               llvm::all_of(load->getUsers(), [&](Operation *user) {
+                 Type type = triton_spirv::halfRounding(user);
+                 if (!type || (roundedTo && type != roundedTo))
+                   return false;
+                 roundedTo = type;
+                 return true;
+               });
+      });
+  bool bfloat16 = rounded && roundedTo && roundedTo.isBF16();
+  if (bfloat16 && !this->shape.bfloat16CooperativeMatrix)
+    rounded = bfloat16 = false;
   if (rounded)
     element = rewriter.getF16Type();
   Value scratch = fragmentScratch(loc, element);

@@ -603,53 +603,43 @@ void triton_spirv::populateKernelToSPIRVPatterns(
 }
 
 LogicalResult triton_spirv::retypeBFloat16Matrices(spirv::ModuleOp module) {
-  // The marked multiply-adds and the loads of their A and B operands.
+  // The marked ops: multiply-adds, whose A and B loads read bf16 bits, and
+  // conversions rounding accumulators to bf16 bits, which only
+  // cooperative-matrix stores may use (they store the bits).
   SmallVector<Operation *> marked;
   llvm::SetVector<spirv::KHRCooperativeMatrixLoadOp> loads;
-  WalkResult walk =
-      module.walk([&](spirv::KHRCooperativeMatrixMulAddOp mulAdd) {
-        if (!mulAdd->hasAttr(kBFloat16MatrixAttrName))
-          return WalkResult::advance();
-        marked.push_back(mulAdd);
-        for (Value operand : {mulAdd.getA(), mulAdd.getB()}) {
-          auto load =
-              operand.getDefiningOp<spirv::KHRCooperativeMatrixLoadOp>();
-          if (!load) {
-            mulAdd.emitError("an operand of a bf16 multiply-add is not a "
-                             "cooperative-matrix load");
-            return WalkResult::interrupt();
-          }
-          loads.insert(load);
-        }
-        return WalkResult::advance();
-      });
-  if (walk.wasInterrupted())
-    return failure();
-  // Accumulators rounded to bf16 bits (held as f16), which only
-  // cooperative-matrix stores may use (they store the bits).
-  SmallVector<spirv::FConvertOp> roundings;
-  walk = module.walk([&](spirv::FConvertOp convert) {
-    if (!convert->hasAttr(kBFloat16MatrixAttrName))
+  SmallVector<Value> matrices; // to retype as bf16
+  WalkResult walk = module.walk([&](Operation *op) {
+    if (!op->hasAttr(kBFloat16MatrixAttrName))
       return WalkResult::advance();
-    for (Operation *user : convert->getUsers())
-      if (!isa<spirv::KHRCooperativeMatrixStoreOp>(user)) {
-        convert.emitError("a matrix rounded to bf16 is used by ")
-            << user->getName() << " besides cooperative-matrix stores";
+    if (auto convert = dyn_cast<spirv::FConvertOp>(op)) {
+      for (Operation *user : convert->getUsers())
+        if (!isa<spirv::KHRCooperativeMatrixStoreOp>(user)) {
+          convert.emitError("a matrix rounded to bf16 is used by ")
+              << user->getName() << " besides cooperative-matrix stores";
+          return WalkResult::interrupt();
+        }
+      marked.push_back(convert);
+      matrices.push_back(convert.getResult());
+      return WalkResult::advance();
+    }
+    auto mulAdd = dyn_cast<spirv::KHRCooperativeMatrixMulAddOp>(op);
+    if (!mulAdd)
+      return WalkResult::advance();
+    marked.push_back(mulAdd);
+    for (Value operand : {mulAdd.getA(), mulAdd.getB()}) {
+      auto load = operand.getDefiningOp<spirv::KHRCooperativeMatrixLoadOp>();
+      if (!load) {
+        mulAdd.emitError("an operand of a bf16 multiply-add is not a "
+                         "cooperative-matrix load");
         return WalkResult::interrupt();
       }
-    roundings.push_back(convert);
-    marked.push_back(convert);
+      loads.insert(load);
+    }
     return WalkResult::advance();
   });
   if (walk.wasInterrupted())
     return failure();
-  auto bf16 = BFloat16Type::get(module.getContext());
-  for (spirv::FConvertOp convert : roundings) {
-    auto type = cast<spirv::CooperativeMatrixType>(convert.getType());
-    convert.getResult().setType(spirv::CooperativeMatrixType::get(
-        bf16, type.getRows(), type.getColumns(), type.getScope(),
-        type.getUse()));
-  }
   for (spirv::KHRCooperativeMatrixLoadOp load : loads) {
     // Only marked multiply-adds may read the bits as bf16.
     for (OpOperand &use : load->getUses())
@@ -659,8 +649,12 @@ LogicalResult triton_spirv::retypeBFloat16Matrices(spirv::ModuleOp module) {
         return load.emitError("a bf16 cooperative matrix is used by ")
                << use.getOwner()->getName()
                << " besides bf16 multiply-adds";
-    auto type = cast<spirv::CooperativeMatrixType>(load.getType());
-    load.getResult().setType(spirv::CooperativeMatrixType::get(
+    matrices.push_back(load.getResult());
+  }
+  auto bf16 = BFloat16Type::get(module.getContext());
+  for (Value matrix : matrices) {
+    auto type = cast<spirv::CooperativeMatrixType>(matrix.getType());
+    matrix.setType(spirv::CooperativeMatrixType::get(
         bf16, type.getRows(), type.getColumns(), type.getScope(),
         type.getUse()));
   }
