@@ -17,7 +17,7 @@ of the comma-separated parts (`--only "N_CTX 4096"`: attention at N_CTX 4096;
 a size's own comma separates parts too, so name one of its halves).
 `--attention-configs wide` tries BLOCK_Q 64 and 128, BLOCK_KV 16 to 128 and 4
 or 8 warps on both sides (tutorial 06's autotune space and BLOCK_KV 16, its
-num_stages aside) instead of the four configurations below.
+num_stages aside) instead of the five configurations below.
 
 Cases: the memory-bound kernels of the layouts issue (vector add, fused
 softmax, layer-norm forward) and matmuls (fp32 ieee, fp16, bf16 at 1024^3,
@@ -57,9 +57,12 @@ MEASURED_CALLS = 5
 # (BLOCK_M, BLOCK_N, BLOCK_K, num_warps) for matmuls, as an autotuner would try.
 MATMUL_CONFIGS = [(64, 64, 32, 4), (64, 64, 32, 8), (128, 64, 32, 4), (128, 128, 32, 4), (128, 128, 32, 8),
                   (128, 256, 64, 8)]
-# (BLOCK_Q, BLOCK_KV, num_warps) for attention.
+# (BLOCK_Q, BLOCK_KV, num_warps) for attention. The default list holds each
+# side's best configurations of the wide sweep at N_CTX 4096 (H100 and H200):
+# 64x64/4 and 128x64/8 for Triton-CUDA, 128x32 on 4 and 8 warps for this
+# backend, and 128x64/4 (this backend's best at N_CTX 1024, HEAD_DIM 64).
 ATTENTION_CONFIGS = {
-    "default": [(64, 64, 4), (128, 64, 4), (128, 32, 4), (128, 64, 8)],
+    "default": [(64, 64, 4), (128, 64, 4), (128, 32, 4), (128, 32, 8), (128, 64, 8)],
     "wide": [(q, kv, w) for q in (64, 128) for kv in (16, 32, 64, 128) for w in (4, 8)],
 }
 
