@@ -30,6 +30,7 @@ void mlir::triton_spirv::buildTritonToLinalgPipeline(OpPassManager &pm,
   pm.addPass(createLiftControlFlowToSCFPass());
   pm.addPass(createTritonIndexSwitchToIf());
   pm.addPass(createTritonRecognizePairSwaps());
+  pm.addPass(createTritonReshapePointersBeforeLoads());
   // Structured accesses first; the rest element by element.
   pm.addPass(createTritonStructuredMemory());
   pm.addPass(createTritonTensorsToLinalg());

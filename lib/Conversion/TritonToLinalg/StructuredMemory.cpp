@@ -4,8 +4,9 @@
 //
 //   splat(p + scalar) + sum over dimensions d of (index along d) * stride_d
 //
-// (make_range, splat, expand_dims, broadcast, addi/subi, muli by a uniform
-// value, constants) addresses a strided box of the argument's buffer. A load
+// (make_range, splat, expand_dims, broadcast, trans, reshapes that split or
+// merge nested dimensions, addi/subi, muli by a uniform value, constants)
+// addresses a strided box of the argument's buffer. A load
 // or store through it becomes a memref.reinterpret_cast view of the buffer
 // and one whole-block copy. A mask that is a conjunction of `index < bound`
 // comparisons (after expand_dims/broadcast, as in `(rows < M)[:, None] &
@@ -148,6 +149,9 @@ private:
   FailureOr<AffineBlock>
   analyzeShapeOp(Operation *def,
                  function_ref<FailureOr<AffineBlock>(Value)> analyze);
+  FailureOr<AffineBlock> reshapeAffine(const AffineBlock &block,
+                                       ArrayRef<int64_t> from,
+                                       ArrayRef<int64_t> to);
 
   OpBuilder &b;
   IndexBuilder index;
@@ -181,7 +185,86 @@ FailureOr<AffineBlock> StructuredAccess::analyzeShapeOp(
     }
     return src;
   }
+  if (auto trans = dyn_cast<TransOp>(def)) {
+    FailureOr<AffineBlock> src = analyze(trans.getSrc());
+    if (failed(src))
+      return failure();
+    // Dimension d of the result is dimension order[d] of the source.
+    AffineBlock permuted{src->offset, {}, src->wrap};
+    for (auto [dim, from] : llvm::enumerate(trans.getOrder())) {
+      permuted.strides.push_back(src->strides[from]);
+      if (src->wrap && src->wrap->dim == static_cast<unsigned>(from))
+        permuted.wrap->dim = dim;
+    }
+    return permuted;
+  }
+  if (auto reshape = dyn_cast<ReshapeOp>(def)) {
+    FailureOr<AffineBlock> src = analyze(reshape.getSrc());
+    if (failed(src) || src->wrap)
+      return failure();
+    return reshapeAffine(*src, reshape.getSrc().getType().getShape(),
+                         reshape.getType().getShape());
+  }
   return failure();
+}
+
+/// The strides of `block` (over `from`) read in the row-major order of
+/// `to` (a reshape keeps linear positions), where the reshape only splits
+/// or merges dimensions whose strides nest (a make_range reshaped: `arange(0,
+/// M * N).reshape(M, N)` has strides [N, 1]).
+FailureOr<AffineBlock>
+StructuredAccess::reshapeAffine(const AffineBlock &block,
+                                ArrayRef<int64_t> from, ArrayRef<int64_t> to) {
+  // Groups of consecutive dimensions with equal extents on both sides.
+  AffineBlock result{block.offset, {}, std::nullopt};
+  unsigned f = 0, t = 0;
+  while (f < from.size() || t < to.size()) {
+    // One dimension from each side that has any left, then more from the
+    // side with the smaller extent until the extents match.
+    unsigned fromEnd = f, toEnd = t;
+    int64_t fromSize = 1, toSize = 1;
+    if (fromEnd < from.size())
+      fromSize *= from[fromEnd++];
+    if (toEnd < to.size())
+      toSize *= to[toEnd++];
+    while (fromSize != toSize) {
+      if (fromSize < toSize && fromEnd < from.size())
+        fromSize *= from[fromEnd++];
+      else if (toSize < fromSize && toEnd < to.size())
+        toSize *= to[toEnd++];
+      else
+        return failure();
+    }
+    // Within the group the value moves by `step` per linear position: each
+    // source dimension's stride is `step` times the extent after it.
+    std::optional<OpFoldResult> step;
+    int64_t after = 1;
+    for (unsigned dim = fromEnd; dim-- > f;) {
+      if (from[dim] != 1) {
+        OpFoldResult stride = block.strides[dim];
+        if (!step) {
+          step = stride;
+        } else {
+          std::optional<int64_t> expected = getConstantIntValue(*step);
+          std::optional<int64_t> actual = getConstantIntValue(stride);
+          if (!expected || !actual || *actual != *expected * after)
+            return failure();
+        }
+      }
+      after *= from[dim];
+    }
+    after = 1;
+    SmallVector<OpFoldResult> strides(toEnd - t);
+    for (unsigned dim = toEnd; dim-- > t;) {
+      strides[dim - t] = step ? index.mul(*step, index.constant(after))
+                              : index.constant(0);
+      after *= to[dim];
+    }
+    llvm::append_range(result.strides, strides);
+    f = fromEnd;
+    t = toEnd;
+  }
+  return result;
 }
 
 FailureOr<AffineBlock> StructuredAccess::analyzeIntegers(Value value) {
@@ -399,6 +482,13 @@ FailureOr<SmallVector<OpFoldResult>> StructuredAccess::analyzeMask(Value mask) {
       if (srcType.getDimSize(dim) != type.getDimSize(dim))
         extent = index.mul(extent, index.constant(type.getDimSize(dim)));
     return src;
+  }
+  if (auto trans = dyn_cast<TransOp>(def)) {
+    auto src = analyzeMask(trans.getSrc());
+    if (failed(src))
+      return failure();
+    return llvm::map_to_vector(trans.getOrder(),
+                               [&](int32_t from) { return (*src)[from]; });
   }
   if (auto splat = dyn_cast<SplatOp>(def))
     return allIf(splat.getSrc());

@@ -267,3 +267,117 @@ tt.func public @whole_block_operand(%a: !tt.ptr<f16>, %b: !tt.ptr<f16>, %m: i32,
   tt.store %out_ptrs, %d : tensor<16x16x!tt.ptr<f32>>
   tt.return
 }
+
+// -----
+
+// Offsets `arange(0, 512).reshape(16, 32)`: the reshape splits the range's
+// unit stride into [32, 1], so the load is a 16x32 view.
+// CHECK-LABEL: func.func @reshaped_range
+// CHECK: memref.reinterpret_cast %{{.*}} to offset: [%{{.*}}], sizes: [16, 32], strides: [32, 1]
+// CHECK-NOT: tt.load
+tt.func public @reshaped_range(%in: !tt.ptr<f32>, %out: !tt.ptr<f32>) {
+  %range = tt.make_range {end = 512 : i32, start = 0 : i32} : tensor<512xi32>
+  %offs = tt.reshape %range : tensor<512xi32> -> tensor<16x32xi32>
+  %base = tt.splat %in : !tt.ptr<f32> -> tensor<16x32x!tt.ptr<f32>>
+  %ptrs = tt.addptr %base, %offs : tensor<16x32x!tt.ptr<f32>>, tensor<16x32xi32>
+  %x = tt.load %ptrs : tensor<16x32x!tt.ptr<f32>>
+  %sum = "tt.reduce"(%x) <{axis = 1 : i32}> ({
+  ^bb0(%a: f32, %b: f32):
+    %s = arith.addf %a, %b : f32
+    tt.reduce.return %s : f32
+  }) : (tensor<16x32xf32>) -> tensor<16xf32>
+  %rows = tt.make_range {end = 16 : i32, start = 0 : i32} : tensor<16xi32>
+  %out_base = tt.splat %out : !tt.ptr<f32> -> tensor<16x!tt.ptr<f32>>
+  %out_ptrs = tt.addptr %out_base, %rows : tensor<16x!tt.ptr<f32>>, tensor<16xi32>
+  tt.store %out_ptrs, %sum : tensor<16x!tt.ptr<f32>>
+  tt.return
+}
+
+// -----
+
+// A reshape of 1x[N] offsets (unit leading dimensions) into a row-major
+// 4x8x4 block: strides [32, 4, 1], whatever the unit dimensions' strides.
+// CHECK-LABEL: func.func @reshape_with_unit_dimensions
+// CHECK: memref.reinterpret_cast %{{.*}} to offset: [%{{.*}}], sizes: [4, 8, 4], strides: [32, 4, 1]
+// CHECK-NOT: tt.load
+tt.func public @reshape_with_unit_dimensions(%in: !tt.ptr<f32>, %out: !tt.ptr<f32>) {
+  %range = tt.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32>
+  %row = tt.expand_dims %range {axis = 0 : i32} : tensor<128xi32> -> tensor<1x128xi32>
+  %offs = tt.reshape %row : tensor<1x128xi32> -> tensor<4x8x4xi32>
+  %base = tt.splat %in : !tt.ptr<f32> -> tensor<4x8x4x!tt.ptr<f32>>
+  %ptrs = tt.addptr %base, %offs : tensor<4x8x4x!tt.ptr<f32>>, tensor<4x8x4xi32>
+  %x = tt.load %ptrs : tensor<4x8x4x!tt.ptr<f32>>
+  %out_base = tt.splat %out : !tt.ptr<f32> -> tensor<4x8x4x!tt.ptr<f32>>
+  %out_ptrs = tt.addptr %out_base, %offs : tensor<4x8x4x!tt.ptr<f32>>, tensor<4x8x4xi32>
+  tt.store %out_ptrs, %x : tensor<4x8x4x!tt.ptr<f32>>
+  tt.return
+}
+
+// -----
+
+// Merging rows of a runtime stride with their columns is a strided block
+// only if the stride is the row length, which is not known here: the load
+// stays element-wise (for --triton-pointers-to-memref).
+// CHECK-LABEL: func.func @reshape_merging_a_runtime_stride
+// CHECK-NOT: memref.reinterpret_cast
+// CHECK: tt.load
+tt.func public @reshape_merging_a_runtime_stride(%in: !tt.ptr<f32>, %stride: i32, %out: !tt.ptr<f32>) {
+  %rows = tt.make_range {end = 4 : i32, start = 0 : i32} : tensor<4xi32>
+  %cols = tt.make_range {end = 8 : i32, start = 0 : i32} : tensor<8xi32>
+  %rows2 = tt.expand_dims %rows {axis = 1 : i32} : tensor<4xi32> -> tensor<4x1xi32>
+  %strides = tt.splat %stride : i32 -> tensor<4x1xi32>
+  %row_offs = arith.muli %rows2, %strides : tensor<4x1xi32>
+  %cols2 = tt.expand_dims %cols {axis = 0 : i32} : tensor<8xi32> -> tensor<1x8xi32>
+  %rb = tt.broadcast %row_offs : tensor<4x1xi32> -> tensor<4x8xi32>
+  %cb = tt.broadcast %cols2 : tensor<1x8xi32> -> tensor<4x8xi32>
+  %offs2 = arith.addi %rb, %cb : tensor<4x8xi32>
+  %offs = tt.reshape %offs2 : tensor<4x8xi32> -> tensor<32xi32>
+  %base = tt.splat %in : !tt.ptr<f32> -> tensor<32x!tt.ptr<f32>>
+  %ptrs = tt.addptr %base, %offs : tensor<32x!tt.ptr<f32>>, tensor<32xi32>
+  %x = tt.load %ptrs : tensor<32x!tt.ptr<f32>>
+  %range = tt.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32>
+  %out_base = tt.splat %out : !tt.ptr<f32> -> tensor<32x!tt.ptr<f32>>
+  %out_ptrs = tt.addptr %out_base, %range : tensor<32x!tt.ptr<f32>>, tensor<32xi32>
+  tt.store %out_ptrs, %x : tensor<32x!tt.ptr<f32>>
+  tt.return
+}
+
+// -----
+
+// Transposed pointers and mask (`tl.trans(ptrs)`, `tl.trans(mask)`): the
+// strides and the mask's extents swap places, so the load is a 32x16 view
+// with strides [1, stride] copied in its first (n, 16) positions.
+// CHECK-LABEL: func.func @transposed_pointers
+// CHECK: %[[STRIDE:.*]] = arith.index_cast %{{.*}} : i32 to index
+// CHECK: %[[VIEW:.*]] = memref.reinterpret_cast %{{.*}} to offset: [%{{.*}}], sizes: [32, 16], strides: [1, %[[STRIDE]]]
+// CHECK: memref.subview %[[VIEW]][0, 0] [%{{.*}}, 16] [1, 1]
+// CHECK: memref.copy
+// CHECK-NOT: tt.load
+tt.func public @transposed_pointers(%in: !tt.ptr<f32>, %stride: i32, %n: i32, %out: !tt.ptr<f32>) {
+  %rows = tt.make_range {end = 16 : i32, start = 0 : i32} : tensor<16xi32>
+  %cols = tt.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32>
+  %rows2 = tt.expand_dims %rows {axis = 1 : i32} : tensor<16xi32> -> tensor<16x1xi32>
+  %strides = tt.splat %stride : i32 -> tensor<16x1xi32>
+  %row_offs = arith.muli %rows2, %strides : tensor<16x1xi32>
+  %cols2 = tt.expand_dims %cols {axis = 0 : i32} : tensor<32xi32> -> tensor<1x32xi32>
+  %rb = tt.broadcast %row_offs : tensor<16x1xi32> -> tensor<16x32xi32>
+  %cb = tt.broadcast %cols2 : tensor<1x32xi32> -> tensor<16x32xi32>
+  %offs = arith.addi %rb, %cb : tensor<16x32xi32>
+  %base = tt.splat %in : !tt.ptr<f32> -> tensor<16x32x!tt.ptr<f32>>
+  %ptrs = tt.addptr %base, %offs : tensor<16x32x!tt.ptr<f32>>, tensor<16x32xi32>
+  %ptrs_t = tt.trans %ptrs {order = array<i32: 1, 0>} : tensor<16x32x!tt.ptr<f32>> -> tensor<32x16x!tt.ptr<f32>>
+  %bound = tt.splat %n : i32 -> tensor<1x32xi32>
+  %cols_in = arith.cmpi slt, %cols2, %bound : tensor<1x32xi32>
+  %mask = tt.broadcast %cols_in : tensor<1x32xi1> -> tensor<16x32xi1>
+  %mask_t = tt.trans %mask {order = array<i32: 1, 0>} : tensor<16x32xi1> -> tensor<32x16xi1>
+  %x = tt.load %ptrs_t, %mask_t : tensor<32x16x!tt.ptr<f32>>
+  %max = "tt.reduce"(%x) <{axis = 0 : i32}> ({
+  ^bb0(%a: f32, %b: f32):
+    %m = arith.maxnumf %a, %b : f32
+    tt.reduce.return %m : f32
+  }) : (tensor<32x16xf32>) -> tensor<16xf32>
+  %out_base = tt.splat %out : !tt.ptr<f32> -> tensor<16x!tt.ptr<f32>>
+  %out_ptrs = tt.addptr %out_base, %rows : tensor<16x!tt.ptr<f32>>, tensor<16xi32>
+  tt.store %out_ptrs, %max : tensor<16x!tt.ptr<f32>>
+  tt.return
+}

@@ -165,11 +165,30 @@ def TritonRecognizePairSwaps : Pass<"triton-recognize-pair-swaps", "ModuleOp"> {
                            "::mlir::tensor::TensorDialect"];
 }
 
+def TritonReshapePointersBeforeLoads
+    : Pass<"triton-reshape-pointers-before-loads", "ModuleOp"> {
+  let summary = "A reshape of a loaded block as a load through reshaped "
+                "pointers";
+  let description = [{
+    `tt.reshape(tt.load(ptrs, mask, other))`, where the reshape is the
+    load's only use, becomes a load through `tt.reshape(ptrs)`, with the
+    mask and `other` reshaped alike. A load is element-wise and a reshape
+    keeps linear positions, so it reads the same values, as contiguously.
+    The pointers then describe the block in the shape it is used in:
+    --triton-structured-memory sees a strided view, and the layouts keep
+    it in registers where a reshape of a computed block reduced along an
+    inner dimension (`tl.sum(tl.load(p + offs).reshape(M, N), 1)`) would
+    need workgroup memory. Runs on tt ops, before
+    --triton-structured-memory.
+  }];
+}
+
 def TritonStructuredMemory : Pass<"triton-structured-memory", "ModuleOp"> {
   let summary = "Loads and stores through structured pointers as strided views";
   let description = [{
     Pointer analysis: a block of pointers that is an affine function of the
-    element indices (splat, make_range, expand_dims, broadcast, addptr,
+    element indices (splat, make_range, expand_dims, broadcast, trans,
+    reshapes that split or merge dimensions whose strides nest, addptr,
     addi/subi, muli by a uniform value) addresses a strided box of its
     buffer. A tt.load or tt.store through it becomes a
     `memref.reinterpret_cast` view and a whole-block `memref.copy` into a

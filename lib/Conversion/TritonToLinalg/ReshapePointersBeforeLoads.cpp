@@ -1,0 +1,67 @@
+//===- ReshapePointersBeforeLoads.cpp - Reshaped loads as loads -----------===//
+//
+// A reshape of a loaded block holds the same elements as a load through the
+// reshaped pointers: a load is element-wise, and a reshape keeps linear
+// positions (so the reads stay as contiguous as they were). Reshaping the
+// pointers instead lets the pointer analysis describe the block in the
+// shape it is used in, where the layouts can keep it in registers.
+//
+//===----------------------------------------------------------------------===//
+
+#include "triton-spirv/Conversion/TritonToLinalg/Passes.h"
+#include "triton-spirv/Dialect/Triton/IR/Dialect.h"
+
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+namespace mlir::triton_spirv {
+#define GEN_PASS_DEF_TRITONRESHAPEPOINTERSBEFORELOADS
+#include "triton-spirv/Conversion/TritonToLinalg/Passes.h.inc"
+} // namespace mlir::triton_spirv
+
+using namespace mlir;
+using namespace mlir::triton;
+
+namespace {
+struct ReshapePointersBeforeLoad : OpRewritePattern<ReshapeOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(ReshapeOp reshape,
+                                PatternRewriter &rewriter) const override {
+    auto load = reshape.getSrc().getDefiningOp<LoadOp>();
+    if (!load || !load->hasOneUse())
+      return rewriter.notifyMatchFailure(reshape,
+                                         "not the only use of a load");
+    if (!isa<RankedTensorType>(load.getPtr().getType()))
+      return rewriter.notifyMatchFailure(reshape, "a load of a block pointer");
+    // The pointers, the mask and `other` reshaped alike, where the load
+    // was: its operands are defined there.
+    rewriter.setInsertionPoint(load);
+    IRMapping operands;
+    for (Value operand : load->getOperands()) {
+      auto type = reshape.getType().clone(
+          cast<RankedTensorType>(operand.getType()).getElementType());
+      operands.map(operand, ReshapeOp::create(rewriter, reshape.getLoc(), type,
+                                              operand,
+                                              reshape.getAllowReorder(),
+                                              reshape.getEfficientLayout()));
+    }
+    Operation *reshaped = rewriter.clone(*load, operands);
+    reshaped->getResult(0).setType(reshape.getType());
+    rewriter.replaceOp(reshape, reshaped->getResult(0));
+    rewriter.eraseOp(load);
+    return success();
+  }
+};
+
+struct TritonReshapePointersBeforeLoadsPass
+    : public triton_spirv::impl::TritonReshapePointersBeforeLoadsBase<
+          TritonReshapePointersBeforeLoadsPass> {
+  void runOnOperation() override {
+    RewritePatternSet patterns(&getContext());
+    patterns.add<ReshapePointersBeforeLoad>(&getContext());
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+      signalPassFailure();
+  }
+};
+} // namespace
