@@ -32,20 +32,22 @@ struct ReshapePointersBeforeLoad : OpRewritePattern<ReshapeOp> {
     if (!load || !load->hasOneUse())
       return rewriter.notifyMatchFailure(reshape,
                                          "not the only use of a load");
-    if (!isa<RankedTensorType>(load.getPtr().getType()))
+    auto pointerType = dyn_cast<RankedTensorType>(load.getPtr().getType());
+    if (!pointerType)
       return rewriter.notifyMatchFailure(reshape, "a load of a block pointer");
-    // The pointers, the mask and `other` reshaped alike, where the load
-    // was: its operands are defined there.
+    // A reshaped mask would be a reshape of a computed block, which needs
+    // workgroup memory where the flat load did not.
+    if (load.getMask())
+      return rewriter.notifyMatchFailure(reshape, "a masked load");
+    // The pointers reshaped where the load was: they are defined there.
     rewriter.setInsertionPoint(load);
+    Value pointers = ReshapeOp::create(
+        rewriter, reshape.getLoc(),
+        reshape.getType().clone(pointerType.getElementType()),
+        load.getPtr(), reshape.getAllowReorder(),
+        reshape.getEfficientLayout());
     IRMapping operands;
-    for (Value operand : load->getOperands()) {
-      auto type = reshape.getType().clone(
-          cast<RankedTensorType>(operand.getType()).getElementType());
-      operands.map(operand, ReshapeOp::create(rewriter, reshape.getLoc(), type,
-                                              operand,
-                                              reshape.getAllowReorder(),
-                                              reshape.getEfficientLayout()));
-    }
+    operands.map(load.getPtr(), pointers);
     Operation *reshaped = rewriter.clone(*load, operands);
     reshaped->getResult(0).setType(reshape.getType());
     rewriter.replaceOp(reshape, reshaped->getResult(0));

@@ -1,27 +1,47 @@
 // RUN: triton-spirv-opt %s --triton-reshape-pointers-before-loads -split-input-file | FileCheck %s
 
-// A masked load with `other`, reshaped: the pointers, the mask and `other`
-// are reshaped instead (with the reshape's attributes), and the load gives
-// the reshaped block.
+// An unmasked load, reshaped: the pointers are reshaped instead (with the
+// reshape's attributes), and the load, with its own attributes, gives the
+// reshaped block.
 // CHECK-LABEL: tt.func public @reshaped_load
-// CHECK-SAME: (%[[IN:[^:]*]]: !tt.ptr<f32>, %[[N:[^:]*]]: i32
-// CHECK: %[[OTHER:.*]] = arith.constant dense<-1.000000e+00> : tensor<512xf32>
 // CHECK: %[[PTRS:.*]] = tt.addptr
-// CHECK: %[[MASK:.*]] = arith.cmpi slt
 // CHECK: %[[PTRS2:.*]] = tt.reshape %[[PTRS]] allow_reorder : tensor<512x!tt.ptr<f32>> -> tensor<16x32x!tt.ptr<f32>>
-// CHECK: %[[MASK2:.*]] = tt.reshape %[[MASK]] allow_reorder : tensor<512xi1> -> tensor<16x32xi1>
-// CHECK: %[[OTHER2:.*]] = tt.reshape %[[OTHER]] allow_reorder : tensor<512xf32> -> tensor<16x32xf32>
-// CHECK: %[[X:.*]] = tt.load %[[PTRS2]], %[[MASK2]], %[[OTHER2]] evictionPolicy = evict_last : tensor<16x32x!tt.ptr<f32>>
+// CHECK: %[[X:.*]] = tt.load %[[PTRS2]] evictionPolicy = evict_last : tensor<16x32x!tt.ptr<f32>>
 // CHECK: "tt.reduce"(%[[X]])
-tt.func public @reshaped_load(%in: !tt.ptr<f32>, %n: i32, %out: !tt.ptr<f32>) {
+tt.func public @reshaped_load(%in: !tt.ptr<f32>, %out: !tt.ptr<f32>) {
+  %range = tt.make_range {end = 512 : i32, start = 0 : i32} : tensor<512xi32>
+  %base = tt.splat %in : !tt.ptr<f32> -> tensor<512x!tt.ptr<f32>>
+  %ptrs = tt.addptr %base, %range : tensor<512x!tt.ptr<f32>>, tensor<512xi32>
+  %flat = tt.load %ptrs evictionPolicy = evict_last : tensor<512x!tt.ptr<f32>>
+  %x = tt.reshape %flat allow_reorder : tensor<512xf32> -> tensor<16x32xf32>
+  %sum = "tt.reduce"(%x) <{axis = 1 : i32}> ({
+  ^bb0(%a: f32, %b: f32):
+    %s = arith.addf %a, %b : f32
+    tt.reduce.return %s : f32
+  }) : (tensor<16x32xf32>) -> tensor<16xf32>
+  %rows = tt.make_range {end = 16 : i32, start = 0 : i32} : tensor<16xi32>
+  %out_base = tt.splat %out : !tt.ptr<f32> -> tensor<16x!tt.ptr<f32>>
+  %out_ptrs = tt.addptr %out_base, %rows : tensor<16x!tt.ptr<f32>>, tensor<16xi32>
+  tt.store %out_ptrs, %sum : tensor<16x!tt.ptr<f32>>
+  tt.return
+}
+
+// -----
+
+// A masked load stays flat: its mask, reshaped, would be a reshape of a
+// computed block.
+// CHECK-LABEL: tt.func public @masked_load
+// CHECK: %[[FLAT:.*]] = tt.load %{{.*}}, %{{.*}}, %{{.*}} : tensor<512x!tt.ptr<f32>>
+// CHECK: tt.reshape %[[FLAT]] : tensor<512xf32> -> tensor<16x32xf32>
+tt.func public @masked_load(%in: !tt.ptr<f32>, %n: i32, %out: !tt.ptr<f32>) {
   %range = tt.make_range {end = 512 : i32, start = 0 : i32} : tensor<512xi32>
   %base = tt.splat %in : !tt.ptr<f32> -> tensor<512x!tt.ptr<f32>>
   %ptrs = tt.addptr %base, %range : tensor<512x!tt.ptr<f32>>, tensor<512xi32>
   %bound = tt.splat %n : i32 -> tensor<512xi32>
   %mask = arith.cmpi slt, %range, %bound : tensor<512xi32>
-  %other = arith.constant dense<-1.0> : tensor<512xf32>
-  %flat = tt.load %ptrs, %mask, %other evictionPolicy = evict_last : tensor<512x!tt.ptr<f32>>
-  %x = tt.reshape %flat allow_reorder : tensor<512xf32> -> tensor<16x32xf32>
+  %other = arith.constant dense<0.0> : tensor<512xf32>
+  %flat = tt.load %ptrs, %mask, %other : tensor<512x!tt.ptr<f32>>
+  %x = tt.reshape %flat : tensor<512xf32> -> tensor<16x32xf32>
   %sum = "tt.reduce"(%x) <{axis = 1 : i32}> ({
   ^bb0(%a: f32, %b: f32):
     %s = arith.addf %a, %b : f32

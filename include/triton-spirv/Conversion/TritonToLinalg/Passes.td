@@ -170,10 +170,11 @@ def TritonReshapePointersBeforeLoads
   let summary = "A reshape of a loaded block as a load through reshaped "
                 "pointers";
   let description = [{
-    `tt.reshape(tt.load(ptrs, mask, other))`, where the reshape is the
-    load's only use, becomes a load through `tt.reshape(ptrs)`, with the
-    mask and `other` reshaped alike. A load is element-wise and a reshape
-    keeps linear positions, so it reads the same values, as contiguously.
+    `tt.reshape(tt.load(ptrs))`, where the reshape is the load's only use
+    and the load has no mask, becomes a load through `tt.reshape(ptrs)`. A
+    load is element-wise and a reshape keeps linear positions, so it reads
+    the same values, as contiguously. (A mask would be reshaped as a
+    computed block, which needs workgroup memory: masked loads stay.)
     The pointers then describe the block in the shape it is used in:
     --triton-structured-memory sees a strided view, and the layouts keep
     it in registers where a reshape of a computed block reduced along an
