@@ -1,8 +1,10 @@
 """Blocks addressed or loaded flat and reshaped, then reduced along each
 dimension: `arange(0, N).reshape(...)` offsets and transposed pointer
-blocks are strided views (`--triton-structured-memory`), and a reshaped
-load is a load through reshaped pointers
-(`--triton-reshape-pointers-before-loads`), so blocks of 128 KiB stay in
+blocks are strided views (`--triton-structured-memory`), a reshaped load
+is a load through reshaped pointers
+(`--triton-reshape-pointers-before-loads`), and a mask computed from
+indices is computed in the reshaped shape
+(`--triton-reshape-index-computations`), so blocks of 128 KiB stay in
 registers where before their reductions along an inner dimension needed
 that much workgroup memory (lavapipe has 32 KiB). Checked against
 PyTorch."""
@@ -34,6 +36,15 @@ def _sum_of_reshaped_load(x_ptr, out_ptr, D0: tl.constexpr, D1: tl.constexpr, D2
 
 
 @triton.jit
+def _row_sums_of_a_masked_flat_load(x_ptr, out_ptr, n, M: tl.constexpr, N: tl.constexpr):
+    offsets = tl.arange(0, M * N)
+    # The mask ends inside a row: not a rectangle, so the load stays
+    # element by element, computed in the reshaped shape.
+    block = tl.load(x_ptr + offsets, mask=offsets < n, other=0.0).reshape(M, N)
+    tl.store(out_ptr + tl.arange(0, M), tl.sum(block, 1))
+
+
+@triton.jit
 def _max_of_transposed_pointers(x_ptr, out_ptr, n, M: tl.constexpr, N: tl.constexpr):
     rows = tl.arange(0, M)[:, None]
     cols = tl.arange(0, N)[None, :]
@@ -54,6 +65,16 @@ def test_reshaped_block_reduced_along_each_dimension(kernel: triton.JITFunction,
     out = torch.empty_like(expected)
     kernel[(1,)](x, out, *shape, AXIS=axis)
     torch.testing.assert_close(out, expected)
+
+
+def test_masked_flat_load_reshaped() -> None:
+    m, n = 256, 128
+    valid = m * n - 1000
+    x = torch.randn(m * n, generator=torch.Generator().manual_seed(4))
+    out = torch.empty(m)
+    _row_sums_of_a_masked_flat_load[(1,)](x, out, valid, M=m, N=n)
+    expected = torch.where(torch.arange(m * n) < valid, x, 0.0).view(m, n).sum(1)
+    torch.testing.assert_close(out, expected, atol=1e-4, rtol=1e-4)
 
 
 def test_transposed_masked_pointers() -> None:

@@ -31,6 +31,7 @@ void mlir::triton_spirv::buildTritonToLinalgPipeline(OpPassManager &pm,
   pm.addPass(createTritonIndexSwitchToIf());
   pm.addPass(createTritonRecognizePairSwaps());
   pm.addPass(createTritonReshapePointersBeforeLoads());
+  pm.addPass(createTritonReshapeIndexComputations());
   // Structured accesses first; the rest element by element.
   pm.addPass(createTritonStructuredMemory());
   pm.addPass(createTritonTensorsToLinalg());

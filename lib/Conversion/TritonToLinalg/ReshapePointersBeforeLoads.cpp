@@ -8,6 +8,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "IndexComputations.h"
+
 #include "triton-spirv/Conversion/TritonToLinalg/Passes.h"
 #include "triton-spirv/Dialect/Triton/IR/Dialect.h"
 
@@ -32,22 +34,28 @@ struct ReshapePointersBeforeLoad : OpRewritePattern<ReshapeOp> {
     if (!load || !load->hasOneUse())
       return rewriter.notifyMatchFailure(reshape,
                                          "not the only use of a load");
-    auto pointerType = dyn_cast<RankedTensorType>(load.getPtr().getType());
-    if (!pointerType)
+    if (!isa<RankedTensorType>(load.getPtr().getType()))
       return rewriter.notifyMatchFailure(reshape, "a load of a block pointer");
-    // A reshaped mask would be a reshape of a computed block, which needs
-    // workgroup memory where the flat load did not.
-    if (load.getMask())
-      return rewriter.notifyMatchFailure(reshape, "a masked load");
-    // The pointers reshaped where the load was: they are defined there.
+    // A reshaped mask (or `other`) computed from more than indices would be
+    // a reshape of a computed block, which needs workgroup memory where the
+    // flat load did not; --triton-reshape-index-computations computes the
+    // others in the reshaped shape.
+    Value mask = load.getMask(), other = load.getOther();
+    if ((mask && !triton_spirv::isIndexComputation(mask)) ||
+        (other && !triton_spirv::isIndexComputation(other)))
+      return rewriter.notifyMatchFailure(
+          reshape, "a mask or `other` computed from more than indices");
+    // The operands reshaped where the load was: they are defined there.
     rewriter.setInsertionPoint(load);
-    Value pointers = ReshapeOp::create(
-        rewriter, reshape.getLoc(),
-        reshape.getType().clone(pointerType.getElementType()),
-        load.getPtr(), reshape.getAllowReorder(),
-        reshape.getEfficientLayout());
     IRMapping operands;
-    operands.map(load.getPtr(), pointers);
+    for (Value operand : load->getOperands()) {
+      auto type = reshape.getType().clone(
+          cast<RankedTensorType>(operand.getType()).getElementType());
+      operands.map(operand, ReshapeOp::create(rewriter, reshape.getLoc(), type,
+                                              operand,
+                                              reshape.getAllowReorder(),
+                                              reshape.getEfficientLayout()));
+    }
     Operation *reshaped = rewriter.clone(*load, operands);
     reshaped->getResult(0).setType(reshape.getType());
     rewriter.replaceOp(reshape, reshaped->getResult(0));

@@ -170,11 +170,14 @@ def TritonReshapePointersBeforeLoads
   let summary = "A reshape of a loaded block as a load through reshaped "
                 "pointers";
   let description = [{
-    `tt.reshape(tt.load(ptrs))`, where the reshape is the load's only use
-    and the load has no mask, becomes a load through `tt.reshape(ptrs)`. A
-    load is element-wise and a reshape keeps linear positions, so it reads
-    the same values, as contiguously. (A mask would be reshaped as a
-    computed block, which needs workgroup memory: masked loads stay.)
+    `tt.reshape(tt.load(ptrs, mask, other))`, where the reshape is the
+    load's only use, becomes a load through `tt.reshape(ptrs)`, with the
+    mask and `other` reshaped alike. A load is element-wise and a reshape
+    keeps linear positions, so it reads the same values, as contiguously.
+    A mask or `other` computed from more than indices and uniform values
+    would be a reshape of a computed block, which needs workgroup memory:
+    such loads stay (the others' reshaped masks are computed in the new
+    shape by --triton-reshape-index-computations).
     The pointers then describe the block in the shape it is used in:
     --triton-structured-memory sees a strided view, and the layouts keep
     it in registers where a reshape of a computed block reduced along an
@@ -182,6 +185,25 @@ def TritonReshapePointersBeforeLoads
     need workgroup memory. Runs on tt ops, before
     --triton-structured-memory.
   }];
+}
+
+def TritonReshapeIndexComputations
+    : Pass<"triton-reshape-index-computations", "ModuleOp"> {
+  let summary = "Reshapes of blocks computed from indices alone, computed in "
+                "the reshaped shape";
+  let description = [{
+    A reshape of a computed block keeps no layout, so a block reshaped and
+    reduced along an inner dimension needs workgroup memory. Blocks
+    computed from indices and uniform values alone (make_range, splats,
+    splat constants, element-wise arith ops and addptr of those: offsets,
+    masks, pointers) are computed in the reshaped shape instead: a reshape
+    of an element-wise op or addptr reshapes its operands, of a splat or splat constant takes the new
+    shape, and of `make_range(start, end)` becomes `start` plus one
+    make_range per dimension (expanded and broadcast), each times the
+    extent after it. Runs on tt ops, after
+    --triton-reshape-pointers-before-loads.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 
 def TritonStructuredMemory : Pass<"triton-structured-memory", "ModuleOp"> {
