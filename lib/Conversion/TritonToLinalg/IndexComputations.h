@@ -3,7 +3,9 @@
 #ifndef TRITON_SPIRV_LIB_CONVERSION_TRITONTOLINALG_INDEXCOMPUTATIONS_H
 #define TRITON_SPIRV_LIB_CONVERSION_TRITONTOLINALG_INDEXCOMPUTATIONS_H
 
-#include "mlir/IR/Value.h"
+#include "triton-spirv/Dialect/Triton/IR/Dialect.h"
+
+#include "mlir/IR/Builders.h"
 
 namespace mlir::triton_spirv {
 /// Whether the block `value` is computed from element indices and uniform
@@ -12,6 +14,10 @@ namespace mlir::triton_spirv {
 /// shape, so a reshape of it costs nothing
 /// (--triton-reshape-index-computations).
 bool isIndexComputation(Value value);
+
+/// `block` reshaped to the shape `reshape` gives (with `reshape`'s
+/// attributes), keeping its element type.
+Value reshapeLike(OpBuilder &b, triton::ReshapeOp reshape, Value block);
 } // namespace mlir::triton_spirv
 
 #endif // TRITON_SPIRV_LIB_CONVERSION_TRITONTOLINALG_INDEXCOMPUTATIONS_H

@@ -63,6 +63,14 @@ bool triton_spirv::isIndexComputation(Value value) {
   return ::isIndexComputation(value, 0);
 }
 
+Value triton_spirv::reshapeLike(OpBuilder &b, ReshapeOp reshape, Value block) {
+  auto type = reshape.getType().clone(
+      cast<RankedTensorType>(block.getType()).getElementType());
+  return ReshapeOp::create(b, reshape.getLoc(), type, block,
+                           reshape.getAllowReorder(),
+                           reshape.getEfficientLayout());
+}
+
 namespace {
 /// reshape(range(start, end)) to D0 x ... x Dk: start + sum over d of
 /// range(0, Dd) (along d) * (D(d+1) * ... * Dk).
@@ -147,13 +155,8 @@ struct ReshapeOfElementwise : OpRewritePattern<ReshapeOp> {
       return rewriter.notifyMatchFailure(
           reshape, "not of an element-wise index computation");
     SmallVector<Value> operands;
-    for (Value operand : op->getOperands()) {
-      auto type = reshape.getType().clone(
-          cast<RankedTensorType>(operand.getType()).getElementType());
-      operands.push_back(ReshapeOp::create(rewriter, reshape.getLoc(), type,
-                                           operand, reshape.getAllowReorder(),
-                                           reshape.getEfficientLayout()));
-    }
+    for (Value operand : op->getOperands())
+      operands.push_back(triton_spirv::reshapeLike(rewriter, reshape, operand));
     Operation *reshaped = rewriter.create(
         reshape.getLoc(), op->getName().getIdentifier(), operands,
         {reshape.getType().clone(

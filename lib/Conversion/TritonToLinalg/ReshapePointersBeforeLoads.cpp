@@ -48,14 +48,9 @@ struct ReshapePointersBeforeLoad : OpRewritePattern<ReshapeOp> {
     // The operands reshaped where the load was: they are defined there.
     rewriter.setInsertionPoint(load);
     IRMapping operands;
-    for (Value operand : load->getOperands()) {
-      auto type = reshape.getType().clone(
-          cast<RankedTensorType>(operand.getType()).getElementType());
-      operands.map(operand, ReshapeOp::create(rewriter, reshape.getLoc(), type,
-                                              operand,
-                                              reshape.getAllowReorder(),
-                                              reshape.getEfficientLayout()));
-    }
+    for (Value operand : load->getOperands())
+      operands.map(operand,
+                   triton_spirv::reshapeLike(rewriter, reshape, operand));
     Operation *reshaped = rewriter.clone(*load, operands);
     reshaped->getResult(0).setType(reshape.getType());
     rewriter.replaceOp(reshape, reshaped->getResult(0));
