@@ -11,15 +11,16 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "IndexComputations.h"
+#include "ReshapeSinking.h"
 
 #include "triton-spirv/Conversion/TritonToLinalg/Passes.h"
 #include "triton-spirv/Dialect/Triton/IR/Dialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/OpDefinition.h"
-#include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace mlir::triton_spirv {
@@ -35,8 +36,8 @@ namespace {
 /// shape), without side effects.
 bool isElementwiseArith(Operation *op) {
   return op && isa<arith::ArithDialect>(op->getDialect()) &&
-         op->hasTrait<mlir::OpTrait::Elementwise>() && op->getNumResults() == 1 &&
-         op->getNumRegions() == 0 &&
+         op->hasTrait<mlir::OpTrait::Elementwise>() &&
+         op->getNumResults() == 1 && op->getNumRegions() == 0 &&
          isa<RankedTensorType>(op->getResult(0).getType());
 }
 
@@ -63,12 +64,19 @@ bool triton_spirv::isIndexComputation(Value value) {
   return ::isIndexComputation(value, 0);
 }
 
-Value triton_spirv::reshapeLike(OpBuilder &b, ReshapeOp reshape, Value block) {
-  auto type = reshape.getType().clone(
-      cast<RankedTensorType>(block.getType()).getElementType());
-  return ReshapeOp::create(b, reshape.getLoc(), type, block,
-                           reshape.getAllowReorder(),
-                           reshape.getEfficientLayout());
+Value triton_spirv::applyToReshapedOperands(PatternRewriter &rewriter,
+                                            ReshapeOp reshape, Operation *op) {
+  IRMapping operands;
+  for (Value operand : op->getOperands()) {
+    auto type = reshape.getType().clone(
+        cast<RankedTensorType>(operand.getType()).getElementType());
+    operands.map(operand, ReshapeOp::create(rewriter, reshape.getLoc(), type,
+                                            operand, reshape.getAllowReorder(),
+                                            reshape.getEfficientLayout()));
+  }
+  Operation *reshaped = rewriter.clone(*op, operands);
+  reshaped->getResult(0).setType(reshape.getType());
+  return reshaped->getResult(0);
 }
 
 namespace {
@@ -84,11 +92,8 @@ struct ReshapeOfRange : OpRewritePattern<ReshapeOp> {
     Location loc = reshape.getLoc();
     RankedTensorType type = reshape.getType();
     ArrayRef<int64_t> shape = type.getShape();
-    auto splatOf = [&](int64_t value) -> Value {
-      return arith::ConstantOp::create(
-          rewriter, loc,
-          DenseElementsAttr::get(type, rewriter.getI32IntegerAttr(value)
-                                           .getValue()));
+    auto splatOf = [&](int64_t value) {
+      return createScalarOrSplatConstant(rewriter, loc, type, value);
     };
     Value sum = splatOf(range.getStart());
     int64_t after = 1;
@@ -99,8 +104,6 @@ struct ReshapeOfRange : OpRewritePattern<ReshapeOp> {
             RankedTensorType::get({shape[dim]}, type.getElementType()), 0,
             static_cast<int32_t>(shape[dim]));
         // Unit dimensions around it, then the block's shape.
-        SmallVector<int64_t> unitShape(shape.size(), 1);
-        unitShape[dim] = shape[dim];
         for (unsigned axis = 0; axis < shape.size(); ++axis) {
           if (axis == dim)
             continue;
@@ -154,16 +157,9 @@ struct ReshapeOfElementwise : OpRewritePattern<ReshapeOp> {
         !triton_spirv::isIndexComputation(reshape.getSrc()))
       return rewriter.notifyMatchFailure(
           reshape, "not of an element-wise index computation");
-    SmallVector<Value> operands;
-    for (Value operand : op->getOperands())
-      operands.push_back(triton_spirv::reshapeLike(rewriter, reshape, operand));
-    Operation *reshaped = rewriter.create(
-        reshape.getLoc(), op->getName().getIdentifier(), operands,
-        {reshape.getType().clone(
-            cast<RankedTensorType>(op->getResult(0).getType())
-                .getElementType())},
-        op->getAttrs());
-    rewriter.replaceOp(reshape, reshaped->getResults());
+    rewriter.replaceOp(reshape,
+                       triton_spirv::applyToReshapedOperands(rewriter, reshape,
+                                                             op));
     return success();
   }
 };

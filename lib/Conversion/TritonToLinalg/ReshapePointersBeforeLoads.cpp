@@ -8,12 +8,11 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "IndexComputations.h"
+#include "ReshapeSinking.h"
 
 #include "triton-spirv/Conversion/TritonToLinalg/Passes.h"
 #include "triton-spirv/Dialect/Triton/IR/Dialect.h"
 
-#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
@@ -45,15 +44,11 @@ struct ReshapePointersBeforeLoad : OpRewritePattern<ReshapeOp> {
         (other && !triton_spirv::isIndexComputation(other)))
       return rewriter.notifyMatchFailure(
           reshape, "a mask or `other` computed from more than indices");
-    // The operands reshaped where the load was: they are defined there.
+    // Where the load was: its operands are defined there, and the load
+    // stays in order with the memory ops around it.
     rewriter.setInsertionPoint(load);
-    IRMapping operands;
-    for (Value operand : load->getOperands())
-      operands.map(operand,
-                   triton_spirv::reshapeLike(rewriter, reshape, operand));
-    Operation *reshaped = rewriter.clone(*load, operands);
-    reshaped->getResult(0).setType(reshape.getType());
-    rewriter.replaceOp(reshape, reshaped->getResult(0));
+    rewriter.replaceOp(reshape, triton_spirv::applyToReshapedOperands(
+                                    rewriter, reshape, load));
     rewriter.eraseOp(load);
     return success();
   }

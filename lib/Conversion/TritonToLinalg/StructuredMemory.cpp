@@ -215,7 +215,9 @@ FailureOr<AffineBlock> StructuredAccess::analyzeShapeOp(
 FailureOr<AffineBlock>
 StructuredAccess::reshapeAffine(const AffineBlock &block,
                                 ArrayRef<int64_t> from, ArrayRef<int64_t> to) {
-  // Groups of consecutive dimensions with equal extents on both sides.
+  // Groups of consecutive dimensions with equal extents on both sides
+  // (getReassociationIndicesForReshape takes pure expansions or collapses
+  // only; a reshape may split and merge within one group).
   AffineBlock result{block.offset, {}, std::nullopt};
   unsigned f = 0, t = 0;
   while (f < from.size() || t < to.size()) {
