@@ -1,4 +1,5 @@
-"""Builds the C++ parts (triton-spirv-opt, the Vulkan runtime) with CMake and
+"""Builds the C++ parts (triton-spirv-opt, the Vulkan runtime, the spirv torch
+device where torch is installed) with CMake and
 puts them inside the package (triton_spirv/_bin), so an installed wheel needs
 no build tree. Metadata lives in pyproject.toml.
 
@@ -21,6 +22,8 @@ from setuptools.dist import Distribution
 
 ROOT = Path(__file__).resolve().parent
 BINARIES = (("bin", "triton-spirv-opt"), ("lib", "libtriton_spirv_runtime.so"))
+# Built against the installed torch's headers; left out where torch is not.
+TORCH_DEVICE = ("lib", "libtriton_spirv_torch.so")
 
 
 class BuildWithNativeParts(build_py):
@@ -39,11 +42,16 @@ class BuildWithNativeParts(build_py):
             subprocess.run(["cmake", "-S", str(ROOT), "-B", str(build_dir), "-G", "Ninja",
                             "-DCMAKE_BUILD_TYPE=Release", "-DMLIR_DIR=/usr/lib/llvm-22/lib/cmake/mlir",
                             "-DLLVM_EXTERNAL_LIT=/usr/lib/llvm-22/bin/lit", *launcher], check=True)
+        binaries = list(BINARIES)
+        targets = ["triton-spirv-opt", "triton_spirv_runtime"]
+        if "triton_spirv_torch" in (build_dir / "build.ninja").read_text():
+            binaries.append(TORCH_DEVICE)
+            targets.append("triton_spirv_torch")
         subprocess.run(["ninja", "-C", str(build_dir), f"-j{os.environ.get('TRITON_SPIRV_JOBS', '2')}",
-                        "triton-spirv-opt", "triton_spirv_runtime"], check=True)
+                        *targets], check=True)
         target = Path(self.build_lib) / "triton_spirv" / "_bin"
         target.mkdir(parents=True, exist_ok=True)
-        for folder, name in BINARIES:
+        for folder, name in binaries:
             shutil.copy2(build_dir / folder / name, target / name)
         # The static tool carries its symbol table; the wheel does not need it.
         if shutil.which("strip"):

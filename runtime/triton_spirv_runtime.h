@@ -89,6 +89,29 @@ int tsr_device_address(tsr_device *device, const void *host_pointer,
 void tsr_free(tsr_allocation *allocation);
 /* How many allocations and imports are alive (for leak checks). */
 uint64_t tsr_live_allocations(tsr_device *device);
+/* The live tsr_allocate allocation (not an import) holding the `size` bytes
+ * at `address`: its mapped start and size; TSR_ERROR (and no message) when
+ * there is none. */
+int tsr_allocation_range(tsr_device *device, const void *address,
+                         uint64_t size, void **start, uint64_t *bytes);
+/* How many tsr_allocate allocations have been freed: ranges that
+ * tsr_allocation_range gave are valid while this stays the same. */
+uint64_t tsr_released_allocations(tsr_device *device);
+
+/* Copies `size` bytes between host addresses (device memory's mappings,
+ * imports or any host memory), in order after the launches before it and
+ * before those after it. Where one side is device memory of a GPU, the copy
+ * runs on the device's queue (the host side imported for it, as launches
+ * import); otherwise, or where the host memory cannot be imported, the CPU
+ * copies once the launches before are done. With `wait`, returns once the
+ * copy is done; `sequence` (optional) receives its launch number (0 when
+ * the CPU copied), which timing events count as a launch. */
+int tsr_copy(tsr_device *device, void *destination, const void *source,
+             uint64_t size, int wait, uint64_t *sequence);
+/* Fills `size` bytes of device memory (4-byte aligned) with `pattern`, in
+ * order with the launches, without waiting. */
+int tsr_fill(tsr_device *device, void *destination, uint64_t size,
+             uint32_t pattern, uint64_t *sequence);
 
 int tsr_create_kernel(tsr_device *device, const uint32_t *code, size_t bytes,
                       const char *entry_point, uint32_t num_bindings,
@@ -127,6 +150,8 @@ int tsr_synchronize(tsr_device *device);
 
 /* The number of the latest launch known done (every earlier one is done). */
 uint64_t tsr_finished_launch(tsr_device *device);
+/* The number of the latest launch (or queued copy) submitted. */
+uint64_t tsr_submitted_launch(tsr_device *device);
 
 /* The GPU time of launches after+1 .. last (waiting for them), for timing
  * events; the times of the last 65536 launches are kept. */

@@ -219,6 +219,8 @@ struct tsr_device {
   // tensors, so a small device allocation and the import of the page that
   // holds a tensor beside it start alike.
   std::multimap<const uint8_t *, tsr_allocation *> allocations;
+  // How many tsr_allocate allocations were freed (tsr_released_allocations).
+  uint64_t releasedAllocations = 0;
   // Launches are numbered from 1; the last submitted, and the last whose
   // every dispatch is done (all earlier ones are done too).
   uint64_t lastSequence = 0;
@@ -251,6 +253,8 @@ struct tsr_allocation {
   uint64_t size = 0;
   /// Its start's device address (0 without buffer device addresses).
   VkDeviceAddress deviceAddress = 0;
+  /// Host memory imported (tsr_import_host), not device memory.
+  bool imported = false;
 };
 
 struct tsr_kernel {
@@ -621,7 +625,10 @@ void savePipelineCache(tsr_device *device) {
 /// The usage of every buffer the runtime makes: storage buffers, with
 /// device addresses where the device has them.
 VkBufferUsageFlags storageBufferUsage(const tsr_device *device) {
-  VkBufferUsageFlags usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
+  // Copies (tsr_copy) and fills (tsr_fill) run on the queue too.
+  VkBufferUsageFlags usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT |
+                             VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
+                             VK_BUFFER_USAGE_TRANSFER_DST_BIT;
   if (device->bufferDeviceAddress)
     usage |= VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT;
   return usage;
@@ -902,10 +909,12 @@ void waitAllQuietly(tsr_device *device) {
     device->unreportedError = lastError;
 }
 
-/// A live allocation or import whose range holds the `size` bytes at
-/// `address`, if any.
+/// A live allocation or import (only an allocation of device memory with
+/// `deviceMemoryOnly`) whose range holds the `size` bytes at `address`, if
+/// any.
 tsr_allocation *allocationHolding(tsr_device *device, const uint8_t *address,
-                                  uint64_t size) {
+                                  uint64_t size,
+                                  bool deviceMemoryOnly = false) {
   // Among the nearest starts at or below `address` (ranges rarely overlap:
   // a few candidates at most).
   constexpr int kCandidates = 8;
@@ -913,6 +922,8 @@ tsr_allocation *allocationHolding(tsr_device *device, const uint8_t *address,
   for (int seen = 0; next != device->allocations.begin() && seen < kCandidates;
        ++seen) {
     tsr_allocation *allocation = (--next)->second;
+    if (deviceMemoryOnly && allocation->imported)
+      continue;
     if (size <= allocation->size &&
         address - allocation->mapped <=
             static_cast<ptrdiff_t>(allocation->size - size))
@@ -1167,6 +1178,7 @@ int tsr_import_host(tsr_device *device, void *hostPointer, uint64_t size,
   allocation->mapped = static_cast<uint8_t *>(hostPointer);
   allocation->size = size;
   allocation->deviceAddress = bufferAddress(device, allocation->buffer);
+  allocation->imported = true;
   std::lock_guard<std::mutex> lock(device->mutex);
   device->allocations.emplace(allocation->mapped, allocation);
   *out = allocation;
@@ -1209,6 +1221,8 @@ void tsr_free(tsr_allocation *allocation) {
     return;
   tsr_device *device = allocation->device;
   std::lock_guard<std::mutex> lock(device->mutex);
+  if (!allocation->imported)
+    ++device->releasedAllocations;
   auto [first, last] = device->allocations.equal_range(allocation->mapped);
   for (auto it = first; it != last; ++it)
     if (it->second == allocation) {
@@ -1560,6 +1574,11 @@ int tsr_launch(tsr_kernel *kernel, const uint32_t grid[3],
   return tsr_synchronize(kernel->device);
 }
 
+uint64_t tsr_submitted_launch(tsr_device *device) {
+  std::lock_guard<std::mutex> lock(device->mutex);
+  return device->lastSequence;
+}
+
 uint64_t tsr_finished_launch(tsr_device *device) {
   std::lock_guard<std::mutex> lock(device->mutex);
   return device->finishedSequence;
@@ -1581,6 +1600,190 @@ int tsr_elapsed_between(tsr_device *device, uint64_t after, uint64_t last,
   for (uint64_t launch = after + 1; launch <= last; ++launch)
     *elapsedNs += device->elapsedNs[launch % kElapsedHistory];
   return 0;
+}
+
+} // extern "C"
+
+namespace {
+
+/// One side of a transfer: the buffer and offset that hold a host address.
+struct TransferEnd {
+  VkBuffer buffer = VK_NULL_HANDLE;
+  VkDeviceSize offset = 0;
+};
+
+/// The buffer holding the `size` bytes at `address`: a live allocation or
+/// import (kept in `used`), else the page-aligned host range around it,
+/// imported for this transfer (kept in `imports`).
+int transferEnd(tsr_device *device, const uint8_t *address, uint64_t size,
+                std::vector<tsr_allocation *> &used,
+                std::vector<ImportedBuffer> &imports, TransferEnd &end) {
+  if (tsr_allocation *allocation = allocationHolding(device, address, size)) {
+    used.push_back(allocation);
+    end = {allocation->buffer, VkDeviceSize(address - allocation->mapped)};
+    return 0;
+  }
+  uint64_t mask = device->importAlignment - 1;
+  auto first = reinterpret_cast<uintptr_t>(address) & ~mask;
+  auto last = (reinterpret_cast<uintptr_t>(address) + size + mask) & ~mask;
+  ImportedBuffer imported;
+  if (int status = importHostMemory(device, reinterpret_cast<void *>(first),
+                                    last - first, imported)) {
+    destroyBuffer(device->device, imported.buffer, imported.memory);
+    return status;
+  }
+  imports.push_back(imported);
+  end = {imported.buffer, VkDeviceSize(reinterpret_cast<uintptr_t>(address) -
+                                       first)};
+  return 0;
+}
+
+/// Records a transfer command (a copy or a fill) on the queue as one launch,
+/// ordered after the launches before it and before those after it; keeps
+/// what it uses with its frame. The caller holds the device lock.
+template <typename Record>
+int submitTransfer(tsr_device *device, std::vector<tsr_allocation *> &used,
+                   std::vector<ImportedBuffer> &imports, int wait,
+                   uint64_t *sequence, Record record) {
+  uint64_t deadline = nowNs() + launchTimeoutNs();
+  int status = 0;
+  Frame *frame = acquireFrame(device, deadline, status);
+  if (!frame) {
+    release(device, imports);
+    return status;
+  }
+  uint64_t launch = ++device->lastSequence;
+  device->elapsedNs[launch % kElapsedHistory] = 0;
+  if (sequence)
+    *sequence = launch;
+  unsigned query = 2 * (kBatch * (frame - device->frames) + frame->dispatches);
+  VkCommandBuffer commands = frame->commands;
+  VkMemoryBarrier before{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+  before.srcAccessMask =
+      VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
+  before.dstAccessMask =
+      VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
+  vkCmdPipelineBarrier(
+      commands,
+      VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
+      VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 1, &before, 0, nullptr, 0, nullptr);
+  if (frame->timed)
+    vkCmdWriteTimestamp(commands, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT,
+                        device->queryPool, query);
+  record(commands);
+  if (frame->timed)
+    vkCmdWriteTimestamp(commands, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT,
+                        device->queryPool, query + 1);
+  VkMemoryBarrier after{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+  after.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
+  after.dstAccessMask = VK_ACCESS_HOST_READ_BIT | VK_ACCESS_SHADER_READ_BIT |
+                        VK_ACCESS_SHADER_WRITE_BIT |
+                        VK_ACCESS_TRANSFER_READ_BIT |
+                        VK_ACCESS_TRANSFER_WRITE_BIT;
+  vkCmdPipelineBarrier(commands, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                       VK_PIPELINE_STAGE_HOST_BIT |
+                           VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT |
+                           VK_PIPELINE_STAGE_TRANSFER_BIT,
+                       0, 1, &after, 0, nullptr, 0, nullptr);
+  frame->sequences[frame->dispatches++] = launch;
+  frame->lastOfLaunch = true;
+  frame->imports.insert(frame->imports.end(), imports.begin(), imports.end());
+  imports.clear();
+  frame->allocations.insert(frame->allocations.end(), used.begin(),
+                            used.end());
+  if (int status = flush(device))
+    return status;
+  if (wait)
+    if (int status = waitAll(device))
+      return status;
+  return checkValidation(device);
+}
+
+} // namespace
+
+extern "C" {
+
+int tsr_copy(tsr_device *device, void *destination, const void *source,
+             uint64_t size, int wait, uint64_t *sequence) {
+  if (sequence)
+    *sequence = 0;
+  if (size == 0)
+    return 0;
+  auto *to = static_cast<uint8_t *>(destination);
+  auto *from = static_cast<const uint8_t *>(source);
+  std::lock_guard<std::mutex> lock(device->mutex);
+  // Where the CPU reaches device memory as fast as the GPU (lavapipe), or
+  // neither side is device memory, the CPU copies.
+  bool onQueue = !device->isCpu &&
+                 (allocationHolding(device, from, size, true) ||
+                  allocationHolding(device, to, size, true));
+  if (onQueue) {
+    std::vector<tsr_allocation *> used;
+    std::vector<ImportedBuffer> imports;
+    TransferEnd source, target;
+    if (device->importAlignment &&
+        !transferEnd(device, from, size, used, imports, source) &&
+        !transferEnd(device, to, size, used, imports, target)) {
+      VkBufferCopy region{source.offset, target.offset, size};
+      return submitTransfer(
+          device, used, imports, wait, sequence, [&](VkCommandBuffer commands) {
+            vkCmdCopyBuffer(commands, source.buffer, target.buffer, 1, &region);
+          });
+    }
+    // Host memory the driver cannot import (a file mapping, say): the CPU
+    // copies through the device memory's mapping.
+    release(device, imports);
+  }
+  if (int status = waitAll(device))
+    return status;
+  std::memmove(to, from, size);
+  return 0;
+}
+
+int tsr_fill(tsr_device *device, void *destination, uint64_t size,
+             uint32_t pattern, uint64_t *sequence) {
+  if (sequence)
+    *sequence = 0;
+  auto *to = static_cast<uint8_t *>(destination);
+  if (size == 0)
+    return 0;
+  std::lock_guard<std::mutex> lock(device->mutex);
+  tsr_allocation *allocation = allocationHolding(device, to, size);
+  if (!allocation || reinterpret_cast<uintptr_t>(to) % 4 || size % 4)
+    return fail("tsr_fill: the range is not 4-byte aligned device memory");
+  if (!device->isCpu) {
+    std::vector<tsr_allocation *> used{allocation};
+    std::vector<ImportedBuffer> imports;
+    VkDeviceSize offset = to - allocation->mapped;
+    return submitTransfer(device, used, imports, /*wait=*/0, sequence,
+                          [&](VkCommandBuffer commands) {
+                            vkCmdFillBuffer(commands, allocation->buffer,
+                                            offset, size, pattern);
+                          });
+  }
+  if (int status = waitAll(device))
+    return status;
+  for (uint64_t i = 0; i < size; i += 4)
+    std::memcpy(to + i, &pattern, 4);
+  return 0;
+}
+
+int tsr_allocation_range(tsr_device *device, const void *address,
+                         uint64_t size, void **start, uint64_t *bytes) {
+  std::lock_guard<std::mutex> lock(device->mutex);
+  tsr_allocation *allocation = allocationHolding(
+      device, static_cast<const uint8_t *>(address), size,
+      /*deviceMemoryOnly=*/true);
+  if (!allocation)
+    return TSR_ERROR; // not an error worth a message: the caller asks
+  *start = allocation->mapped;
+  *bytes = allocation->size;
+  return 0;
+}
+
+uint64_t tsr_released_allocations(tsr_device *device) {
+  std::lock_guard<std::mutex> lock(device->mutex);
+  return device->releasedAllocations;
 }
 
 } // extern "C"

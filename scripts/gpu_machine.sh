@@ -24,6 +24,16 @@ export PYTHONPATH=$PWD/.device/site${PYTHONPATH:+:$PYTHONPATH}
 # has no binaries: point it at the wheel's.
 export TRITON_SPIRV_OPT=$PWD/.device/site/triton_spirv/_bin/triton-spirv-opt
 export TRITON_SPIRV_RUNTIME=$PWD/.device/site/triton_spirv/_bin/libtriton_spirv_runtime.so
+# The spirv torch device links the torch it runs with, and this machine's
+# torch is not the build machine's: build it here (once per torch version
+# while the machine stays up; incremental after that).
+torch_device_build=/tmp/triton-spirv-torch-$(python3 -c 'import torch; print(torch.__version__)')
+if [ ! -f "$torch_device_build/build.ninja" ]; then
+  cmake -S runtime/torch -B "$torch_device_build" -G Ninja \
+    -DTRITON_SPIRV_RUNTIME_LIBRARY="$TRITON_SPIRV_RUNTIME" >/dev/null
+fi
+ninja -C "$torch_device_build" >/dev/null
+export TRITON_SPIRV_TORCH_LIBRARY=$torch_device_build/libtriton_spirv_torch.so
 if [ $# -eq 0 ]; then
   set -- python3 -m triton_spirv.run utils/run_corpus.py
 fi

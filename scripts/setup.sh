@@ -64,7 +64,8 @@ if ! python3 - "$PWD/python" <<'PY' 2>/dev/null; then
 import importlib.util, os, sys
 from importlib.metadata import entry_points
 ours = {e.name for e in entry_points().select(group="triton.backends") if e.value.startswith("triton_spirv.")}
-registered = ours == {"spirv", "cpu"}
+device = {e.name for e in entry_points().select(group="torch.backends") if e.value.startswith("triton_spirv.")}
+registered = ours == {"spirv", "cpu"} and device == {"spirv"}
 spec = importlib.util.find_spec("triton_spirv")
 here = spec is not None and os.path.realpath(spec.origin).startswith(os.path.realpath(sys.argv[1]) + os.sep)
 sys.exit(not (registered and here))

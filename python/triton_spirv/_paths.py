@@ -33,3 +33,9 @@ def runtime_library_path() -> Path:
     """The Vulkan runtime (C API, see runtime/triton_spirv_runtime.h)."""
     return _find("TRITON_SPIRV_RUNTIME", _PACKAGE / "_bin" / "libtriton_spirv_runtime.so",
                  _BUILD / "lib" / "libtriton_spirv_runtime.so")
+
+
+def torch_device_library_path() -> Path:
+    """The spirv torch device (runtime/torch), built for the installed torch."""
+    return _find("TRITON_SPIRV_TORCH_LIBRARY", _PACKAGE / "_bin" / "libtriton_spirv_torch.so",
+                 _BUILD / "lib" / "libtriton_spirv_torch.so")

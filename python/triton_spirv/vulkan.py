@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import bisect
 import ctypes
 import os
 import struct
@@ -12,7 +11,8 @@ from pathlib import Path
 
 from ._paths import runtime_library_path
 
-__all__ = ["VulkanError", "LaunchTimeoutError", "Device", "Kernel", "DeviceProperties", "device"]
+__all__ = ["VulkanError", "LaunchTimeoutError", "Device", "Kernel", "DeviceProperties", "device",
+           "load_library"]
 
 
 class VulkanError(RuntimeError):
@@ -121,6 +121,11 @@ def _lib() -> ctypes.CDLL:
             lib.tsr_free.argtypes = [ctypes.c_void_p]
             lib.tsr_live_allocations.argtypes = [ctypes.c_void_p]
             lib.tsr_live_allocations.restype = ctypes.c_uint64
+            lib.tsr_allocation_range.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_uint64,
+                                                 ctypes.POINTER(ctypes.c_void_p),
+                                                 ctypes.POINTER(ctypes.c_uint64)]
+            lib.tsr_released_allocations.argtypes = [ctypes.c_void_p]
+            lib.tsr_released_allocations.restype = ctypes.c_uint64
             # The grid (3 x uint32) and the bindings (tsr_binding[]) travel as
             # packed bytes: no ctypes objects per launch.
             lib.tsr_submit.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_char_p,
@@ -135,6 +140,12 @@ def _lib() -> ctypes.CDLL:
                                                 ctypes.POINTER(ctypes.c_uint64)]
             _library = lib
         return _library
+
+
+def load_library() -> None:
+    """Loads the runtime library (libraries linking it, such as the spirv
+    torch device's, then share this copy)."""
+    _lib()
 
 
 def _check(status: int) -> None:
@@ -187,13 +198,6 @@ class Device:
         _check(_lib().tsr_open_device((selector or "").encode(), cache, int(validation),
                                       ctypes.byref(handle)))
         self.handle = handle
-        # Mapped address -> size of the live allocate()d memory, and those
-        # addresses in order (for finding the allocation holding an address).
-        self.allocations: dict[int, int] = {}
-        self._starts: list[int] = []
-        # Counts the allocations freed (so callers may cache what
-        # allocation_holding told them until it changes).
-        self.frees = 0
         self._timing = False  # enable_timing() done
         raw = _Properties()
         _check(_lib().tsr_get_properties(handle, ctypes.byref(raw)))
@@ -220,10 +224,7 @@ class Device:
         """Maps `size` bytes of device memory: (host address, allocation handle)."""
         address, handle = ctypes.c_void_p(), ctypes.c_void_p()
         _check(_lib().tsr_allocate(self.handle, size, ctypes.byref(address), ctypes.byref(handle)))
-        start = address.value or 0
-        self.allocations[start] = size
-        bisect.insort(self._starts, start)
-        return start, handle
+        return address.value or 0, handle
 
     def import_host(self, address: int, size: int) -> ctypes.c_void_p:
         """Imports `size` bytes of host memory at `address` (both aligned to
@@ -257,9 +258,6 @@ class Device:
 
     def free(self, address: int, handle: ctypes.c_void_p) -> None:
         """Frees an allocate()d allocation or an import."""
-        if self.allocations.pop(address, None) is not None:
-            del self._starts[bisect.bisect_left(self._starts, address)]
-            self.frees += 1
         if self.handle:
             _lib().tsr_free(handle)
 
@@ -272,14 +270,21 @@ class Device:
                                          ctypes.byref(result)))
         return result.value
 
-    def allocation_holding(self, address: int) -> tuple[int, int] | None:
-        """(start, size) of the live allocation that holds `address`, if any."""
-        index = bisect.bisect_right(self._starts, address)
-        if index == 0:
+    def allocation_holding(self, address: int, size: int = 1) -> tuple[int, int] | None:
+        """(start, size) of the live device memory allocation (allocate()d,
+        by this package or by the spirv torch device's allocator) that
+        holds the `size` bytes at `address`, if any."""
+        start, bytes_ = ctypes.c_void_p(), ctypes.c_uint64()
+        if _lib().tsr_allocation_range(self.handle, address, max(size, 1), ctypes.byref(start),
+                                       ctypes.byref(bytes_)):
             return None
-        start = self._starts[index - 1]
-        size = self.allocations[start]
-        return (start, size) if address < start + size else None
+        return start.value or 0, bytes_.value
+
+    @property
+    def frees(self) -> int:
+        """How many device memory allocations have been freed: what
+        allocation_holding said stays true while this stays the same."""
+        return int(_lib().tsr_released_allocations(self.handle)) if self.handle else 0
 
     def close(self) -> None:
         if self.handle:

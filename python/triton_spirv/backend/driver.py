@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import time
+import warnings
 from typing import Any, Callable
 
 from triton.backends.compiler import GPUTarget
@@ -13,6 +14,8 @@ from .. import vulkan
 from .launcher import KernelBinary, SPIRVLauncher, last_launch, synchronize
 
 __all__ = ["SPIRVDriver", "device_target"]
+
+_device_warning_given = False
 
 # Vulkan reports no register counts; kernels are described as using this many
 # 32-bit registers per invocation (occupancy arithmetic in user code needs one).
@@ -150,8 +153,22 @@ class SPIRVDriver(DriverBase):
         return device_target()
 
     def get_active_torch_device(self) -> Any:
+        """The spirv torch device, whose tensors kernels bind in place;
+        the CPU (with a warning) where its library cannot be loaded."""
         import torch
-        return torch.device("cpu")
+        global _device_warning_given
+        from .. import torch_device
+        try:
+            torch_device.register()
+        except Exception as error:  # noqa: BLE001 - said, and CPU tensors still work
+            if not _device_warning_given:
+                warnings.warn(f"triton-spirv: no spirv torch device ({error}); tensors are "
+                              f"made on the CPU, which a discrete GPU reads over PCIe",
+                              RuntimeWarning, stacklevel=2)
+                _device_warning_given = True
+            return torch.device("cpu")
+        torch.spirv._lazy_init()
+        return torch.device(torch_device.DEVICE_TYPE, 0)
 
     def get_current_device(self) -> int:
         return 0

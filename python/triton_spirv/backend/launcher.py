@@ -354,9 +354,10 @@ class SPIRVLauncher:
             raise TypeError(f"argument {position} of {self.name} must be a tensor, "
                             f"got {type(value).__name__}")
         device = getattr(tensor, "device", None)
-        if device is not None and getattr(device, "type", "cpu") != "cpu":
+        if device is not None and getattr(device, "type", "cpu") not in ("cpu", "spirv"):
             raise TypeError(f"argument {position} of {self.name} is on {device}; the SPIR-V "
-                            f"backend takes CPU tensors (the GPU reads them in place)")
+                            f"backend takes spirv tensors (bound in place) and CPU tensors "
+                            f"(imported)")
         if tensor is value:
             return tensor, tensor.element_size()
         return tensor, max(getattr(value.dtype, "primitive_bitwidth", 8) // 8, 1)

@@ -1,0 +1,57 @@
+"""The `spirv` torch device: PyTorch's PrivateUse1 device, renamed, whose
+tensors live in Vulkan device memory (the memory of the device the Triton
+driver launches on), so kernels bind them in place.
+
+torch loads it when it is imported (the `torch.backends` entry point), so
+`torch.empty(n, device="spirv")` works in any program; the Vulkan device
+opens with the first tensor made on it. What it is made of:
+runtime/torch/ (allocator, copies, views, the CPU fallback for every other
+ATen operator), `module` (what `torch.spirv` offers), `native` (the C
+functions the Python side calls)."""
+
+from __future__ import annotations
+
+import threading
+import warnings
+
+__all__ = ["DEVICE_TYPE", "register", "registered", "autoload"]
+
+DEVICE_TYPE = "spirv"
+
+_lock = threading.Lock()
+_registered = False
+
+
+def registered() -> bool:
+    return _registered
+
+
+def register() -> None:
+    """Loads the device's library and makes `spirv` a torch device
+    (idempotent). Raises if the library is missing or was built for another
+    torch."""
+    global _registered
+    if _registered:
+        return
+    with _lock:
+        if _registered:
+            return
+        import torch
+
+        from . import module, native
+        native.load()
+        if torch._C._get_privateuse1_backend_name() != DEVICE_TYPE:
+            torch.utils.rename_privateuse1_backend(DEVICE_TYPE)
+        torch._register_device_module(DEVICE_TYPE, module)
+        torch.utils.generate_methods_for_privateuse1_backend()
+        _registered = True
+
+
+def autoload() -> None:
+    """The `torch.backends` entry point, called while torch is imported: a
+    failure here must not break `import torch`, so it warns instead."""
+    try:
+        register()
+    except Exception as error:  # noqa: BLE001 - reported, torch keeps working
+        warnings.warn(f"triton-spirv: the spirv torch device is not available: {error}",
+                      RuntimeWarning, stacklevel=2)

@@ -1,0 +1,173 @@
+"""`torch.spirv`: what torch.cuda offers, for the spirv device.
+
+One device (index 0: the Vulkan device TRITON_SPIRV_DEVICE picks) with one
+stream, its queue: kernel launches and copies run on it in order.
+Random numbers of spirv tensors come from the CPU's generator, so
+`torch.manual_seed` makes them reproducible."""
+
+from __future__ import annotations
+
+import ctypes
+import threading
+from typing import Any
+
+import torch
+
+from .. import vulkan
+from . import native
+
+__all__ = [
+    "is_available", "is_initialized", "init", "device_count", "current_device", "set_device",
+    "get_device_name", "synchronize", "memory_allocated", "max_memory_allocated",
+    "memory_reserved", "max_memory_reserved", "reset_peak_memory_stats", "empty_cache",
+    "manual_seed", "manual_seed_all", "seed", "seed_all", "initial_seed", "fallback_ops",
+    "reset_fallback_ops",
+]
+
+_init_lock = threading.Lock()
+_initialized = False
+
+
+def is_available() -> bool:
+    """Whether a Vulkan device can be opened (opens it)."""
+    try:
+        vulkan.device()
+    except (OSError, vulkan.VulkanError):
+        return False
+    return True
+
+
+def is_initialized() -> bool:
+    return _initialized
+
+
+def _lazy_init() -> None:
+    """torch calls this before the first tensor is made on the device: the
+    allocator gets the Vulkan device that kernel launches use."""
+    global _initialized
+    if _initialized:
+        return
+    with _init_lock:
+        if not _initialized:
+            handle = vulkan.device().handle
+            if native.library().tsd_initialize(handle):
+                raise RuntimeError("the spirv device is bound to another Vulkan device")
+            _initialized = True
+
+
+init = _lazy_init
+
+
+def _index(device: Any) -> int:
+    if device is None:
+        return 0
+    if isinstance(device, int):
+        index = device
+    else:
+        device = torch.device(device)
+        if device.type != "spirv":
+            raise ValueError(f"expected a spirv device, got {device}")
+        index = 0 if device.index is None else device.index
+    if index != 0:
+        raise ValueError(f"spirv: only device 0 exists in this process (got {index})")
+    return index
+
+
+def device_count() -> int:
+    return 1
+
+
+def current_device() -> int:
+    return 0
+
+
+def set_device(device: Any) -> None:
+    _index(device)
+
+
+def get_device_name(device: Any = None) -> str:
+    _index(device)
+    return vulkan.device().properties.name
+
+
+def synchronize(device: Any = None) -> None:
+    """Waits for every kernel launch and copy on the device, and finishes
+    the launches (their prints and assertions are reported)."""
+    _index(device)
+    from ..backend.launcher import synchronize as finish_launches
+    finish_launches()
+    vulkan.device().synchronize()
+
+
+def _stats() -> tuple[int, int, int, int]:
+    values = (ctypes.c_uint64 * 4)()
+    native.library().tsd_memory_stats(ctypes.byref(values))
+    return tuple(values)  # type: ignore[return-value]
+
+
+def memory_allocated(device: Any = None) -> int:
+    """Bytes held by tensors (rounded to the allocator's 512-byte blocks)."""
+    _index(device)
+    return _stats()[0]
+
+
+def max_memory_allocated(device: Any = None) -> int:
+    _index(device)
+    return _stats()[1]
+
+
+def memory_reserved(device: Any = None) -> int:
+    """Bytes the allocator holds from Vulkan (in use or cached)."""
+    _index(device)
+    return _stats()[2]
+
+
+def max_memory_reserved(device: Any = None) -> int:
+    _index(device)
+    return _stats()[3]
+
+
+def reset_peak_memory_stats(device: Any = None) -> None:
+    _index(device)
+    native.library().tsd_reset_peak_memory_stats()
+
+
+def empty_cache() -> None:
+    """Gives the cached memory no tensor uses back to Vulkan."""
+    native.library().tsd_empty_cache()
+
+
+# Random numbers of spirv tensors are drawn by the CPU's generator.
+def manual_seed(seed: int) -> None:
+    torch.default_generator.manual_seed(int(seed))
+
+
+manual_seed_all = manual_seed
+
+
+def seed() -> None:
+    torch.default_generator.seed()
+
+
+seed_all = seed
+
+
+def initial_seed() -> int:
+    return torch.default_generator.initial_seed()
+
+
+def _is_in_bad_fork() -> bool:
+    return False
+
+
+def fallback_ops() -> dict[str, int]:
+    """The ATen operators that ran on the CPU for spirv tensors (no kernel
+    on the device), with how often."""
+    text = native.library().tsd_fallback_ops().decode()
+    return {name: int(uses) for name, uses in (line.rsplit(" ", 1) for line in text.splitlines())}
+
+
+def reset_fallback_ops() -> None:
+    """Forgets the fallback log (and warns again at each operator's next
+    fallback)."""
+    native.library().tsd_reset_fallback_ops()

@@ -1,0 +1,259 @@
+//===- SpirvAllocator.cpp - Caching allocator over Vulkan device memory ---===//
+
+#include "SpirvAllocator.h"
+
+#include <c10/util/Exception.h>
+
+#include <algorithm>
+#include <atomic>
+#include <mutex>
+#include <set>
+#include <unordered_map>
+#include <vector>
+
+namespace triton_spirv {
+namespace {
+
+std::atomic<tsr_device *> theDevice{nullptr};
+
+constexpr size_t kRound = 512;
+constexpr size_t kSmallRequest = 1 << 20;      // served from small segments
+constexpr size_t kSmallSegment = 2 << 20;
+constexpr size_t kMediumRequest = 10 << 20;    // served from 20 MiB segments
+constexpr size_t kMediumSegment = 20 << 20;
+constexpr size_t kSegmentRound = 2 << 20;
+
+/// A piece of a segment, free or in use; the pieces of one segment are a
+/// list in address order so that freed neighbours merge.
+struct Block {
+  uint8_t *address = nullptr;
+  size_t size = 0;
+  bool inUse = false;
+  bool small = false; // in a small segment (its free blocks stay there)
+  Block *previous = nullptr;
+  Block *next = nullptr;
+  tsr_allocation *segment = nullptr; // the Vulkan allocation it is part of
+  size_t segmentSize = 0;
+};
+
+struct BySizeThenAddress {
+  bool operator()(const Block *a, const Block *b) const {
+    return a->size != b->size ? a->size < b->size : a->address < b->address;
+  }
+};
+
+void deleteBlock(void *context);
+
+} // namespace
+
+struct CachingAllocator::Impl {
+  std::mutex mutex;
+  std::set<Block *, BySizeThenAddress> freeSmall, freeLarge;
+  std::unordered_map<void *, Block *> inUse;
+  MemoryStats stats;
+
+  std::set<Block *, BySizeThenAddress> &freeBlocks(bool small) {
+    return small ? freeSmall : freeLarge;
+  }
+
+  /// A new segment holding at least `bytes`, as one free block; null when
+  /// Vulkan has no memory for it.
+  Block *newSegment(size_t bytes, bool small) {
+    size_t size = small ? kSmallSegment
+                  : bytes <= kMediumRequest
+                      ? kMediumSegment
+                      : (bytes + kSegmentRound - 1) / kSegmentRound * kSegmentRound;
+    void *mapped = nullptr;
+    tsr_allocation *allocation = nullptr;
+    if (tsr_allocate(activeDevice(), size, &mapped, &allocation))
+      return nullptr;
+    auto *block = new Block;
+    block->address = static_cast<uint8_t *>(mapped);
+    block->size = size;
+    block->small = small;
+    block->segment = allocation;
+    block->segmentSize = size;
+    stats.reserved += size;
+    stats.maxReserved = std::max(stats.maxReserved, stats.reserved);
+    return block;
+  }
+
+  /// Frees the segments that are one free block; returns the bytes freed.
+  size_t releaseFreeSegments() {
+    size_t released = 0;
+    for (auto *pool : {&freeSmall, &freeLarge})
+      for (auto it = pool->begin(); it != pool->end();) {
+        Block *block = *it;
+        if (block->previous || block->next) {
+          ++it;
+          continue;
+        }
+        it = pool->erase(it);
+        tsr_free(block->segment);
+        stats.reserved -= block->segmentSize;
+        released += block->segmentSize;
+        delete block;
+      }
+    return released;
+  }
+
+  Block *take(size_t requested) {
+    size_t bytes = std::max<size_t>(kRound, (requested + kRound - 1) / kRound * kRound);
+    bool small = bytes <= kSmallRequest;
+    auto &pool = freeBlocks(small);
+    Block key;
+    key.size = bytes;
+    auto found = pool.lower_bound(&key);
+    Block *block = nullptr;
+    if (found != pool.end()) {
+      block = *found;
+      pool.erase(found);
+    } else {
+      block = newSegment(bytes, small);
+      if (!block && releaseFreeSegments())
+        block = newSegment(bytes, small);
+      if (!block) {
+        std::string reason = tsr_last_error();
+        TORCH_CHECK_WITH(OutOfMemoryError, false,
+                         "spirv: out of device memory allocating ", requested,
+                         " bytes (", stats.allocated, " allocated, ",
+                         stats.reserved, " reserved): ", reason);
+      }
+    }
+    // Split off what is left when it can serve another request.
+    size_t left = block->size - bytes;
+    if (left >= (small ? kRound : kSmallRequest + 1)) {
+      auto *rest = new Block(*block);
+      rest->address = block->address + bytes;
+      rest->size = left;
+      rest->previous = block;
+      rest->next = block->next;
+      if (rest->next)
+        rest->next->previous = rest;
+      block->next = rest;
+      block->size = bytes;
+      pool.insert(rest);
+    }
+    block->inUse = true;
+    inUse.emplace(block->address, block);
+    stats.allocated += block->size;
+    stats.maxAllocated = std::max(stats.maxAllocated, stats.allocated);
+    return block;
+  }
+
+  void give(Block *block) {
+    std::lock_guard<std::mutex> lock(mutex);
+    inUse.erase(block->address);
+    stats.allocated -= block->size;
+    block->inUse = false;
+    auto &pool = freeBlocks(block->small);
+    // Merge with free neighbours of the same segment.
+    if (Block *next = block->next; next && !next->inUse) {
+      pool.erase(next);
+      block->size += next->size;
+      block->next = next->next;
+      if (block->next)
+        block->next->previous = block;
+      delete next;
+    }
+    if (Block *previous = block->previous; previous && !previous->inUse) {
+      pool.erase(previous);
+      previous->size += block->size;
+      previous->next = block->next;
+      if (previous->next)
+        previous->next->previous = previous;
+      delete block;
+      block = previous;
+    }
+    pool.insert(block);
+  }
+};
+
+namespace {
+void deleteBlock(void *context) {
+  deviceAllocator().release(context);
+}
+} // namespace
+
+tsr_device *activeDevice() {
+  tsr_device *device = theDevice.load();
+  TORCH_CHECK(device,
+              "the spirv device is not initialised: call torch.spirv.init() "
+              "(torch does on the first tensor made on it from Python)");
+  return device;
+}
+
+bool deviceInitialized() { return theDevice.load() != nullptr; }
+
+void initializeDevice(tsr_device *device) {
+  tsr_device *expected = nullptr;
+  TORCH_CHECK(theDevice.compare_exchange_strong(expected, device) ||
+                  expected == device,
+              "the spirv device is already initialised with another "
+              "Vulkan device");
+}
+
+void checkRuntime(int status, const char *what) {
+  TORCH_CHECK(status == 0, "spirv: ", what, ": ", tsr_last_error());
+}
+
+CachingAllocator::CachingAllocator() : impl(std::make_unique<Impl>()) {}
+CachingAllocator::~CachingAllocator() = default;
+
+c10::DataPtr CachingAllocator::allocate(size_t bytes) {
+  c10::Device device(c10::DeviceType::PrivateUse1, 0);
+  if (bytes == 0)
+    return c10::DataPtr(nullptr, nullptr, nullptr, device);
+  std::lock_guard<std::mutex> lock(impl->mutex);
+  Block *block = impl->take(bytes);
+  return c10::DataPtr(block->address, block, &deleteBlock, device);
+}
+
+void CachingAllocator::release(void *block) {
+  impl->give(static_cast<Block *>(block));
+}
+
+void CachingAllocator::copy_data(void *destination, const void *source,
+                                 size_t bytes) const {
+  checkRuntime(tsr_copy(activeDevice(), destination, source, bytes,
+                        /*wait=*/0, nullptr),
+               "copying device memory");
+}
+
+MemoryStats CachingAllocator::stats() {
+  std::lock_guard<std::mutex> lock(impl->mutex);
+  return impl->stats;
+}
+
+void CachingAllocator::resetPeakStats() {
+  std::lock_guard<std::mutex> lock(impl->mutex);
+  impl->stats.maxAllocated = impl->stats.allocated;
+  impl->stats.maxReserved = impl->stats.reserved;
+}
+
+void CachingAllocator::emptyCache() {
+  std::lock_guard<std::mutex> lock(impl->mutex);
+  impl->releaseFreeSegments();
+}
+
+CachingAllocator &deviceAllocator() {
+  static CachingAllocator allocator;
+  return allocator;
+}
+
+void resizeStorageBytes(const c10::Storage &storage, size_t bytes) {
+  if (bytes <= storage.nbytes())
+    return;
+  TORCH_CHECK(storage.resizable(), "spirv: the storage is not resizable");
+  c10::DataPtr grown = deviceAllocator().allocate(bytes);
+  if (storage.nbytes())
+    checkRuntime(tsr_copy(activeDevice(), grown.get(), storage.data(),
+                          storage.nbytes(), /*wait=*/0, nullptr),
+                 "copying a resized storage");
+  storage.set_data_ptr_noswap(std::move(grown));
+  storage.set_nbytes(bytes);
+}
+
+REGISTER_ALLOCATOR(c10::DeviceType::PrivateUse1, &deviceAllocator());
+
+} // namespace triton_spirv

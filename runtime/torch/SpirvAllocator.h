@@ -1,0 +1,80 @@
+//===- SpirvAllocator.h - Tensor memory of the spirv torch device ---------===//
+//
+// The `spirv` torch device (PyTorch's PrivateUse1, renamed) keeps tensors in
+// Vulkan device memory that the host maps. A tensor's data_ptr() is that
+// mapping, so the Triton launcher finds its buffer with one lookup in the
+// runtime and binds it in place; the host never reads it directly except on
+// devices whose memory is the host's (lavapipe), copies go through
+// tsr_copy.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TRITON_SPIRV_TORCH_SPIRVALLOCATOR_H
+#define TRITON_SPIRV_TORCH_SPIRVALLOCATOR_H
+
+#include "triton_spirv_runtime.h"
+
+#include <c10/core/Allocator.h>
+#include <c10/core/Storage.h>
+
+#include <cstdint>
+#include <memory>
+
+namespace triton_spirv {
+
+/// The Vulkan device the spirv device's tensors live on: set once by the
+/// Python package's lazy initialisation (which opens the device the Triton
+/// driver uses); an error names what to call before that.
+tsr_device *activeDevice();
+bool deviceInitialized();
+void initializeDevice(tsr_device *device);
+
+/// Raises a torch error describing the runtime's last failure.
+void checkRuntime(int status, const char *what);
+
+/// Byte counts as torch.cuda names them.
+struct MemoryStats {
+  uint64_t allocated = 0;
+  uint64_t maxAllocated = 0;
+  uint64_t reserved = 0;
+  uint64_t maxReserved = 0;
+};
+
+/// A caching allocator over device memory: requests are rounded to 512
+/// bytes and carved best-fit from segments (2 MiB ones for requests up to
+/// 1 MiB, 20 MiB ones up to 10 MiB, a segment of their own beyond), split
+/// and merged again as blocks are freed. Freed blocks are reused at once:
+/// every use of device memory is ordered on the device's one queue (kernel
+/// launches and tsr_copy alike), as on one CUDA stream. Segments go back
+/// to Vulkan on emptyCache() or when an allocation fails.
+class CachingAllocator final : public c10::Allocator {
+public:
+  CachingAllocator();
+  ~CachingAllocator() override;
+  c10::DataPtr allocate(size_t bytes) override;
+  c10::DeleterFnPtr raw_deleter() const override { return nullptr; }
+  void copy_data(void *destination, const void *source,
+                 size_t bytes) const override;
+
+  /// Gives back a block (the DataPtr deleter's context).
+  void release(void *block);
+
+  MemoryStats stats();
+  void resetPeakStats();
+  /// Frees every segment none of whose blocks is in use.
+  void emptyCache();
+
+  struct Impl;
+
+private:
+  std::unique_ptr<Impl> impl;
+};
+
+CachingAllocator &deviceAllocator();
+
+/// Grows (never shrinks) a spirv storage to `bytes`, keeping its contents.
+void resizeStorageBytes(const c10::Storage &storage, size_t bytes);
+
+} // namespace triton_spirv
+
+#endif // TRITON_SPIRV_TORCH_SPIRVALLOCATOR_H

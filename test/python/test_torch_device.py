@@ -1,0 +1,225 @@
+"""The `spirv` torch device on lavapipe: allocation and reuse, copies in
+every direction and layout, views, resizing, fills, the CPU fallback and its
+warning, autograd and an AdamW step, random numbers, and Triton kernels
+binding its tensors in place. Every result is compared with the same work
+on the CPU."""
+
+from __future__ import annotations
+
+import warnings
+
+import pytest
+import torch
+
+import triton
+import triton.language as tl
+from triton_spirv import torch_device, vulkan
+
+torch_device.register()
+DEVICE = torch.device("spirv")
+
+
+def test_torch_knows_the_device_and_triton_makes_tensors_there() -> None:
+    assert torch._C._get_privateuse1_backend_name() == "spirv"
+    assert triton.runtime.driver.active.get_active_torch_device() == torch.device("spirv", 0)
+    x = torch.empty(4, device="spirv")
+    assert x.device == torch.device("spirv", 0) and x.is_spirv
+    assert torch.spirv.device_count() == 1 and torch.spirv.is_initialized()
+    # Device memory the launcher binds in place.
+    assert vulkan.device().allocation_holding(x.data_ptr()) is not None
+
+
+def test_allocations_are_counted_and_reused() -> None:
+    torch.spirv.synchronize()
+    before = torch.spirv.memory_allocated()
+    x = torch.empty(1000, device=DEVICE)
+    address = x.data_ptr()
+    assert torch.spirv.memory_allocated() - before == 4096  # rounded to 512 bytes
+    assert torch.spirv.max_memory_allocated() >= torch.spirv.memory_allocated()
+    del x
+    assert torch.spirv.memory_allocated() == before
+    assert torch.empty(1000, device=DEVICE).data_ptr() == address  # the cached block
+    big = torch.empty(64 * 2**20, dtype=torch.uint8, device=DEVICE)
+    reserved = torch.spirv.memory_reserved()
+    del big
+    torch.spirv.empty_cache()
+    assert torch.spirv.memory_reserved() <= reserved - 64 * 2**20
+
+
+def test_many_small_tensors_share_segments() -> None:
+    live = vulkan.device().live_allocations()
+    tensors = [torch.empty(100, device=DEVICE) for _ in range(2000)]
+    # 2000 Vulkan allocations would approach NVIDIA's cap of 4096.
+    assert vulkan.device().live_allocations() - live <= 2
+    assert len({t.data_ptr() for t in tensors}) == 2000
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float16, torch.bfloat16, torch.int64,
+                                   torch.int8, torch.uint8, torch.bool, torch.complex64])
+def test_round_trip(dtype: torch.dtype) -> None:
+    cpu = (torch.randn(37, 53) * 10).to(dtype)
+    on_device = cpu.to(DEVICE)
+    assert on_device.dtype == dtype and on_device.device.type == "spirv"
+    assert torch.equal(on_device.cpu(), cpu)
+    assert torch.equal(on_device.clone().cpu(), cpu)  # device to device
+
+
+def test_copies_between_layouts_and_dtypes() -> None:
+    cpu = torch.arange(24 * 16, dtype=torch.float32).reshape(24, 16)
+    on_device = cpu.to(DEVICE)
+    # Non-contiguous sources, both directions.
+    assert torch.equal(on_device.t().cpu(), cpu.t())
+    assert torch.equal(on_device[::3, 1::2].contiguous().cpu(), cpu[::3, 1::2])
+    assert torch.equal(cpu.t().to(DEVICE).cpu(), cpu.t().contiguous())
+    # Conversions.
+    assert torch.equal(on_device.to(torch.float16).cpu(), cpu.to(torch.float16))
+    assert torch.equal(cpu.to(DEVICE, torch.int32).cpu(), cpu.to(torch.int32))
+    # Into part of a device tensor: the rest is kept.
+    target = torch.zeros(24, 16, device=DEVICE)
+    target[:, 3] = torch.ones(24)
+    expected = torch.zeros(24, 16)
+    expected[:, 3] = 1
+    assert torch.equal(target.cpu(), expected)
+    target.copy_(on_device.t().t())
+    assert torch.equal(target.cpu(), cpu)
+    # Broadcast.
+    row = torch.zeros(5, 4, device=DEVICE)
+    row.copy_(torch.arange(4.0))
+    assert torch.equal(row.cpu(), torch.arange(4.0).expand(5, 4))
+
+
+def test_views_share_storage() -> None:
+    base = torch.zeros(6, 8, device=DEVICE)
+    view = base.view(48)[8:16]
+    view.add_(1)  # an in-place op through the fallback, written back
+    expected = torch.zeros(6, 8)
+    expected[1] = 1
+    assert torch.equal(base.cpu(), expected)
+    strided = base.as_strided((3, 2), (16, 1), 2)
+    strided.fill_(5)
+    expected.view(48).as_strided((3, 2), (16, 1), 2).fill_(5)
+    assert torch.equal(base.cpu(), expected)
+    assert torch.equal(base.unfold(1, 4, 2).cpu(), expected.unfold(1, 4, 2))
+    assert torch.equal(base.transpose(0, 1).reshape(-1).cpu(),
+                       expected.transpose(0, 1).reshape(-1))
+    complex_ = torch.randn(3, 2).to(DEVICE)
+    assert torch.equal(torch.view_as_complex(complex_).cpu(),
+                       torch.view_as_complex(complex_.cpu()))
+
+
+def test_resize_and_set() -> None:
+    x = torch.arange(6.0).to(DEVICE)
+    x.resize_(2, 5)
+    assert x.shape == (2, 5)
+    assert torch.equal(x.view(-1)[:6].cpu(), torch.arange(6.0))  # contents kept
+    y = torch.empty(0, device=DEVICE)
+    y.set_(x.untyped_storage(), 2, (2, 2), (1, 2))
+    assert torch.equal(y.cpu(), x.view(-1).cpu().as_strided((2, 2), (1, 2), 2))
+    z = torch.empty(0, device=DEVICE).set_(x)
+    assert z.data_ptr() == x.data_ptr() and z.shape == x.shape
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float16, torch.int8, torch.int64,
+                                   torch.bool, torch.float64])
+def test_fills(dtype: torch.dtype) -> None:
+    for value in (0, 1, 3):
+        expected = torch.full((7, 9), value, dtype=dtype)
+        assert torch.equal(torch.full((7, 9), value, dtype=dtype, device=DEVICE).cpu(), expected)
+    part = torch.zeros(7, 9, dtype=dtype, device=DEVICE)
+    part[:, 2].fill_(1)  # strided: through the CPU
+    expected = torch.zeros(7, 9, dtype=dtype)
+    expected[:, 2] = 1
+    assert torch.equal(part.cpu(), expected)
+
+
+def test_scalars_and_printing() -> None:
+    x = torch.tensor([1.5, -2.0, 3.25], device=DEVICE)
+    assert x[2].item() == 3.25
+    assert x.sum().item() == 2.75
+    assert "3.2500" in str(x) and "device='spirv:0'" in str(x)
+
+
+def test_fallback_warns_once_per_operator_and_is_listed() -> None:
+    torch.spirv.reset_fallback_ops()
+    x = torch.randn(10).to(DEVICE)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        first = torch.cumsum(x, 0)
+        torch.cumsum(x, 0)
+    messages = [str(w.message) for w in caught if "cumsum" in str(w.message)]
+    assert len(messages) == 1 and "runs on the CPU" in messages[0]
+    uses = {name: count for name, count in torch.spirv.fallback_ops().items() if "cumsum" in name}
+    assert uses == {"aten::cumsum.out": 2}
+    assert first.device.type == "spirv"
+    assert torch.allclose(first.cpu(), torch.cumsum(x.cpu(), 0))
+
+
+def test_eager_operators_match_the_cpu() -> None:
+    torch.manual_seed(0)
+    a, b = torch.randn(33, 65), torch.randn(65, 17)
+    da, db = a.to(DEVICE), b.to(DEVICE)
+    cases = {
+        "add": (da + 2 * da, a + 2 * a),
+        "compare": (da > 0.5, a > 0.5),
+        "where": (torch.where(da > 0, da, -da), torch.where(a > 0, a, -a)),
+        "matmul": (da @ db, a @ b),
+        "softmax": (torch.softmax(da, -1), torch.softmax(a, -1)),
+        "layer_norm": (torch.nn.functional.layer_norm(da, (65,)),
+                       torch.nn.functional.layer_norm(a, (65,))),
+        "sum": (da.sum(0), a.sum(0)),
+        "argmax": (da.argmax(1), a.argmax(1)),
+        "cat": (torch.cat([da, da], 1), torch.cat([a, a], 1)),
+        "index": (da[torch.tensor([3, 1, 4], device=DEVICE)], a[torch.tensor([3, 1, 4])]),
+    }
+    for name, (got, expected) in cases.items():
+        assert got.device.type == "spirv", name
+        assert torch.allclose(got.cpu(), expected, atol=1e-5), name
+
+
+def test_autograd_and_an_adamw_step() -> None:
+    torch.manual_seed(1)
+    reference = torch.nn.Sequential(torch.nn.Linear(16, 32), torch.nn.GELU(), torch.nn.Linear(32, 4))
+    model = torch.nn.Sequential(torch.nn.Linear(16, 32), torch.nn.GELU(), torch.nn.Linear(32, 4))
+    model.load_state_dict(reference.state_dict())
+    model = model.to(DEVICE)
+    x, target = torch.randn(8, 16), torch.randn(8, 4)
+    for net, inputs, goal in ((reference, x, target), (model, x.to(DEVICE), target.to(DEVICE))):
+        optimizer = torch.optim.AdamW(net.parameters(), lr=0.01, foreach=False)
+        loss = torch.nn.functional.mse_loss(net(inputs), goal)
+        loss.backward()
+        optimizer.step()
+    for expected, got in zip(reference.parameters(), model.parameters()):
+        assert got.device.type == "spirv"
+        assert torch.allclose(got.detach().cpu(), expected.detach(), atol=1e-6)
+
+
+def test_random_numbers_follow_manual_seed() -> None:
+    torch.manual_seed(123)
+    first = torch.randn(100, device=DEVICE)
+    torch.manual_seed(123)
+    second = torch.randn(100, device=DEVICE)
+    assert torch.equal(first.cpu(), second.cpu())
+    assert 0.5 < first.cpu().std().item() < 1.5
+
+
+@triton.jit
+def _add_kernel(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offsets = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offsets < n
+    tl.store(out_ptr + offsets, tl.load(x_ptr + offsets, mask=mask) + tl.load(y_ptr + offsets, mask=mask),
+             mask=mask)
+
+
+def test_triton_binds_device_tensors_in_place() -> None:
+    n = 10_000
+    x, y = torch.randn(n), torch.randn(n)
+    dx, dy = x.to(DEVICE), y.to(DEVICE)
+    out = torch.empty_like(dx)
+    imports = vulkan.device().live_allocations()
+    _add_kernel[(triton.cdiv(n, 1024),)](dx, dy, out, n, BLOCK=1024)
+    assert vulkan.device().live_allocations() == imports  # nothing imported
+    assert torch.equal(out.cpu(), x + y)
+    # Views at an offset, and CPU tensors beside device ones.
+    half = torch.empty(n // 2, device=DEVICE)
+    _add_kernel[(triton.cdiv(n // 2, 1024),)](dx[n // 2:], y[n // 2:], half, n // 2, BLOCK=1024)
+    assert torch.equal(half.cpu(), (x + y)[n // 2:])
