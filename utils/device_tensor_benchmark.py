@@ -89,13 +89,17 @@ def measure(backend: str, small: bool) -> list[dict[str, Any]]:
     synchronize = torch.cuda.synchronize if backend == "cuda" else torch.spirv.synchronize
     records: list[dict[str, Any]] = []
 
-    def record(case: str, ms: float, moved_bytes: float | None = None, **extra: Any) -> None:
-        entry = {"case": case, "ms": ms, **extra}
+    def record(case: str, ms: float, moved_bytes: float | None = None, flops: float | None = None) -> None:
+        entry: dict[str, Any] = {"case": case, "ms": ms}
+        rate = ""
         if moved_bytes is not None:
             entry["gb_per_s"] = moved_bytes / ms / 1e6
+            rate = f" {entry['gb_per_s']:8.1f} GB/s"
+        if flops is not None:
+            entry["tflop_per_s"] = flops / ms / 1e9
+            rate = f" {entry['tflop_per_s']:8.2f} TFLOP/s"
         records.append(entry)
-        print(f"  {backend:5s} {case:52s} {ms:9.3f} ms" +
-              (f" {entry['gb_per_s']:8.1f} GB/s" if moved_bytes is not None else ""), flush=True)
+        print(f"  {backend:5s} {case:52s} {ms:9.3f} ms{rate}", flush=True)
 
     torch.manual_seed(0)
     n = 2**16 if small else 2**24
@@ -130,7 +134,7 @@ def measure(backend: str, small: bool) -> list[dict[str, Any]]:
            2 * 4 * size * size)
     h, g = a.half(), torch.randn(size, size, device=device).half()
     record(f"eager a @ b fp16 {size}^3",
-           _wall(lambda: h @ g, synchronize, 2.0), tflops=2 * size**3)
+           _wall(lambda: h @ g, synchronize, 2.0), flops=2 * size**3)
     if backend == "spirv":
         records.append({"case": "operators that ran on the CPU", "fallback_ops": torch.spirv.fallback_ops()})
     return records
@@ -151,6 +155,9 @@ def markdown(results: dict[str, Any]) -> str:
             if "gb_per_s" in entry:
                 cells.append(f"{entry['gb_per_s']:.1f} GB/s")
                 rates.append(entry["gb_per_s"])
+            elif "tflop_per_s" in entry:
+                cells.append(f"{entry['tflop_per_s']:.2f} TFLOP/s")
+                rates.append(entry["tflop_per_s"])
             else:
                 cells.append(f"{entry['ms']:.3f} ms")
                 rates.append(1 / entry["ms"])

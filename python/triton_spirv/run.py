@@ -8,11 +8,14 @@ import sys
 
 
 def activate() -> None:
-    """Make the SPIR-V driver Triton's active driver in this process."""
+    """Make the SPIR-V driver Triton's active driver in this process, and
+    `spirv` a torch device (torch loads it by itself where CUDA is absent)."""
     from triton.runtime import driver
 
+    from . import torch_device
     from .backend.driver import SPIRVDriver
     driver.set_active(SPIRVDriver())
+    torch_device.try_register()
 
 
 def main() -> None:

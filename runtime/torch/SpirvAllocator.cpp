@@ -2,10 +2,14 @@
 
 #include "SpirvAllocator.h"
 
+#include <c10/core/CPUAllocator.h>
 #include <c10/util/Exception.h>
 
 #include <algorithm>
 #include <atomic>
+#include <cstdlib>
+#include <cstring>
+#include <map>
 #include <mutex>
 #include <set>
 #include <unordered_map>
@@ -252,6 +256,91 @@ void resizeStorageBytes(const c10::Storage &storage, size_t bytes) {
                  "copying a resized storage");
   storage.set_data_ptr_noswap(std::move(grown));
   storage.set_nbytes(bytes);
+}
+
+namespace {
+
+/// A pinned allocation: its host memory and the device's import of it.
+struct PinnedBlock {
+  void *address;
+  size_t bytes;
+  tsr_allocation *import;
+};
+
+struct PinnedRegistry {
+  std::mutex mutex;
+  std::map<const uint8_t *, size_t> ranges; // start -> bytes
+};
+
+PinnedRegistry &pinnedRegistry() {
+  static PinnedRegistry registry;
+  return registry;
+}
+
+void freePinned(void *context) {
+  auto *block = static_cast<PinnedBlock *>(context);
+  {
+    PinnedRegistry &registry = pinnedRegistry();
+    std::lock_guard<std::mutex> lock(registry.mutex);
+    registry.ranges.erase(static_cast<const uint8_t *>(block->address));
+  }
+  tsr_free(block->import); // after the copies in flight that use it
+  std::free(block->address);
+  delete block;
+}
+
+} // namespace
+
+c10::DataPtr PinnedHostAllocator::allocate(size_t bytes) {
+  c10::Device cpu(c10::DeviceType::CPU);
+  uint64_t alignment = 0;
+  if (deviceInitialized()) {
+    tsr_properties properties;
+    checkRuntime(tsr_get_properties(activeDevice(), &properties),
+                 "reading the device's properties");
+    alignment = properties.host_import_alignment;
+  }
+  if (bytes == 0 || alignment == 0)
+    return c10::GetCPUAllocator()->allocate(bytes);
+  size_t rounded = (bytes + alignment - 1) / alignment * alignment;
+  void *address = std::aligned_alloc(alignment, rounded);
+  TORCH_CHECK_WITH(OutOfMemoryError, address,
+                   "spirv: out of host memory allocating ", bytes,
+                   " pinned bytes");
+  tsr_allocation *import = nullptr;
+  if (tsr_import_host(activeDevice(), address, rounded, &import)) {
+    std::free(address);
+    TORCH_CHECK(false, "spirv: pinning ", bytes,
+                " bytes of host memory: ", tsr_last_error());
+  }
+  {
+    PinnedRegistry &registry = pinnedRegistry();
+    std::lock_guard<std::mutex> lock(registry.mutex);
+    registry.ranges.emplace(static_cast<const uint8_t *>(address), rounded);
+  }
+  return c10::DataPtr(address, new PinnedBlock{address, rounded, import},
+                      &freePinned, cpu);
+}
+
+void PinnedHostAllocator::copy_data(void *destination, const void *source,
+                                    size_t bytes) const {
+  std::memcpy(destination, source, bytes);
+}
+
+bool PinnedHostAllocator::isPinned(const void *address) {
+  auto *byte = static_cast<const uint8_t *>(address);
+  PinnedRegistry &registry = pinnedRegistry();
+  std::lock_guard<std::mutex> lock(registry.mutex);
+  auto next = registry.ranges.upper_bound(byte);
+  if (next == registry.ranges.begin())
+    return false;
+  --next;
+  return byte < next->first + next->second;
+}
+
+PinnedHostAllocator &pinnedHostAllocator() {
+  static PinnedHostAllocator allocator;
+  return allocator;
 }
 
 REGISTER_ALLOCATOR(c10::DeviceType::PrivateUse1, &deviceAllocator());

@@ -72,6 +72,23 @@ private:
 
 CachingAllocator &deviceAllocator();
 
+/// Pinned host memory (`pin_memory=True`): page-aligned host allocations
+/// the device imports once (tsr_import_host), so copies to and from them
+/// run on the queue without importing pages each time, and may be
+/// asynchronous (freeing one waits for the copies using it). Before the
+/// device is initialised, or on devices that cannot import host memory, it
+/// is ordinary host memory.
+class PinnedHostAllocator final : public c10::Allocator {
+public:
+  c10::DataPtr allocate(size_t bytes) override;
+  void copy_data(void *destination, const void *source,
+                 size_t bytes) const override;
+  /// Whether `address` lies in pinned memory this allocator gave.
+  bool isPinned(const void *address);
+};
+
+PinnedHostAllocator &pinnedHostAllocator();
+
 /// Grows (never shrinks) a spirv storage to `bytes`, keeping its contents.
 void resizeStorageBytes(const c10::Storage &storage, size_t bytes);
 

@@ -11,7 +11,6 @@
 #include "SpirvAllocator.h"
 
 #include <ATen/detail/PrivateUse1HooksInterface.h>
-#include <c10/core/CPUAllocator.h>
 #include <c10/core/impl/DeviceGuardImplInterface.h>
 
 namespace triton_spirv {
@@ -73,11 +72,11 @@ struct SpirvHooks final : public at::PrivateUse1HooksInterface {
                "generator (torch.manual_seed seeds it); the device has none "
                "of its own");
   }
-  // Any host memory can be a copy's source or target (the runtime imports
-  // it), so pinned memory is ordinary host memory.
-  bool isPinnedPtr(const void *) const override { return false; }
+  bool isPinnedPtr(const void *data) const override {
+    return pinnedHostAllocator().isPinned(data);
+  }
   c10::Allocator *getPinnedMemoryAllocator() const override {
-    return c10::GetCPUAllocator();
+    return &pinnedHostAllocator();
   }
   void resizePrivateUse1Bytes(const c10::Storage &storage,
                               size_t bytes) const override {

@@ -119,7 +119,7 @@ Tensor hostImage(const Tensor &tensor, const Span &span, bool readContents) {
 /// dense layouts of one dtype are one copy of bytes; anything else (another
 /// dtype, other strides) is converted by the CPU's copy_ between host
 /// images of both sides.
-Tensor copyFrom(const Tensor &self, const Tensor &dst, bool /*nonBlocking*/) {
+Tensor copyFrom(const Tensor &self, const Tensor &dst, bool nonBlocking) {
   TORCH_CHECK(self.is_cpu() || self.device().type() == kSpirv,
               "spirv: cannot copy from ", self.device());
   TORCH_CHECK(dst.is_cpu() || dst.device().type() == kSpirv,
@@ -131,9 +131,14 @@ Tensor copyFrom(const Tensor &self, const Tensor &dst, bool /*nonBlocking*/) {
   if (self.scalar_type() == dst.scalar_type() &&
       self.sizes() == dst.sizes() && self.strides() == dst.strides() &&
       self.is_non_overlapping_and_dense()) {
-    // Within the device the copy stays queued, in order with the launches;
-    // with a host side it is waited for (the host memory may go at once).
-    copyBytes(to.first, from.first, to.bytes, /*wait=*/!deviceToDevice);
+    // Within the device the copy stays queued, in order with the launches,
+    // and so does one from or to pinned memory with non_blocking=True (as
+    // on CUDA; freeing the pinned memory waits for it). Other host memory
+    // may go at once: the copy is waited for.
+    const Tensor &host = self.is_cpu() ? self : dst;
+    bool queued = deviceToDevice ||
+                  (nonBlocking && pinnedHostAllocator().isPinned(host.data_ptr()));
+    copyBytes(to.first, from.first, to.bytes, /*wait=*/!queued);
     return dst;
   }
   Tensor source = self.is_cpu() ? self : hostImage(self, from, true);

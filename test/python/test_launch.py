@@ -74,8 +74,9 @@ def test_bad_argument_types() -> None:
     # Triton's front end rejects a scalar where the kernel dereferences a pointer.
     with pytest.raises(CompilationError, match="Unsupported ptr type"):
         _add[(1,)](3, torch.zeros(16), torch.zeros(16), 16, BLOCK=16)
-    # The launcher rejects tensors that do not live in host memory.
-    with pytest.raises(TypeError, match="takes CPU tensors"):
+    # The launcher rejects tensors that live neither on the spirv device nor
+    # on the CPU.
+    with pytest.raises(TypeError, match="takes spirv tensors"):
         _add[(1,)](torch.zeros(16, device="meta"), torch.zeros(16), torch.zeros(16), 16, BLOCK=16)
 
 

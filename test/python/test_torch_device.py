@@ -223,3 +223,15 @@ def test_triton_binds_device_tensors_in_place() -> None:
     half = torch.empty(n // 2, device=DEVICE)
     _add_kernel[(triton.cdiv(n // 2, 1024),)](dx[n // 2:], y[n // 2:], half, n // 2, BLOCK=1024)
     assert torch.equal(half.cpu(), (x + y)[n // 2:])
+
+
+def test_pinned_memory() -> None:
+    host = torch.arange(1 << 16, dtype=torch.float32).pin_memory()
+    assert host.is_pinned()
+    on_device = torch.empty_like(host, device=DEVICE)
+    on_device.copy_(host, non_blocking=True)
+    back = torch.empty_like(host).pin_memory()
+    back.copy_(on_device, non_blocking=True)
+    torch.spirv.synchronize()
+    assert torch.equal(back, host)
+    del host, back  # freeing pinned memory waits for the copies using it

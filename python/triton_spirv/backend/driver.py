@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import time
-import warnings
 from typing import Any, Callable
 
 from triton.backends.compiler import GPUTarget
@@ -14,8 +13,6 @@ from .. import vulkan
 from .launcher import KernelBinary, SPIRVLauncher, last_launch, synchronize
 
 __all__ = ["SPIRVDriver", "device_target"]
-
-_device_warning_given = False
 
 # Vulkan reports no register counts; kernels are described as using this many
 # 32-bit registers per invocation (occupancy arithmetic in user code needs one).
@@ -156,16 +153,9 @@ class SPIRVDriver(DriverBase):
         """The spirv torch device, whose tensors kernels bind in place;
         the CPU (with a warning) where its library cannot be loaded."""
         import torch
-        global _device_warning_given
+
         from .. import torch_device
-        try:
-            torch_device.register()
-        except Exception as error:  # noqa: BLE001 - said, and CPU tensors still work
-            if not _device_warning_given:
-                warnings.warn(f"triton-spirv: no spirv torch device ({error}); tensors are "
-                              f"made on the CPU, which a discrete GPU reads over PCIe",
-                              RuntimeWarning, stacklevel=2)
-                _device_warning_given = True
+        if not torch_device.try_register():
             return torch.device("cpu")
         torch.spirv._lazy_init()
         return torch.device(torch_device.DEVICE_TYPE, 0)

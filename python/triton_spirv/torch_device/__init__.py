@@ -14,7 +14,7 @@ from __future__ import annotations
 import threading
 import warnings
 
-__all__ = ["DEVICE_TYPE", "register", "registered", "autoload"]
+__all__ = ["DEVICE_TYPE", "register", "registered", "try_register", "autoload"]
 
 DEVICE_TYPE = "spirv"
 
@@ -47,11 +47,34 @@ def register() -> None:
         _registered = True
 
 
-def autoload() -> None:
-    """The `torch.backends` entry point, called while torch is imported: a
-    failure here must not break `import torch`, so it warns instead."""
+_failure: str | None = None
+
+
+def try_register() -> bool:
+    """register(), or, where that fails, one warning saying why (tensors
+    then stay on the CPU, which a discrete GPU reads over PCIe)."""
+    global _failure
+    if _registered:
+        return True
+    if _failure is not None:
+        return False
     try:
         register()
-    except Exception as error:  # noqa: BLE001 - reported, torch keeps working
-        warnings.warn(f"triton-spirv: the spirv torch device is not available: {error}",
+    except Exception as error:  # noqa: BLE001 - said once; CPU tensors still work
+        _failure = str(error)
+        warnings.warn(f"triton-spirv: the spirv torch device is not available ({error}); tensors "
+                      f"stay on the CPU, which a discrete GPU reads over PCIe",
                       RuntimeWarning, stacklevel=2)
+        return False
+    return True
+
+
+def autoload() -> None:
+    """The `torch.backends` entry point, called while torch is imported
+    (never raising: that would break `import torch`). Where CUDA or ROCm is
+    present, torch's accelerator stays theirs: `python -m triton_spirv.run`
+    (or `triton_spirv.run.activate()`) registers the spirv device there."""
+    import torch
+    if torch.cuda.is_available():
+        return
+    try_register()
