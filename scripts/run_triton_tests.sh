@@ -52,7 +52,7 @@ echo "== Triton's tests ($files): $sampled; report $report"
 # Run from the test folder so Triton's conftest.py (its --device option) applies.
 set +e
 (cd "$tests" && $runner "$pytest_main" -q -p no:cacheprovider -p plugin "${parallel[@]}" --rootdir "$tests" \
-  --device cpu --spirv-sample "$sample" --spirv-seed "$seed" \
+  --device spirv --spirv-sample "$sample" --spirv-seed "$seed" \
   --spirv-skips "$root/utils/triton_suite/skip_list.txt" --spirv-report "$report" \
   --spirv-timeout "$timeout" \
   "${paths[@]}" "${extra[@]}" | tail -n 3)

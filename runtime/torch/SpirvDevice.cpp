@@ -37,6 +37,57 @@ struct SpirvGuardImpl final : public c10::impl::DeviceGuardImplInterface {
   c10::Stream exchangeStream(c10::Stream) const noexcept override {
     return c10::Stream(c10::Stream::DEFAULT, c10::Device(kSpirv, 0));
   }
+  // Every stream is the device's one queue: work runs in submission order,
+  // which keeps whatever order streams and events would have asked for.
+  c10::Stream getDefaultStream(c10::Device device) const override {
+    return getStream(device);
+  }
+  c10::Stream getStreamFromGlobalPool(c10::Device device,
+                                      bool) const override {
+    return getStream(device);
+  }
+  c10::Stream getNewStream(c10::Device device, int) const override {
+    return getStream(device);
+  }
+
+  // An event is the number of the latest launch (or queued copy) when it
+  // was recorded; it has happened once that launch is done.
+  void record(void **event, const c10::Stream &, const c10::DeviceIndex,
+              const c10::EventFlag flag) const override {
+    tsr_device *device = activeDevice();
+    if (flag == c10::EventFlag::BACKEND_DEFAULT)
+      tsr_enable_timing(device); // launches from now on are timed
+    if (!*event)
+      *event = new uint64_t(0);
+    *static_cast<uint64_t *>(*event) = tsr_submitted_launch(device);
+  }
+  void block(void *, const c10::Stream &) const override {}
+  bool queryEvent(void *event) const override {
+    return !event || !deviceInitialized() ||
+           tsr_finished_launch(activeDevice()) >=
+               *static_cast<uint64_t *>(event);
+  }
+  void synchronizeEvent(void *event) const override {
+    if (!queryEvent(event))
+      checkRuntime(tsr_synchronize(activeDevice()), "synchronize");
+  }
+  void destroyEvent(void *event, const c10::DeviceIndex) const noexcept override {
+    delete static_cast<uint64_t *>(event);
+  }
+  /// Milliseconds of GPU time of the launches between the two events (as
+  /// their timestamps measure them: launches made before timing was on
+  /// count nothing).
+  double elapsedTime(void *start, void *end,
+                     const c10::DeviceIndex) const override {
+    TORCH_CHECK(start && end, "spirv: both events must be recorded");
+    uint64_t nanoseconds = 0;
+    checkRuntime(tsr_elapsed_between(activeDevice(),
+                                     *static_cast<uint64_t *>(start),
+                                     *static_cast<uint64_t *>(end),
+                                     &nanoseconds),
+                 "timing events");
+    return nanoseconds / 1e6;
+  }
   c10::DeviceIndex deviceCount() const noexcept override { return 1; }
   bool queryStream(const c10::Stream &) const override {
     if (!deviceInitialized())

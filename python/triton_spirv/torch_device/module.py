@@ -7,9 +7,10 @@ Random numbers of spirv tensors come from the CPU's generator, so
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import threading
-from typing import Any
+from typing import Any, Iterator
 
 import torch
 
@@ -21,7 +22,7 @@ __all__ = [
     "get_device_name", "synchronize", "memory_allocated", "max_memory_allocated",
     "memory_reserved", "max_memory_reserved", "reset_peak_memory_stats", "empty_cache",
     "manual_seed", "manual_seed_all", "seed", "seed_all", "initial_seed", "fallback_ops",
-    "reset_fallback_ops",
+    "reset_fallback_ops", "Stream", "Event", "current_stream", "default_stream", "set_stream", "stream",
 ]
 
 _init_lock = threading.Lock()
@@ -97,6 +98,40 @@ def synchronize(device: Any = None) -> None:
     from ..backend.launcher import synchronize as finish_launches
     finish_launches()
     vulkan.device().synchronize()
+
+
+class Stream(torch.Stream):
+    """A stream of the spirv device. Every stream is the device's one queue:
+    work runs in submission order, whichever stream it is given to."""
+
+    def __new__(cls, device: Any = None, priority: int = 0) -> "Stream":
+        _lazy_init()
+        return super().__new__(cls, device=torch.device("spirv", _index(device)), priority=priority)
+
+
+def Event(enable_timing: bool = False, blocking: bool = False,  # noqa: N802 - torch.cuda's name
+          interprocess: bool = False) -> torch.Event:
+    """An event of the spirv device (a torch.Event): done once the launches
+    and copies before its record() are; elapsed_time() is their GPU time."""
+    _lazy_init()
+    return torch.Event(device=torch.device("spirv", 0), enable_timing=enable_timing,
+                       blocking=blocking, interprocess=interprocess)
+
+
+def current_stream(device: Any = None) -> Stream:
+    return Stream(device)
+
+
+default_stream = current_stream
+
+
+def set_stream(stream: Any) -> None:
+    """Streams are the one queue: nothing to switch."""
+
+
+@contextlib.contextmanager
+def stream(stream: Any) -> Iterator[None]:
+    yield
 
 
 def _stats() -> tuple[int, int, int, int]:
