@@ -260,16 +260,20 @@ void resizeStorageBytes(const c10::Storage &storage, size_t bytes) {
 
 namespace {
 
-/// A pinned allocation: its host memory and the device's import of it.
+/// Pinned memory is aligned for any device's host imports (Vulkan drivers
+/// ask for 4 KiB; 64 KiB leaves room) and imported at its first copy, so
+/// it can be allocated before the device is opened.
+constexpr size_t kPinnedAlignment = 64 << 10;
+
+/// A pinned allocation and the device's import of it, once made.
 struct PinnedBlock {
-  void *address;
-  size_t bytes;
-  tsr_allocation *import;
+  size_t bytes = 0;
+  tsr_allocation *import = nullptr;
 };
 
 struct PinnedRegistry {
   std::mutex mutex;
-  std::map<const uint8_t *, size_t> ranges; // start -> bytes
+  std::map<const uint8_t *, PinnedBlock> blocks; // by start address
 };
 
 PinnedRegistry &pinnedRegistry() {
@@ -277,49 +281,49 @@ PinnedRegistry &pinnedRegistry() {
   return registry;
 }
 
-void freePinned(void *context) {
-  auto *block = static_cast<PinnedBlock *>(context);
+void freePinned(void *address) {
+  tsr_allocation *import = nullptr;
   {
     PinnedRegistry &registry = pinnedRegistry();
     std::lock_guard<std::mutex> lock(registry.mutex);
-    registry.ranges.erase(static_cast<const uint8_t *>(block->address));
+    auto found = registry.blocks.find(static_cast<const uint8_t *>(address));
+    import = found->second.import;
+    registry.blocks.erase(found);
   }
-  tsr_free(block->import); // after the copies in flight that use it
-  std::free(block->address);
-  delete block;
+  tsr_free(import); // after the copies in flight that use it
+  std::free(address);
+}
+
+/// The pinned block holding `address`; the registry is locked.
+std::map<const uint8_t *, PinnedBlock>::iterator
+pinnedBlockHolding(PinnedRegistry &registry, const void *address) {
+  auto *byte = static_cast<const uint8_t *>(address);
+  auto next = registry.blocks.upper_bound(byte);
+  if (next == registry.blocks.begin())
+    return registry.blocks.end();
+  --next;
+  return byte < next->first + next->second.bytes ? next
+                                                 : registry.blocks.end();
 }
 
 } // namespace
 
 c10::DataPtr PinnedHostAllocator::allocate(size_t bytes) {
   c10::Device cpu(c10::DeviceType::CPU);
-  uint64_t alignment = 0;
-  if (deviceInitialized()) {
-    tsr_properties properties;
-    checkRuntime(tsr_get_properties(activeDevice(), &properties),
-                 "reading the device's properties");
-    alignment = properties.host_import_alignment;
-  }
-  if (bytes == 0 || alignment == 0)
+  if (bytes == 0)
     return c10::GetCPUAllocator()->allocate(bytes);
-  size_t rounded = (bytes + alignment - 1) / alignment * alignment;
-  void *address = std::aligned_alloc(alignment, rounded);
+  size_t rounded = (bytes + kPinnedAlignment - 1) / kPinnedAlignment *
+                   kPinnedAlignment;
+  void *address = std::aligned_alloc(kPinnedAlignment, rounded);
   TORCH_CHECK_WITH(OutOfMemoryError, address,
                    "spirv: out of host memory allocating ", bytes,
                    " pinned bytes");
-  tsr_allocation *import = nullptr;
-  if (tsr_import_host(activeDevice(), address, rounded, &import)) {
-    std::free(address);
-    TORCH_CHECK(false, "spirv: pinning ", bytes,
-                " bytes of host memory: ", tsr_last_error());
-  }
   {
     PinnedRegistry &registry = pinnedRegistry();
     std::lock_guard<std::mutex> lock(registry.mutex);
-    registry.ranges.emplace(static_cast<const uint8_t *>(address), rounded);
+    registry.blocks[static_cast<const uint8_t *>(address)].bytes = rounded;
   }
-  return c10::DataPtr(address, new PinnedBlock{address, rounded, import},
-                      &freePinned, cpu);
+  return c10::DataPtr(address, address, &freePinned, cpu);
 }
 
 void PinnedHostAllocator::copy_data(void *destination, const void *source,
@@ -328,14 +332,24 @@ void PinnedHostAllocator::copy_data(void *destination, const void *source,
 }
 
 bool PinnedHostAllocator::isPinned(const void *address) {
-  auto *byte = static_cast<const uint8_t *>(address);
   PinnedRegistry &registry = pinnedRegistry();
   std::lock_guard<std::mutex> lock(registry.mutex);
-  auto next = registry.ranges.upper_bound(byte);
-  if (next == registry.ranges.begin())
+  return pinnedBlockHolding(registry, address) != registry.blocks.end();
+}
+
+bool PinnedHostAllocator::prepareForCopy(const void *address) {
+  PinnedRegistry &registry = pinnedRegistry();
+  std::lock_guard<std::mutex> lock(registry.mutex);
+  auto found = pinnedBlockHolding(registry, address);
+  if (found == registry.blocks.end())
     return false;
-  --next;
-  return byte < next->first + next->second;
+  PinnedBlock &block = found->second;
+  // A device that cannot import host memory copies through the CPU.
+  if (!block.import &&
+      tsr_import_host(activeDevice(), const_cast<uint8_t *>(found->first),
+                      block.bytes, &block.import))
+    return false;
+  return true;
 }
 
 PinnedHostAllocator &pinnedHostAllocator() {

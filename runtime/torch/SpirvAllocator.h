@@ -73,11 +73,10 @@ private:
 CachingAllocator &deviceAllocator();
 
 /// Pinned host memory (`pin_memory=True`): page-aligned host allocations
-/// the device imports once (tsr_import_host), so copies to and from them
-/// run on the queue without importing pages each time, and may be
-/// asynchronous (freeing one waits for the copies using it). Before the
-/// device is initialised, or on devices that cannot import host memory, it
-/// is ordinary host memory.
+/// the device imports once, at their first copy (tsr_import_host), so
+/// copies to and from them run on the queue without importing pages each
+/// time and may be asynchronous (freeing one waits for the copies using
+/// it).
 class PinnedHostAllocator final : public c10::Allocator {
 public:
   c10::DataPtr allocate(size_t bytes) override;
@@ -85,6 +84,9 @@ public:
                  size_t bytes) const override;
   /// Whether `address` lies in pinned memory this allocator gave.
   bool isPinned(const void *address);
+  /// Imports the pinned memory holding `address` if it is not yet; whether
+  /// it is pinned and imported (copies of it may then be left queued).
+  bool prepareForCopy(const void *address);
 };
 
 PinnedHostAllocator &pinnedHostAllocator();

@@ -136,8 +136,9 @@ Tensor copyFrom(const Tensor &self, const Tensor &dst, bool nonBlocking) {
     // on CUDA; freeing the pinned memory waits for it). Other host memory
     // may go at once: the copy is waited for.
     const Tensor &host = self.is_cpu() ? self : dst;
-    bool queued = deviceToDevice ||
-                  (nonBlocking && pinnedHostAllocator().isPinned(host.data_ptr()));
+    bool pinned = !deviceToDevice &&
+                  pinnedHostAllocator().prepareForCopy(host.data_ptr());
+    bool queued = deviceToDevice || (nonBlocking && pinned);
     copyBytes(to.first, from.first, to.bytes, /*wait=*/!queued);
     return dst;
   }
