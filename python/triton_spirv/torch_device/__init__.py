@@ -7,7 +7,8 @@ torch loads it when it is imported (the `torch.backends` entry point), so
 opens with the first tensor made on it. What it is made of:
 runtime/torch/ (allocator, copies, views, the CPU fallback for every other
 ATen operator), `module` (what `torch.spirv` offers), `native` (the C
-functions the Python side calls)."""
+functions the Python side calls), `distributed` (the `spirv-gloo` c10d
+backend: torch.distributed's collectives on spirv tensors)."""
 
 from __future__ import annotations
 
@@ -38,12 +39,13 @@ def register() -> None:
             return
         import torch
 
-        from . import module, native
+        from . import distributed, module, native
         native.load()
         if torch._C._get_privateuse1_backend_name() != DEVICE_TYPE:
             torch.utils.rename_privateuse1_backend(DEVICE_TYPE)
         torch._register_device_module(DEVICE_TYPE, module)
         torch.utils.generate_methods_for_privateuse1_backend()
+        distributed.register()
         _registered = True
 
 
