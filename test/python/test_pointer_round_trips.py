@@ -30,3 +30,19 @@ def test_integers_through_pointers_come_back_whole() -> None:
     out = torch.zeros(n, dtype=torch.int64)
     _select_as_pointers[(triton.cdiv(n, 256),)](cond, a, b, out, n, BLOCK=256)
     assert torch.equal(out, torch.where(cond, a, b))
+
+
+@triton.jit
+def _copy_if_given(out_ptr, in_ptr, n, BLOCK: tl.constexpr):
+    offsets = tl.arange(0, BLOCK)
+    if in_ptr:  # a pointer argument is never null
+        tl.store(out_ptr + offsets, tl.load(in_ptr + offsets, mask=offsets < n), mask=offsets < n)
+
+
+def test_pointer_arguments_are_not_null() -> None:
+    # A tensor at the start of its binding has address (byte offset) 0 in
+    # the lowered kernel: `if in_ptr:` must still hold.
+    source = torch.arange(16.0, device="spirv")
+    out = torch.zeros(16, device="spirv")
+    _copy_if_given[(1,)](out, source, 16, BLOCK=16)
+    assert torch.equal(out.cpu(), torch.arange(16.0))

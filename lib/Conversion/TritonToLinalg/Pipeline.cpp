@@ -16,6 +16,7 @@ void mlir::triton_spirv::buildTritonToLinalgPipeline(OpPassManager &pm,
   pm.addPass(createInlinerPass());
   pm.addPass(createSymbolDCEPass());
   pm.addPass(createTritonFoldPointerRoundTrips());
+  pm.addPass(createTritonFoldNullPointerCompares());
   pm.addPass(createTritonSplitPointerSelects());
   pm.addPass(createTritonDecomposeDotScaled());
   // A row read in several passes is read once where the passes run once.

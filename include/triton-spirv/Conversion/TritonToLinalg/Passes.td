@@ -116,6 +116,21 @@ def TritonFoldPointerRoundTrips
   }];
 }
 
+def TritonFoldNullPointerCompares
+    : Pass<"triton-fold-null-pointer-compares", "ModuleOp"> {
+  let summary = "Answer `ptr != 0` for pointers made from kernel arguments";
+  let description = [{
+    A pointer argument is never null (Triton makes a `None` argument a
+    constexpr), so `arith.cmpi eq/ne` of `tt.ptr_to_int` of a pointer made
+    from one (through addptr, splat, broadcast, expand_dims, reshape and
+    selects of such pointers) with zero folds to false/true, as `if ptr:`
+    means. Lowered, the address is the pointer's byte offset in its binding,
+    which is zero for a tensor at the binding's start. Runs before the
+    kernel ABI lowers pointers.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
 def TritonSplitPointerSelects
     : Pass<"triton-split-pointer-selects", "ModuleOp"> {
   let summary = "Accesses through a pointer selected between kernel "
