@@ -19,6 +19,13 @@ if [ -z "${VK_DRIVER_FILES:-}" ] && ldconfig -p | grep -q libEGL_nvidia.so.0; th
     > /tmp/nvidia_egl_icd.json
   export VK_DRIVER_FILES=/tmp/nvidia_egl_icd.json
 fi
+# FlagGems (the spirv device's eager operators), carried as wheels.
+if [ -d .device/wheels ]; then
+  extra_site=/tmp/triton-spirv-wheels
+  [ -d "$extra_site" ] || python3 -m pip install -q --no-index --no-deps --no-compile \
+    --target "$extra_site" .device/wheels/*.whl
+  export PYTHONPATH=$extra_site${PYTHONPATH:+:$PYTHONPATH}
+fi
 export PYTHONPATH=$PWD/.device/site${PYTHONPATH:+:$PYTHONPATH}
 # The repository's scripts import the checkout's package (python/), which
 # has no binaries: point it at the wheel's.
@@ -27,7 +34,7 @@ export TRITON_SPIRV_RUNTIME=$PWD/.device/site/triton_spirv/_bin/libtriton_spirv_
 # The spirv torch device links the torch it runs with, and this machine's
 # torch is not the build machine's: build it here (once per torch version
 # while the machine stays up; incremental after that).
-torch_device_build=/tmp/triton-spirv-torch-$(python3 -c 'import torch; print(torch.__version__)')
+torch_device_build=/tmp/triton-spirv-torch-$(TORCH_DEVICE_BACKEND_AUTOLOAD=0 python3 -c 'import torch; print(torch.__version__)')
 if [ ! -f "$torch_device_build/build.ninja" ]; then
   cmake -S runtime/torch -B "$torch_device_build" -G Ninja \
     -DTRITON_SPIRV_RUNTIME_LIBRARY="$TRITON_SPIRV_RUNTIME" >/dev/null

@@ -43,6 +43,13 @@ else
   python3 -m pip install -q "${pip_flags[@]}" -r requirements.txt
 fi
 
+if python3 scripts/check_requirements.py requirements-flaggems.txt; then
+  log "pip: FlagGems present"
+else
+  log "pip: installing requirements-flaggems.txt (without its pins)"
+  python3 -m pip install -q "${pip_flags[@]}" --no-deps -r requirements-flaggems.txt
+fi
+
 BUILD_DIR=${TRITON_SPIRV_BUILD_DIR:-build}
 if [ ! -f "$BUILD_DIR/build.ninja" ]; then
   log "cmake: configuring $BUILD_DIR"

@@ -144,36 +144,87 @@ def test_fallback_warns_once_per_operator_and_is_listed() -> None:
     x = torch.randn(10).to(DEVICE)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        first = torch.cumsum(x, 0)
-        torch.cumsum(x, 0)
-    messages = [str(w.message) for w in caught if "cumsum" in str(w.message)]
+        # No kernel on the device (neither its own nor FlagGems').
+        first = torch.cumprod(x, 0)
+        torch.cumprod(x, 0)
+    messages = [str(w.message) for w in caught if "cumprod" in str(w.message)]
     assert len(messages) == 1 and "runs on the CPU" in messages[0]
-    uses = {name: count for name, count in torch.spirv.fallback_ops().items() if "cumsum" in name}
-    assert uses == {"aten::cumsum.out": 2}
+    uses = {name: count for name, count in torch.spirv.fallback_ops().items() if "cumprod" in name}
+    assert uses == {"aten::cumprod.out": 2}
     assert first.device.type == "spirv"
-    assert torch.allclose(first.cpu(), torch.cumsum(x.cpu(), 0))
+    assert torch.allclose(first.cpu(), torch.cumprod(x.cpu(), 0))
 
 
-def test_eager_operators_match_the_cpu() -> None:
-    torch.manual_seed(0)
-    a, b = torch.randn(33, 65), torch.randn(65, 17)
-    da, db = a.to(DEVICE), b.to(DEVICE)
-    cases = {
-        "add": (da + 2 * da, a + 2 * a),
-        "compare": (da > 0.5, a > 0.5),
-        "where": (torch.where(da > 0, da, -da), torch.where(a > 0, a, -a)),
-        "matmul": (da @ db, a @ b),
-        "softmax": (torch.softmax(da, -1), torch.softmax(a, -1)),
-        "layer_norm": (torch.nn.functional.layer_norm(da, (65,)),
-                       torch.nn.functional.layer_norm(a, (65,))),
-        "sum": (da.sum(0), a.sum(0)),
-        "argmax": (da.argmax(1), a.argmax(1)),
-        "cat": (torch.cat([da, da], 1), torch.cat([a, a], 1)),
-        "index": (da[torch.tensor([3, 1, 4], device=DEVICE)], a[torch.tensor([3, 1, 4])]),
-    }
-    for name, (got, expected) in cases.items():
-        assert got.device.type == "spirv", name
-        assert torch.allclose(got.cpu(), expected, atol=1e-5), name
+_A, _B = torch.randn(33, 65, generator=torch.Generator().manual_seed(0)), \
+    torch.randn(65, 17, generator=torch.Generator().manual_seed(1))
+_INDEX = torch.tensor([3, 1, 4, 1])
+F = torch.nn.functional
+# name -> (the operation on (a, b, index), tolerance, operators allowed to
+# run on the CPU). Each runs on spirv tensors and on CPU tensors.
+_EAGER = {
+    "arithmetic": (lambda a, b, i: (a + 2 * a - a / 3) * a.abs().sqrt(), 1e-5, ()),
+    "compare and where": (lambda a, b, i: torch.where(a > 0.5, a, -a), 0, ()),
+    "masked_fill": (lambda a, b, i: a.masked_fill(a < 0, 7.0), 0, ()),
+    "casts": (lambda a, b, i: (a.half(), a.to(torch.int32), a.bfloat16()), 0, ()),
+    "full and arange": (lambda a, b, i: (torch.full((3, 5), 2.5, device=a.device),
+                                         torch.arange(3, 50, 2, device=a.device)), 0, ()),
+    "sum, mean, max, min": (lambda a, b, i: (a.sum(0), a.mean(1), a.max(1).values, a.min()), 1e-5, ()),
+    "argmax and var": (lambda a, b, i: (a.argmax(1), a.var(1)), 1e-5, ()),
+    "softmax and log_softmax": (lambda a, b, i: (a.softmax(-1), a.log_softmax(0)), 1e-5, ()),
+    "logsumexp": (lambda a, b, i: a.logsumexp(-1), 1e-5, ("aten::log.out",)),
+    "cumsum": (lambda a, b, i: a.cumsum(1), 1e-4, ()),
+    "mm, addmm, linear": (lambda a, b, i: (a @ b, torch.addmm(b[0], a, b), F.linear(a, b.t(), b[0])),
+                          1e-3, ()),
+    "bmm": (lambda a, b, i: torch.bmm(a[:32].reshape(4, 8, 65), b.expand(4, 65, 17).contiguous()), 1e-3, ()),
+    "layer_norm": (lambda a, b, i: F.layer_norm(a, (65,), b[:, 0], b[:, 1]), 1e-4, ()),
+    "rms_norm": (lambda a, b, i: F.rms_norm(a, (65,), b[:, 0]), 1e-4, ()),
+    "embedding": (lambda a, b, i: F.embedding(i, a), 0, ()),
+    "index and gather": (lambda a, b, i: (a[i], a.gather(1, i.expand(33, 4).contiguous())), 0, ()),
+    "scatter": (lambda a, b, i: torch.zeros_like(a).scatter(1, i[:3].expand(33, 3).contiguous(), a[:, :3]),
+                0, ()),
+    "index_add": (lambda a, b, i: torch.zeros(5, 65, device=a.device).index_add(0, i, a[:4]), 1e-5,
+                  ("aten::_local_scalar_dense",)),
+    "cat and stack": (lambda a, b, i: (torch.cat([a, a[:2]], 0), torch.stack([a, a], 1)), 0, ()),
+}
+
+
+@pytest.mark.parametrize("name", list(_EAGER))
+def test_eager_operators_run_on_the_device(name: str) -> None:
+    from triton_spirv.torch_device import operators
+    operation, tolerance, allowed = _EAGER[name]
+    torch.spirv.reset_fallback_ops()
+    got = operation(_A.to(DEVICE), _B.to(DEVICE), _INDEX.to(DEVICE))
+    expected = operation(_A, _B, _INDEX)
+    for value, reference in zip(got if isinstance(got, tuple) else (got,),
+                                expected if isinstance(expected, tuple) else (expected,)):
+        assert value.device.type == "spirv" and value.dtype == reference.dtype
+        torch.testing.assert_close(value.cpu(), reference, atol=tolerance, rtol=tolerance)
+    if operators.enabled():  # FlagGems' kernels, compiled by this backend
+        assert set(torch.spirv.fallback_ops()) <= set(allowed)
+
+
+def test_random_operators_on_the_device() -> None:
+    torch.manual_seed(5)
+    uniform = torch.rand(100_000, device=DEVICE)
+    normal = torch.randn(100_000, device=DEVICE)
+    kept = F.dropout(torch.ones(100_000, device=DEVICE), 0.3)
+    assert abs(uniform.mean().item() - 0.5) < 0.01 and abs(normal.std().item() - 1) < 0.01
+    assert abs((kept == 0).float().mean().item() - 0.3) < 0.01
+    torch.manual_seed(5)
+    assert torch.equal(torch.rand(100_000, device=DEVICE).cpu(), uniform.cpu())
+
+
+def test_norm_backward_on_the_device() -> None:
+    torch.manual_seed(2)
+    x, weight, bias = torch.randn(32, 257), torch.randn(257), torch.randn(257)
+    grads = []
+    for device in (DEVICE, torch.device("cpu")):
+        leaves = [t.to(device).requires_grad_() for t in (x, weight, bias)]
+        out = F.layer_norm(leaves[0], (257,), leaves[1], leaves[2]) + F.rms_norm(leaves[0], (257,), leaves[1])
+        out.square().sum().backward()
+        grads.append([leaf.grad.cpu() for leaf in leaves])
+    for got, expected in zip(*grads):
+        torch.testing.assert_close(got, expected, atol=1e-3, rtol=1e-4)
 
 
 def test_autograd_and_an_adamw_step() -> None:

@@ -173,6 +173,14 @@ Value buildErfInvF32(OpBuilder &b, Location loc, ValueRange args) {
       b, loc, arith::SelectOp::create(b, loc, isOne, constant(INFINITY), p), x);
 }
 
+/// pow with an integer exponent (`powi`): the float power, whose lowering
+/// keeps the sign of a negative base raised to an odd exponent.
+Value buildPowI(OpBuilder &b, Location loc, ValueRange args) {
+  Value exponent =
+      arith::SIToFPOp::create(b, loc, args[0].getType(), args[1]);
+  return math::PowFOp::create(b, loc, args[0], exponent);
+}
+
 /// Device-library functions (CUDA libdevice names, as Triton's front end emits
 /// them) that have an equivalent arith/math op, by their double-precision
 /// name; the single-precision variants add an `f` (functions with a
@@ -205,6 +213,7 @@ Builder lookupMathFunction(StringRef name) {
       .Case("rsqrt", create<math::RsqrtOp>)
       .Case("cbrt", create<math::CbrtOp>)
       .Case("pow", create<math::PowFOp>)
+      .Case("powi", buildPowI)
       .Case("fabs", create<math::AbsFOp>)
       .Case("floor", create<math::FloorOp>)
       .Case("ceil", create<math::CeilOp>)
@@ -220,6 +229,40 @@ Builder lookupMathFunction(StringRef name) {
       .Case("popcll", create<math::CtPopOp>)
       .Case("clz", create<math::CountLeadingZerosOp>)
       .Case("clzll", create<math::CountLeadingZerosOp>)
+      .Default(nullptr);
+}
+
+/// Classification functions of libdevice: an i1 per element, returned as
+/// the function's integer type.
+using Predicate = Value (*)(OpBuilder &, Location, Value);
+
+Value isInfinite(OpBuilder &b, Location loc, Value x) {
+  Value infinity = createScalarOrSplatConstant(
+      b, loc, x.getType(),
+      APFloat::getInf(cast<FloatType>(getElementTypeOrSelf(x)).getFloatSemantics()));
+  return arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ,
+                               math::AbsFOp::create(b, loc, x), infinity);
+}
+
+Value isNaN(OpBuilder &b, Location loc, Value x) {
+  return arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, x, x);
+}
+
+Value isFinite(OpBuilder &b, Location loc, Value x) {
+  Value infinity = createScalarOrSplatConstant(
+      b, loc, x.getType(),
+      APFloat::getInf(cast<FloatType>(getElementTypeOrSelf(x)).getFloatSemantics()));
+  // Ordered: false for NaN.
+  return arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT,
+                               math::AbsFOp::create(b, loc, x), infinity);
+}
+
+/// By libdevice name without `__nv_` (single and double precision).
+Predicate lookupPredicate(StringRef name) {
+  return llvm::StringSwitch<Predicate>(name)
+      .Cases({"isinff", "isinfd"}, isInfinite)
+      .Cases({"isnanf", "isnand"}, isNaN)
+      .Cases({"finitef", "isfinited"}, isFinite)
       .Default(nullptr);
 }
 
@@ -239,6 +282,17 @@ struct ExternElementwiseLowering : OpConversionPattern<ExternElementwiseOp> {
   LogicalResult
   matchAndRewrite(ExternElementwiseOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    StringRef name = op.getSymbol();
+    if (name.consume_front("__nv_"))
+      if (Predicate predicate = lookupPredicate(name)) {
+        if (!isa<FloatType>(getElementTypeOrSelf(adaptor.getSrcs().front())) ||
+            !isa<IntegerType>(getElementTypeOrSelf(op.getType())))
+          return op.emitError("device-library function '")
+                 << op.getSymbol() << "' classifies a float into an integer";
+        Value holds = predicate(rewriter, op.getLoc(), adaptor.getSrcs()[0]);
+        rewriter.replaceOpWithNewOp<arith::ExtUIOp>(op, op.getType(), holds);
+        return success();
+      }
     Builder build = lookupLibraryFunction(op.getSymbol());
     if (!build)
       return rewriter.notifyMatchFailure(op, "no math equivalent");
@@ -267,6 +321,9 @@ struct ExternElementwiseLowering : OpConversionPattern<ExternElementwiseOp> {
 } // namespace
 
 bool mlir::triton_spirv::isSupportedLibraryFunction(StringRef symbol) {
+  StringRef name = symbol;
+  if (name.consume_front("__nv_") && lookupPredicate(name))
+    return true;
   return lookupLibraryFunction(symbol) != nullptr;
 }
 

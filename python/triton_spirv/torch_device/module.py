@@ -2,8 +2,7 @@
 
 One device (index 0: the Vulkan device TRITON_SPIRV_DEVICE picks) with one
 stream, its queue: kernel launches and copies run on it in order.
-Random numbers of spirv tensors come from the CPU's generator, so
-`torch.manual_seed` makes them reproducible."""
+`torch.manual_seed` seeds its random numbers."""
 
 from __future__ import annotations
 
@@ -54,6 +53,8 @@ def _lazy_init() -> None:
             if native.library().tsd_initialize(handle):
                 raise RuntimeError("the spirv device is bound to another Vulkan device")
             _initialized = True
+            from . import operators
+            operators.enable()
 
 
 init = _lazy_init
@@ -172,16 +173,20 @@ def empty_cache() -> None:
     native.library().tsd_empty_cache()
 
 
-# Random numbers of spirv tensors are drawn by the CPU's generator.
+# Random numbers of spirv tensors come from the device's generators (set by
+# `operators`: FlagGems' Philox state) and, for operators that run on the
+# CPU, the CPU's: seeding seeds both.
 def manual_seed(seed: int) -> None:
     torch.default_generator.manual_seed(int(seed))
+    for generator in globals().get("default_generators", ()):
+        generator.manual_seed(int(seed))
 
 
 manual_seed_all = manual_seed
 
 
 def seed() -> None:
-    torch.default_generator.seed()
+    manual_seed(torch.default_generator.seed())
 
 
 seed_all = seed

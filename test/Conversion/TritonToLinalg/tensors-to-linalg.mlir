@@ -179,6 +179,25 @@ tt.func @count_bits(%x: tensor<8xi64>) -> tensor<8xi32> {
 
 // -----
 
+// libdevice's classifications return i32 (finite: |x| < inf, false for
+// NaN); powi raises to an integer exponent, as a float.
+// CHECK-LABEL: tt.func @classify_and_powi
+// CHECK: %[[ABS:.*]] = math.absf %{{.*}} : tensor<8xf32>
+// CHECK: %[[FINITE:.*]] = arith.cmpf olt, %[[ABS]], %{{.*}} : tensor<8xf32>
+// CHECK: arith.extui %[[FINITE]] : tensor<8xi1> to tensor<8xi32>
+// CHECK: %[[NAN:.*]] = arith.cmpf uno, %{{.*}}, %{{.*}} : tensor<8xf32>
+// CHECK: arith.extui %[[NAN]] : tensor<8xi1> to tensor<8xi32>
+// CHECK: %[[EXPONENT:.*]] = arith.sitofp %{{.*}} : tensor<8xi32> to tensor<8xf32>
+// CHECK: math.powf %{{.*}}, %[[EXPONENT]] : tensor<8xf32>
+tt.func @classify_and_powi(%x: tensor<8xf32>, %n: tensor<8xi32>) -> (tensor<8xi32>, tensor<8xi32>, tensor<8xf32>) {
+  %0 = tt.extern_elementwise %x {libname = "", libpath = "", pure = true, symbol = "__nv_finitef"} : (tensor<8xf32>) -> tensor<8xi32>
+  %1 = tt.extern_elementwise %x {libname = "", libpath = "", pure = true, symbol = "__nv_isnanf"} : (tensor<8xf32>) -> tensor<8xi32>
+  %2 = tt.extern_elementwise %x, %n {libname = "", libpath = "", pure = true, symbol = "__nv_powif"} : (tensor<8xf32>, tensor<8xi32>) -> tensor<8xf32>
+  tt.return %0, %1, %2 : tensor<8xi32>, tensor<8xi32>, tensor<8xf32>
+}
+
+// -----
+
 // A combiner that is one known op has an identity: it seeds the result
 // (-0.0 for a float sum, -inf for a maximum, the largest value for a signed
 // minimum) and the whole input is folded in, so the reduction reads one

@@ -1,0 +1,176 @@
+"""Eager ATen operators of the spirv device as Triton kernels: FlagGems (PyPI
+`flag-gems`), a Triton operator library written for GPUs, compiled and
+launched by this backend. It registers about 430 operators under
+PrivateUse1; what it lacks still runs on the CPU (the fallback, which says
+so). Enabled with the device's first tensor unless TRITON_SPIRV_OPERATORS=cpu
+(every operator on the CPU) or FlagGems is not installed (said once).
+
+Operators torch decomposes (CompositeImplicitAutograd) keep their
+decompositions, so that autograd sees them. Three operators are this
+package's own, in place of FlagGems': `cat` and
+`stack` (FlagGems' kernels pick one of several pointer arguments at run
+time, which this backend's pointer analysis rejects: a copy into each slice
+of the output instead) and `embedding_backward` (FlagGems' kernel indexes
+the gradient as if contiguous: made contiguous first)."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sys
+import types
+import warnings
+from typing import Any, Iterator, Sequence
+
+import torch
+
+__all__ = ["enable", "enabled"]
+
+_enabled = False
+
+
+def enabled() -> bool:
+    return _enabled
+
+
+class _DeviceProperties:
+    """What FlagGems reads of torch.cuda.get_device_properties()."""
+
+    def __init__(self) -> None:
+        from ... import vulkan
+        properties = vulkan.device().properties
+        self.name = properties.name
+        # A compute capability below every CUDA feature test: FlagGems then
+        # takes its portable paths.
+        self.major, self.minor = 1, 0
+        self.multi_processor_count = properties.compute_units or (os.cpu_count() or 1)
+        self.L2_cache_size = 4 << 20
+        self.total_memory = 1 << 30
+
+
+class _PhiloxGenerator:
+    """The (seed, offset) pair FlagGems keeps as a CUDA generator's 16-byte
+    state, for its Philox random numbers; `torch.manual_seed` seeds it."""
+
+    def __init__(self, seed: int = 0) -> None:
+        self.manual_seed(seed)
+
+    def manual_seed(self, seed: int) -> "_PhiloxGenerator":
+        # torch's seeds are 64-bit unsigned; the state holds int64.
+        self._state = torch.tensor([int(seed) & (2**63 - 1), 0], dtype=torch.int64).view(torch.uint8)
+        return self
+
+    def initial_seed(self) -> int:
+        return int(self._state.view(torch.int64)[0])
+
+    def get_state(self) -> torch.Tensor:
+        return self._state.clone()
+
+    def set_state(self, state: torch.Tensor) -> None:
+        self._state = state.clone()
+
+
+@contextlib.contextmanager
+def _device(device: Any = None) -> Iterator[None]:
+    yield  # one device
+
+
+def _extend_device_module() -> None:
+    """What FlagGems calls on `torch.<device>` beyond torch.spirv's own."""
+    module = torch.spirv  # type: ignore[attr-defined]
+    properties = _DeviceProperties()
+    module.device = _device
+    module._DeviceGuard = _device
+    module.get_device_properties = lambda device=None: properties
+    module.get_device_capability = lambda device=None: (properties.major, properties.minor)
+    module.default_generators = (_PhiloxGenerator(torch.initial_seed()),)
+
+
+def _cat(tensors: Sequence[torch.Tensor], dim: int = 0) -> torch.Tensor:
+    tensors = [t for t in tensors if not (t.dim() == 1 and t.numel() == 0)]
+    first = tensors[0]
+    dim %= first.dim()
+    dtype = first.dtype
+    for tensor in tensors[1:]:
+        dtype = torch.promote_types(dtype, tensor.dtype)
+    shape = list(first.shape)
+    shape[dim] = sum(t.shape[dim] for t in tensors)
+    out = torch.empty(shape, dtype=dtype, device=first.device)
+    start = 0
+    for tensor in tensors:
+        out.narrow(dim, start, tensor.shape[dim]).copy_(tensor)
+        start += tensor.shape[dim]
+    return out
+
+
+def _stack(tensors: Sequence[torch.Tensor], dim: int = 0) -> torch.Tensor:
+    dim %= tensors[0].dim() + 1
+    return _cat([t.unsqueeze(dim) for t in tensors], dim)
+
+
+# The device's own (fill_, zero_: one fill on the queue) and this package's.
+_NOT_FROM_FLAGGEMS = {"fill_.Scalar", "zero_", "cat", "stack", "embedding_backward"}
+
+
+def _takes(key: str) -> bool:
+    """Whether FlagGems' kernel for the ATen operator `key` is registered.
+    Not for operators that torch decomposes (CompositeImplicitAutograd, such
+    as square or rms_norm): a PrivateUse1 kernel would take them whole, and
+    their gradients would silently be missing (autograd differentiates the
+    decomposition, which FlagGems' kernels still serve op by op)."""
+    if key in _NOT_FROM_FLAGGEMS:
+        return False
+    try:
+        return not torch._C._dispatch_has_kernel_for_dispatch_key(f"aten::{key}",
+                                                                  "CompositeImplicitAutograd")
+    except RuntimeError:  # an operator this torch lacks: registering it fails alike
+        return True
+
+
+def enable() -> bool:
+    """Registers FlagGems' operators for the spirv device (once; the device
+    must be registered). Returns whether they are."""
+    global _enabled
+    if _enabled:
+        return True
+    choice = os.environ.get("TRITON_SPIRV_OPERATORS", "flaggems")
+    if choice == "cpu":
+        return False
+    if choice != "flaggems":
+        raise ValueError(f"TRITON_SPIRV_OPERATORS={choice!r}: expected 'flaggems' or 'cpu'")
+    try:
+        import importlib.metadata
+        importlib.metadata.version("flag-gems")
+    except importlib.metadata.PackageNotFoundError:
+        warnings.warn("triton-spirv: FlagGems (flag-gems) is not installed: every ATen operator "
+                      "without a spirv kernel runs on the CPU", RuntimeWarning, stacklevel=2)
+        return False
+    _extend_device_module()
+    from . import vendor
+    sys.modules.setdefault("torch.backends.spirv", types.ModuleType("torch.backends.spirv"))
+    sys.modules["_nvidia"] = vendor
+    os.environ["GEMS_VENDOR"] = "nvidia"
+    import flag_gems
+    from flag_gems.ops.embedding import embedding_backward
+    from flag_gems.runtime.register import Register
+
+    class DeviceRegistrar(Register):  # type: ignore[misc]
+        """FlagGems' registration, without the operators kept elsewhere."""
+
+        def config_filter(self) -> None:
+            super().config_filter()
+            self.config = [(key, function) for key, function in self.config if _takes(key)]
+
+    flag_gems.enable(registrar=DeviceRegistrar)
+    library = torch.library.Library("aten", "IMPL")
+    library.impl("cat", _cat, "PrivateUse1")
+    library.impl("stack", _stack, "PrivateUse1")
+    library.impl("embedding_backward",
+                 lambda grad, *args: embedding_backward(grad.contiguous(), *args), "PrivateUse1")
+    _library_kept.append(library)
+    _enabled = True
+    return True
+
+
+# Registrations last as long as their Library object.
+_library_kept: list[Any] = []
