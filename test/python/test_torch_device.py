@@ -203,6 +203,23 @@ def test_eager_operators_run_on_the_device(name: str) -> None:
         assert set(torch.spirv.fallback_ops()) <= set(allowed)
 
 
+def test_a_kernel_that_does_not_compile_runs_on_the_cpu() -> None:
+    from triton_spirv.torch_device import operators
+    values = torch.arange(200, dtype=torch.uint8)
+    on_device = values.to(DEVICE)
+    if not operators.enabled():
+        pytest.skip("FlagGems is not enabled")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        # FlagGems 5.0.2's remainder asks Triton for uint8 % int32, which
+        # Triton's front end refuses.
+        rest = on_device % 7
+        on_device.remainder_(5)
+    assert any("remainder" in str(w.message) and "runs on the CPU" in str(w.message) for w in caught)
+    assert rest.device.type == "spirv" and torch.equal(rest.cpu(), values % 7)
+    assert torch.equal(on_device.cpu(), values % 5)  # written back in place
+
+
 def test_random_operators_on_the_device() -> None:
     torch.manual_seed(5)
     uniform = torch.rand(100_000, device=DEVICE)

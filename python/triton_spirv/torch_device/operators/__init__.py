@@ -16,6 +16,7 @@ the gradient as if contiguous: made contiguous first)."""
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import sys
 import types
@@ -127,6 +128,73 @@ def _takes(key: str) -> bool:
         return True
 
 
+def _kernel_errors() -> tuple[type[BaseException], ...]:
+    """What a FlagGems kernel raises when Triton or this backend cannot
+    compile it for the device (FlagGems' own gaps, such as uint8 % int)."""
+    from triton.compiler.errors import CompilationError
+    from triton.runtime.errors import OutOfResources
+
+    from ...backend.compiler import SPIRVCompilationError
+    return (CompilationError, OutOfResources, SPIRVCompilationError)
+
+
+_failed_keys: set[str] = set()
+
+
+def _or_on_the_cpu(key: str, function: Any) -> Any:
+    """FlagGems' `function` for the ATen operator `key`; where its kernel
+    cannot be compiled, the operator on the CPU (spirv tensors copied there,
+    written arguments and results copied back), with one warning per
+    operator."""
+    errors = _kernel_errors()
+    name, _, overload = key.partition(".")
+    operator = getattr(getattr(torch.ops.aten, name), overload or "default")
+
+    @functools.wraps(function)
+    def run(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return function(*args, **kwargs)
+        except errors as error:
+            if key not in _failed_keys:
+                _failed_keys.add(key)
+                lines = str(error).strip().splitlines() or [""]
+                cause = next((line for line in reversed(lines) if "Error" in line), lines[-1])
+                warnings.warn(f"triton-spirv: FlagGems' kernel for aten::{key} does not compile for the "
+                              f"spirv device ({type(error).__name__}: {cause.strip()}); it runs on the "
+                              f"CPU", RuntimeWarning, stacklevel=2)
+            return _on_the_cpu(operator, args, kwargs)
+
+    return run
+
+
+def _on_the_cpu(operator: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+    from torch.utils._pytree import tree_map
+    copies: dict[int, torch.Tensor] = {}  # id of a CPU copy -> its spirv tensor
+
+    def to_cpu(value: Any) -> Any:
+        if isinstance(value, torch.Tensor) and value.device.type == "spirv":
+            copy = value.cpu()
+            copies[id(copy)] = value
+            return copy
+        return value
+
+    cpu_args, cpu_kwargs = tree_map(to_cpu, args), tree_map(to_cpu, kwargs)
+    result = operator(*cpu_args, **cpu_kwargs)
+    for position, argument in enumerate(operator._schema.arguments):
+        if argument.alias_info is None or not argument.alias_info.is_write:
+            continue
+        written = cpu_args[position] if position < len(cpu_args) else cpu_kwargs.get(argument.name)
+        if isinstance(written, torch.Tensor) and id(written) in copies:
+            copies[id(written)].copy_(written)
+
+    def back(value: Any) -> Any:
+        if isinstance(value, torch.Tensor):
+            return copies.get(id(value)) if id(value) in copies else value.to("spirv")
+        return value
+
+    return tree_map(back, result)
+
+
 def enable() -> bool:
     """Registers FlagGems' operators for the spirv device (once; the device
     must be registered). Returns whether they are."""
@@ -155,11 +223,15 @@ def enable() -> bool:
     from flag_gems.runtime.register import Register
 
     class DeviceRegistrar(Register):  # type: ignore[misc]
-        """FlagGems' registration, without the operators kept elsewhere."""
+        """FlagGems' registration, without the operators kept elsewhere, each
+        kernel falling back to the CPU where it cannot be compiled."""
 
         def config_filter(self) -> None:
             super().config_filter()
             self.config = [(key, function) for key, function in self.config if _takes(key)]
+
+        def register_impl(self, key: str, function: Any) -> None:
+            super().register_impl(key, _or_on_the_cpu(key, function))
 
     flag_gems.enable(registrar=DeviceRegistrar)
     library = torch.library.Library("aten", "IMPL")
