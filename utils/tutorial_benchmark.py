@@ -7,7 +7,8 @@ calls (the benchmark sweeps, which plot every size for every provider) are
 left out; its correctness checks run as written. Then the function its
 `triton.testing.perf_report` decorates is called for the points below, with
 provider "triton": the tutorial's own tensors, wrapper, autotune list and
-`do_bench` call, and its own GB/s or TFLOP/s. The tutorials are not part of
+`do_bench` call, and its own GB/s or TFLOP/s (the median of three calls
+after one). `--only 01,05` picks tutorials. The tutorials are not part of
 this repository: pass a Triton 3.6 checkout's python/tutorials folder.
 
     bash scripts/gpu_machine.sh python3 utils/tutorial_benchmark.py benchmarks/h200-tutorials.json .tt/tutorials --side-by-side
@@ -18,6 +19,7 @@ from __future__ import annotations
 
 import ast
 import os
+import statistics
 import sys
 from pathlib import Path
 from typing import Any
@@ -79,17 +81,21 @@ def describe(point: dict[str, Any]) -> str:
     return " ".join(f"{key}={str(value).replace('torch.', '')}" for key, value in point.items())
 
 
-def measure(backend: str, tutorials: Path, small: bool) -> dict[str, Any]:
+def measure(backend: str, tutorials: Path, small: bool, only: str | None) -> dict[str, Any]:
     records = []
     checks: dict[str, list[str]] = {}
     for file, function, unit, points in SMALL_POINTS if small else POINTS:
+        if only and not any(part in file for part in only.split(",")):
+            continue
         print(f"== {backend}: {file}", flush=True)
         namespace, failures = load_without_sweeps(tutorials / file)
         checks[file] = failures
         mark = namespace[function]
         for point in points:
-            rate = mark.fn(provider="triton", **point)
-            median = rate[0] if isinstance(rate, tuple) else rate
+            # The tutorial's function once to warm up (autotuning, caches),
+            # then the median of three calls.
+            rates = [mark.fn(provider="triton", **point) for _ in range(4)][1:]
+            median = statistics.median(rate[0] if isinstance(rate, tuple) else rate for rate in rates)
             records.append({"tutorial": file, "point": describe(point), "unit": unit, "rate": median})
             print(f"  {describe(point)}: {median:.1f} {unit}", flush=True)
     return {"backend": backend, "device": device_name(backend), "torch_device": str(namespace["DEVICE"]),
@@ -119,10 +125,12 @@ def main() -> None:
     parser = argument_parser(__doc__)
     parser.add_argument("tutorials", type=Path, help="a Triton checkout's python/tutorials folder")
     parser.add_argument("--small", action="store_true", help="small sizes, for a CPU device")
+    parser.add_argument("--only", help="comma-separated parts of the tutorials' file names")
     args = parser.parse_args()
     tutorials = args.tutorials.resolve()
-    run_command_line(__file__, args, [str(tutorials)] + (["--small"] if args.small else []),
-                     lambda backend: measure(backend, tutorials, args.small), markdown)
+    forwarded = [str(tutorials)] + (["--small"] if args.small else []) + (["--only", args.only] if args.only else [])
+    run_command_line(__file__, args, forwarded,
+                     lambda backend: measure(backend, tutorials, args.small, args.only), markdown)
 
 
 if __name__ == "__main__":

@@ -148,7 +148,6 @@ def _or_on_the_cpu(key: str, function: Any) -> Any:
     operator."""
     errors = _kernel_errors()
     name, _, overload = key.partition(".")
-    operator = getattr(getattr(torch.ops.aten, name), overload or "default")
 
     @functools.wraps(function)
     def run(*args: Any, **kwargs: Any) -> Any:
@@ -162,6 +161,7 @@ def _or_on_the_cpu(key: str, function: Any) -> Any:
                 warnings.warn(f"triton-spirv: FlagGems' kernel for aten::{key} does not compile for the "
                               f"spirv device ({type(error).__name__}: {cause.strip()}); it runs on the "
                               f"CPU", RuntimeWarning, stacklevel=2)
+            operator = getattr(getattr(torch.ops.aten, name), overload or "default")
             return _on_the_cpu(operator, args, kwargs)
 
     return run
