@@ -12,7 +12,7 @@ import pytest
 import torch
 
 import triton
-import triton.language as tl
+from test_launch import _add
 from triton_spirv import torch_device, vulkan
 
 torch_device.register()
@@ -261,35 +261,18 @@ def test_autograd_and_an_adamw_step() -> None:
         assert torch.allclose(got.detach().cpu(), expected.detach(), atol=1e-6)
 
 
-def test_random_numbers_follow_manual_seed() -> None:
-    torch.manual_seed(123)
-    first = torch.randn(100, device=DEVICE)
-    torch.manual_seed(123)
-    second = torch.randn(100, device=DEVICE)
-    assert torch.equal(first.cpu(), second.cpu())
-    assert 0.5 < first.cpu().std().item() < 1.5
-
-
-@triton.jit
-def _add_kernel(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):
-    offsets = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
-    mask = offsets < n
-    tl.store(out_ptr + offsets, tl.load(x_ptr + offsets, mask=mask) + tl.load(y_ptr + offsets, mask=mask),
-             mask=mask)
-
-
 def test_triton_binds_device_tensors_in_place() -> None:
     n = 10_000
     x, y = torch.randn(n), torch.randn(n)
     dx, dy = x.to(DEVICE), y.to(DEVICE)
     out = torch.empty_like(dx)
     imports = vulkan.device().live_allocations()
-    _add_kernel[(triton.cdiv(n, 1024),)](dx, dy, out, n, BLOCK=1024)
+    _add[(triton.cdiv(n, 1024),)](dx, dy, out, n, BLOCK=1024)
     assert vulkan.device().live_allocations() == imports  # nothing imported
     assert torch.equal(out.cpu(), x + y)
     # Views at an offset, and CPU tensors beside device ones.
     half = torch.empty(n // 2, device=DEVICE)
-    _add_kernel[(triton.cdiv(n // 2, 1024),)](dx[n // 2:], y[n // 2:], half, n // 2, BLOCK=1024)
+    _add[(triton.cdiv(n // 2, 1024),)](dx[n // 2:], y[n // 2:], half, n // 2, BLOCK=1024)
     assert torch.equal(half.cpu(), (x + y)[n // 2:])
 
 

@@ -236,12 +236,18 @@ Builder lookupMathFunction(StringRef name) {
 /// the function's integer type.
 using Predicate = Value (*)(OpBuilder &, Location, Value);
 
-Value isInfinite(OpBuilder &b, Location loc, Value x) {
+/// |x| compared with infinity.
+Value compareMagnitudeWithInfinity(OpBuilder &b, Location loc, Value x,
+                                   arith::CmpFPredicate predicate) {
+  auto type = cast<FloatType>(getElementTypeOrSelf(x));
   Value infinity = createScalarOrSplatConstant(
-      b, loc, x.getType(),
-      APFloat::getInf(cast<FloatType>(getElementTypeOrSelf(x)).getFloatSemantics()));
-  return arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ,
+      b, loc, x.getType(), APFloat::getInf(type.getFloatSemantics()));
+  return arith::CmpFOp::create(b, loc, predicate,
                                math::AbsFOp::create(b, loc, x), infinity);
+}
+
+Value isInfinite(OpBuilder &b, Location loc, Value x) {
+  return compareMagnitudeWithInfinity(b, loc, x, arith::CmpFPredicate::OEQ);
 }
 
 Value isNaN(OpBuilder &b, Location loc, Value x) {
@@ -249,12 +255,8 @@ Value isNaN(OpBuilder &b, Location loc, Value x) {
 }
 
 Value isFinite(OpBuilder &b, Location loc, Value x) {
-  Value infinity = createScalarOrSplatConstant(
-      b, loc, x.getType(),
-      APFloat::getInf(cast<FloatType>(getElementTypeOrSelf(x)).getFloatSemantics()));
   // Ordered: false for NaN.
-  return arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT,
-                               math::AbsFOp::create(b, loc, x), infinity);
+  return compareMagnitudeWithInfinity(b, loc, x, arith::CmpFPredicate::OLT);
 }
 
 /// By libdevice name without `__nv_` (single and double precision).
