@@ -220,6 +220,21 @@ def test_a_kernel_that_does_not_compile_runs_on_the_cpu() -> None:
     assert torch.equal(on_device.cpu(), values % 5)  # written back in place
 
 
+def test_tensors_beyond_a_binding_run_their_operators_on_the_cpu() -> None:
+    from triton_spirv.torch_device import operators
+    limit = vulkan.device().properties.max_storage_buffer_range
+    if limit > 2**28:
+        pytest.skip("the device binds more than 256 MiB")
+    big = torch.ones(limit // 4 + 1024, device=DEVICE)  # past one binding
+    if not operators.enabled():
+        pytest.skip("FlagGems is not enabled")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        total = (big * 2).sum()
+    assert total.item() == 2 * big.numel()
+    assert any("maxStorageBufferRange" in str(w.message) for w in caught)
+
+
 def test_random_operators_on_the_device() -> None:
     torch.manual_seed(5)
     uniform = torch.rand(100_000, device=DEVICE)

@@ -26,7 +26,8 @@ from .bindings import HostImports, Region, StagedStorages, binding_range
 from .debug_buffer import DebugBuffer
 from .kernel_abi import NUM_PROGRAMS, PROGRAM_ID_BASES, Role
 
-__all__ = ["KernelBinary", "SPIRVLauncher", "last_launch", "set_asynchronous", "synchronize"]
+__all__ = ["BindingTooLargeError", "KernelBinary", "SPIRVLauncher", "last_launch", "set_asynchronous",
+           "synchronize"]
 
 # Slot type -> its little-endian struct code and the mask of an integer slot.
 _SLOT_FORMATS = {"i32": ("I", 0xFFFFFFFF), "i64": ("Q", 0xFFFFFFFFFFFFFFFF), "f32": ("f", None),
@@ -55,6 +56,11 @@ _last_launch = 0
 _abandoned: list["_InFlight"] = []
 _synchronize_at_exit = False
 _host_imports: HostImports | None = None
+
+
+class BindingTooLargeError(ValueError):
+    """A tensor argument larger than the device binds (maxStorageBufferRange)
+    or than 32-bit element indices reach."""
 
 
 class _InFlight:
@@ -389,7 +395,7 @@ class SPIRVLauncher:
         if offset_bytes % element_bytes:
             raise ValueError(f"argument {position} of {self.name} is not aligned to its element size")
         if size > self.max_bytes[position]:
-            raise ValueError(
+            raise BindingTooLargeError(
                 f"argument {position} of {self.name} spans {nbytes} bytes; this device binds at "
                 f"most {self.max_binding_bytes} bytes per buffer (maxStorageBufferRange) and "
                 f"kernels index at most {_MAX_ELEMENTS} elements of a buffer")

@@ -130,12 +130,14 @@ def _takes(key: str) -> bool:
 
 def _kernel_errors() -> tuple[type[BaseException], ...]:
     """What a FlagGems kernel raises when Triton or this backend cannot
-    compile it for the device (FlagGems' own gaps, such as uint8 % int)."""
+    compile it for the device (FlagGems' own gaps, such as uint8 % int) or
+    the device cannot bind its tensors (beyond maxStorageBufferRange)."""
     from triton.compiler.errors import CompilationError
     from triton.runtime.errors import OutOfResources
 
     from ...backend.compiler import SPIRVCompilationError
-    return (CompilationError, OutOfResources, SPIRVCompilationError)
+    from ...backend.launcher import BindingTooLargeError
+    return (CompilationError, OutOfResources, SPIRVCompilationError, BindingTooLargeError)
 
 
 _failed_keys: set[str] = set()
@@ -143,7 +145,7 @@ _failed_keys: set[str] = set()
 
 def _or_on_the_cpu(key: str, function: Any) -> Any:
     """FlagGems' `function` for the ATen operator `key`; where its kernel
-    cannot be compiled, the operator on the CPU (spirv tensors copied there,
+    cannot be compiled or cannot bind its tensors, the operator on the CPU (spirv tensors copied there,
     written arguments and results copied back), with one warning per
     operator."""
     errors = _kernel_errors()
@@ -158,9 +160,9 @@ def _or_on_the_cpu(key: str, function: Any) -> Any:
                 _failed_keys.add(key)
                 lines = str(error).strip().splitlines() or [""]
                 cause = next((line for line in reversed(lines) if "Error" in line), lines[-1])
-                warnings.warn(f"triton-spirv: FlagGems' kernel for aten::{key} does not compile for the "
-                              f"spirv device ({type(error).__name__}: {cause.strip()}); it runs on the "
-                              f"CPU", RuntimeWarning, stacklevel=2)
+                warnings.warn(f"triton-spirv: FlagGems' kernel for aten::{key} cannot run on the spirv "
+                              f"device ({type(error).__name__}: {cause.strip()}); it runs on the CPU "
+                              f"(said once per operator)", RuntimeWarning, stacklevel=2)
             operator = getattr(getattr(torch.ops.aten, name), overload or "default")
             return _on_the_cpu(operator, args, kwargs)
 
@@ -176,6 +178,8 @@ def _on_the_cpu(operator: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) ->
             copy = value.cpu()
             copies[id(copy)] = value
             return copy
+        if isinstance(value, torch.device) and value.type == "spirv":
+            return torch.device("cpu")  # factories (ones, arange, ...)
         return value
 
     cpu_args, cpu_kwargs = tree_map(to_cpu, args), tree_map(to_cpu, kwargs)
