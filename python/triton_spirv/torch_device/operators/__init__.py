@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import io
 import os
 import sys
 import types
@@ -222,7 +223,11 @@ def enable() -> bool:
     sys.modules.setdefault("torch.backends.spirv", types.ModuleType("torch.backends.spirv"))
     sys.modules["_nvidia"] = vendor
     os.environ["GEMS_VENDOR"] = "nvidia"
-    import flag_gems
+    # FlagGems prints notes about vendor-specific operators at import and
+    # warns that no exclusion list is configured: neither concerns users.
+    with contextlib.redirect_stdout(io.StringIO()), warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message="resolve_user_setting")
+        import flag_gems
     from flag_gems.ops.embedding import embedding_backward
     from flag_gems.runtime.register import Register
 
@@ -237,7 +242,9 @@ def enable() -> bool:
         def register_impl(self, key: str, function: Any) -> None:
             super().register_impl(key, _or_on_the_cpu(key, function))
 
-    flag_gems.enable(registrar=DeviceRegistrar)
+    with contextlib.redirect_stdout(io.StringIO()), warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message="resolve_user_setting")
+        flag_gems.enable(registrar=DeviceRegistrar)
     library = torch.library.Library("aten", "IMPL")
     library.impl("cat", _cat, "PrivateUse1")
     library.impl("stack", _stack, "PrivateUse1")
