@@ -64,6 +64,7 @@ log "building (ninja -j${TRITON_SPIRV_JOBS:-2})"
 ninja -C "$BUILD_DIR" -j"${TRITON_SPIRV_JOBS:-2}" | { grep -v '^ninja: no work to do' || true; }
 test -x "$BUILD_DIR/bin/triton-spirv-opt"
 test -f "$BUILD_DIR/lib/libtriton_spirv_runtime.so"
+test -f "$BUILD_DIR/lib/libtriton_spirv_torch.so"  # the spirv torch device (torch came with pip)
 
 # The package, editable, so that Triton finds the backend's entry point; again
 # when the installed one belongs to another checkout.
@@ -80,4 +81,4 @@ PY
   log "pip: installing the triton_spirv package (editable)"
   python3 -m pip install -q "${pip_flags[@]}" --no-deps --no-build-isolation -e .
 fi
-log "ready: $BUILD_DIR/bin/triton-spirv-opt, $BUILD_DIR/lib/libtriton_spirv_runtime.so"
+log "ready: $BUILD_DIR/bin/triton-spirv-opt, $BUILD_DIR/lib/libtriton_spirv_runtime.so, $BUILD_DIR/lib/libtriton_spirv_torch.so"

@@ -7,8 +7,9 @@ torch loads it when it is imported (the `torch.backends` entry point), so
 opens with the first tensor made on it. What it is made of:
 runtime/torch/ (allocator, copies, views, the CPU fallback for every other
 ATen operator), `module` (what `torch.spirv` offers), `native` (the C
-functions the Python side calls), `distributed` (the `spirv-gloo` c10d
-backend: torch.distributed's collectives on spirv tensors)."""
+functions the Python side calls), `operators` (eager operators as Triton
+kernels: FlagGems), `distributed` (the `spirv-gloo` c10d backend:
+torch.distributed's collectives on spirv tensors)."""
 
 from __future__ import annotations
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import os
 import threading
 from typing import Any, Iterator
 
@@ -22,6 +23,7 @@ __all__ = [
     "memory_reserved", "max_memory_reserved", "reset_peak_memory_stats", "empty_cache",
     "manual_seed", "manual_seed_all", "seed", "seed_all", "initial_seed", "fallback_ops",
     "reset_fallback_ops", "Stream", "Event", "current_stream", "default_stream", "set_stream", "stream",
+    "device", "get_device_properties", "get_device_capability", "default_generators",
 ]
 
 _init_lock = threading.Lock()
@@ -90,6 +92,47 @@ def set_device(device: Any) -> None:
 def get_device_name(device: Any = None) -> str:
     _index(device)
     return vulkan.device().properties.name
+
+
+@contextlib.contextmanager
+def device(device: Any) -> Iterator[None]:
+    """torch.cuda.device: there is one device, so nothing to switch."""
+    _index(device)
+    yield
+
+
+_DeviceGuard = device
+
+
+class _DeviceProperties:
+    """torch.cuda.get_device_properties()'s fields that libraries read."""
+
+    def __init__(self) -> None:
+        properties = vulkan.device().properties
+        self.name = properties.name
+        # A compute capability below every CUDA feature test, so libraries
+        # written for CUDA (FlagGems) take their portable paths.
+        self.major, self.minor = 1, 0
+        self.multi_processor_count = properties.compute_units or (os.cpu_count() or 1)
+        # Vulkan reports neither; sizes a tuning heuristic may read.
+        self.L2_cache_size = 4 << 20
+        self.total_memory = 1 << 30
+
+
+_properties: _DeviceProperties | None = None
+
+
+def get_device_properties(device: Any = None) -> _DeviceProperties:
+    global _properties
+    _index(device)
+    if _properties is None:
+        _properties = _DeviceProperties()
+    return _properties
+
+
+def get_device_capability(device: Any = None) -> tuple[int, int]:
+    properties = get_device_properties(device)
+    return properties.major, properties.minor
 
 
 def synchronize(device: Any = None) -> None:
@@ -173,12 +216,37 @@ def empty_cache() -> None:
     native.library().tsd_empty_cache()
 
 
-# Random numbers of spirv tensors come from the device's generators (set by
-# `operators`: FlagGems' Philox state) and, for operators that run on the
-# CPU, the CPU's: seeding seeds both.
+class _PhiloxGenerator:
+    """The device's generator: the (seed, offset) pair of a CUDA Philox
+    generator's 16-byte state, which device kernels (FlagGems' random
+    numbers) read and advance."""
+
+    def __init__(self, seed: int) -> None:
+        self.manual_seed(seed)
+
+    def manual_seed(self, seed: int) -> "_PhiloxGenerator":
+        # torch's seeds are 64-bit unsigned; the state holds int64.
+        self._state = torch.tensor([int(seed) & (2**63 - 1), 0], dtype=torch.int64).view(torch.uint8)
+        return self
+
+    def initial_seed(self) -> int:
+        return int(self._state.view(torch.int64)[0])
+
+    def get_state(self) -> torch.Tensor:
+        return self._state.clone()
+
+    def set_state(self, state: torch.Tensor) -> None:
+        self._state = state.clone()
+
+
+default_generators = (_PhiloxGenerator(torch.initial_seed()),)
+
+
+# Random numbers of spirv tensors come from the device's generator and, for
+# operators that run on the CPU, the CPU's: seeding seeds both.
 def manual_seed(seed: int) -> None:
     torch.default_generator.manual_seed(int(seed))
-    for generator in globals().get("default_generators", ()):
+    for generator in default_generators:
         generator.manual_seed(int(seed))
 
 

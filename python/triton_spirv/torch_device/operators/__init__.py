@@ -22,7 +22,7 @@ import os
 import sys
 import types
 import warnings
-from typing import Any, Iterator, Sequence
+from typing import Any, Sequence
 
 import torch
 
@@ -33,59 +33,6 @@ _enabled = False
 
 def enabled() -> bool:
     return _enabled
-
-
-class _DeviceProperties:
-    """What FlagGems reads of torch.cuda.get_device_properties()."""
-
-    def __init__(self) -> None:
-        from ... import vulkan
-        properties = vulkan.device().properties
-        self.name = properties.name
-        # A compute capability below every CUDA feature test: FlagGems then
-        # takes its portable paths.
-        self.major, self.minor = 1, 0
-        self.multi_processor_count = properties.compute_units or (os.cpu_count() or 1)
-        self.L2_cache_size = 4 << 20
-        self.total_memory = 1 << 30
-
-
-class _PhiloxGenerator:
-    """The (seed, offset) pair FlagGems keeps as a CUDA generator's 16-byte
-    state, for its Philox random numbers; `torch.manual_seed` seeds it."""
-
-    def __init__(self, seed: int = 0) -> None:
-        self.manual_seed(seed)
-
-    def manual_seed(self, seed: int) -> "_PhiloxGenerator":
-        # torch's seeds are 64-bit unsigned; the state holds int64.
-        self._state = torch.tensor([int(seed) & (2**63 - 1), 0], dtype=torch.int64).view(torch.uint8)
-        return self
-
-    def initial_seed(self) -> int:
-        return int(self._state.view(torch.int64)[0])
-
-    def get_state(self) -> torch.Tensor:
-        return self._state.clone()
-
-    def set_state(self, state: torch.Tensor) -> None:
-        self._state = state.clone()
-
-
-@contextlib.contextmanager
-def _device(device: Any = None) -> Iterator[None]:
-    yield  # one device
-
-
-def _extend_device_module() -> None:
-    """What FlagGems calls on `torch.<device>` beyond torch.spirv's own."""
-    module = torch.spirv  # type: ignore[attr-defined]
-    properties = _DeviceProperties()
-    module.device = _device
-    module._DeviceGuard = _device
-    module.get_device_properties = lambda device=None: properties
-    module.get_device_capability = lambda device=None: (properties.major, properties.minor)
-    module.default_generators = (_PhiloxGenerator(torch.initial_seed()),)
 
 
 def _cat(tensors: Sequence[torch.Tensor], dim: int = 0) -> torch.Tensor:
@@ -129,6 +76,7 @@ def _takes(key: str) -> bool:
         return True
 
 
+@functools.cache
 def _kernel_errors() -> tuple[type[BaseException], ...]:
     """What a FlagGems kernel raises when Triton or this backend cannot
     compile it for the device (FlagGems' own gaps, such as uint8 % int) or
@@ -218,7 +166,6 @@ def enable() -> bool:
         warnings.warn("triton-spirv: FlagGems (flag-gems) is not installed: every ATen operator "
                       "without a spirv kernel runs on the CPU", RuntimeWarning, stacklevel=2)
         return False
-    _extend_device_module()
     from . import vendor
     sys.modules.setdefault("torch.backends.spirv", types.ModuleType("torch.backends.spirv"))
     sys.modules["_nvidia"] = vendor
