@@ -1507,11 +1507,13 @@ int tsr_submit(tsr_kernel *kernel, const uint32_t grid[3],
                           device->queryPool, query);
     vkCmdBindPipeline(commands, VK_PIPELINE_BIND_POINT_COMPUTE,
                       kernel->pipeline);
-    if (kernel->pushDescriptors)
+    // A kernel that takes every tensor by address binds nothing.
+    bool bindsBuffers = !writes.empty();
+    if (bindsBuffers && kernel->pushDescriptors)
       device->cmdPushDescriptorSet(commands, VK_PIPELINE_BIND_POINT_COMPUTE,
                                    kernel->layout, 0, writes.size(),
                                    writes.data());
-    else
+    else if (bindsBuffers)
       vkCmdBindDescriptorSets(commands, VK_PIPELINE_BIND_POINT_COMPUTE,
                               kernel->layout, 0, 1, &kernel->set, 0, nullptr);
     if (canSplit)

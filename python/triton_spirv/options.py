@@ -37,6 +37,10 @@ class SPIRVOptions:
     matrix_instr_nonkdim: int = 0
     kpack: int = 1
     maxnreg: int | None = None
+    # Pointer arguments (positions among the TTIR function's arguments) the
+    # launcher passes as buffer device addresses instead of binding them:
+    # set by the launcher for tensors larger than one binding spans.
+    address_arguments: tuple[int, ...] = ()
 
     def __post_init__(self) -> None:
         # As Triton's GPU backends require: layouts split warps in halves.

@@ -242,6 +242,12 @@ Tensor &fillScalar(Tensor &self, const c10::Scalar &value) {
 
 Tensor &zero(Tensor &self) { return fillScalar(self, 0); }
 
+/// `.item()`: the element copied to the host, as CUDA does it (not an
+/// operator run on the CPU, so no fallback warning).
+c10::Scalar localScalarDense(const Tensor &self) {
+  return at::_local_scalar_dense(self.cpu());
+}
+
 //===----------------------------------------------------------------------===//
 // The CPU fallback
 //===----------------------------------------------------------------------===//
@@ -293,6 +299,7 @@ TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
   m.impl("set_", TORCH_FN(setEmpty));
   m.impl("fill_.Scalar", TORCH_FN(fillScalar));
   m.impl("zero_", TORCH_FN(zero));
+  m.impl("_local_scalar_dense", TORCH_FN(localScalarDense));
   // Views share the storage: the backend-independent implementations.
   m.impl("view", TORCH_FN(at::native::view));
   m.impl("as_strided", TORCH_FN(at::native::as_strided_tensorimpl));

@@ -183,7 +183,7 @@ _EAGER = {
     "scatter": (lambda a, b, i: torch.zeros_like(a).scatter(1, i[:3].expand(33, 3).contiguous(), a[:, :3]),
                 0, ()),
     "index_add": (lambda a, b, i: torch.zeros(5, 65, device=a.device).index_add(0, i, a[:4]), 1e-5,
-                  ("aten::_local_scalar_dense",)),
+                  ()),
     "cat and stack": (lambda a, b, i: (torch.cat([a, a[:2]], 0), torch.stack([a, a], 1)), 0, ()),
 }
 
@@ -218,21 +218,6 @@ def test_a_kernel_that_does_not_compile_runs_on_the_cpu() -> None:
     assert any("remainder" in str(w.message) and "runs on the CPU" in str(w.message) for w in caught)
     assert rest.device.type == "spirv" and torch.equal(rest.cpu(), values % 7)
     assert torch.equal(on_device.cpu(), values % 5)  # written back in place
-
-
-def test_tensors_beyond_a_binding_run_their_operators_on_the_cpu() -> None:
-    from triton_spirv.torch_device import operators
-    limit = vulkan.device().properties.max_storage_buffer_range
-    if limit > 2**28:
-        pytest.skip("the device binds more than 256 MiB")
-    big = torch.ones(limit // 4 + 1024, device=DEVICE)  # past one binding
-    if not operators.enabled():
-        pytest.skip("FlagGems is not enabled")
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        total = (big * 2).sum()
-    assert total.item() == 2 * big.numel()
-    assert any("maxStorageBufferRange" in str(w.message) for w in caught)
 
 
 def test_random_operators_on_the_device() -> None:

@@ -43,7 +43,12 @@ def KernelArgRole : I32EnumAttr<"KernelArgRole",
   // With bounds checks (debug): the byte range [begin, end) of a tensor's
   // storage within its buffer binding.
   I32EnumAttrCase<"BoundsBegin", 13, "bounds_begin">,
-  I32EnumAttrCase<"BoundsEnd", 14, "bounds_end">
+  I32EnumAttrCase<"BoundsEnd", 14, "bounds_end">,
+  // A pointer argument passed as the device address (i64) of the range a
+  // buffer would bind, instead of a binding: for tensors larger than one
+  // binding spans (maxStorageBufferRange). Its Offset (and bounds) follow
+  // as for a buffer.
+  I32EnumAttrCase<"Address", 15, "address">
 ]> {
   let cppNamespace = "::mlir::triton_spirv";
   let genSpecializedAttr = 0;

@@ -261,6 +261,7 @@ LogicalResult KernelLowering::lowerArguments() {
     case KernelArgRole::Scalar:
     case KernelArgRole::BoundsBegin:
     case KernelArgRole::BoundsEnd:
+    case KernelArgRole::Address:
       addPushConstant(**role, argIndex, arg.getType()).uses.push_back(arg);
       continue;
     case KernelArgRole::NumProgramsX:
@@ -303,7 +304,8 @@ LogicalResult KernelLowering::lowerArguments() {
       member.inArgumentBuffer = member.role == KernelArgRole::Offset ||
                                 member.role == KernelArgRole::Scalar ||
                                 member.role == KernelArgRole::BoundsBegin ||
-                                member.role == KernelArgRole::BoundsEnd;
+                                member.role == KernelArgRole::BoundsEnd ||
+                                member.role == KernelArgRole::Address;
     argumentBytes = layOut(/*argumentBuffer=*/true);
     pushConstantBytes = layOut(/*argumentBuffer=*/false);
   }
@@ -580,8 +582,10 @@ struct KernelToSPIRVPass
               })
               .wasInterrupted();
       if (usesAddresses && !description->features.bufferDeviceAddress) {
-        kernel.emitError("the kernel reads pointers from memory, which needs "
-                         "buffer device addresses; target '")
+        kernel.emitError("the kernel reaches memory through device "
+                         "addresses (pointers read from memory, or arguments "
+                         "passed by address), which needs buffer device "
+                         "addresses; target '")
             << target << "' has none";
         return signalPassFailure();
       }

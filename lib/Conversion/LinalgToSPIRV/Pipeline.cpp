@@ -112,7 +112,9 @@ void mlir::triton_spirv::registerTritonToSPIRVPipeline() {
         TritonToSPIRVOptions options;
         if (failed(options.parseFromString(text)))
           return failure();
-        buildTritonToLinalgPipeline(pm, options.boundsChecks);
+        buildTritonToLinalgPipeline(
+            pm, options.boundsChecks,
+            llvm::to_vector(options.addressArguments));
         return buildLinalgToSPIRVPipeline(pm, options);
       },
       [](function_ref<void(const detail::PassOptions &)> handler) {

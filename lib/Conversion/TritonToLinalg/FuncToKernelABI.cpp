@@ -15,6 +15,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/TypeUtilities.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SetVector.h"
 
@@ -181,6 +182,23 @@ findAddressTables(triton::FuncOp func, const PointerRootUses &uses) {
   return tables;
 }
 
+/// Views of `address` as buffers of each of `elementTypes`, for an address
+/// root numbered `root` or (without one) a pointer argument passed by
+/// address.
+SmallVector<Value> addressBuffers(OpBuilder &b, Location loc, Value address,
+                                  const llvm::SetVector<Type> &elementTypes,
+                                  IntegerAttr root) {
+  auto space = spirv::StorageClassAttr::get(
+      b.getContext(), spirv::StorageClass::PhysicalStorageBuffer);
+  return llvm::map_to_vector(elementTypes, [&](Type elementType) -> Value {
+    return triton_spirv::AddressBufferOp::create(
+        b, loc,
+        MemRefType::get({ShapedType::kDynamic}, elementType,
+                        MemRefLayoutAttrInterface(), space),
+        address, root);
+  });
+}
+
 /// Replaces each address root by a pointer cast of (address buffers..., 0),
 /// as pointer arguments are rebuilt from (buffer, offset): one address
 /// buffer per element type accessed through it, each kept by the cast until
@@ -190,15 +208,9 @@ void materializeAddressRoots(const PointerRootUses &uses) {
     auto toPointer = entry.first.getDefiningOp<IntToPtrOp>();
     OpBuilder b(toPointer);
     Location loc = toPointer.getLoc();
-    auto space = spirv::StorageClassAttr::get(
-        b.getContext(), spirv::StorageClass::PhysicalStorageBuffer);
-    SmallVector<Value> buffers;
-    for (Type elementType : entry.second)
-      buffers.push_back(triton_spirv::AddressBufferOp::create(
-          b, loc,
-          MemRefType::get({ShapedType::kDynamic}, elementType,
-                          MemRefLayoutAttrInterface(), space),
-          toPointer.getSrc(), b.getI64IntegerAttr(number)));
+    SmallVector<Value> buffers =
+        addressBuffers(b, loc, toPointer.getSrc(), entry.second,
+                       b.getI64IntegerAttr(number));
     buffers.push_back(arith::ConstantIndexOp::create(b, loc, 0));
     toPointer.replaceAllUsesWith(
         UnrealizedConversionCastOp::create(b, loc, toPointer.getType(), buffers)
@@ -265,7 +277,8 @@ DictionaryAttr describeDebugOps(triton::FuncOp func) {
        b.getNamedAttr("prints", b.getArrayAttr(prints))});
 }
 
-LogicalResult convertKernel(triton::FuncOp func) {
+LogicalResult convertKernel(triton::FuncOp func,
+                            ArrayRef<unsigned> addressArguments) {
   if (func.isExternal())
     return func.emitError("kernel '") << func.getName() << "' has no body";
   if (!func.getResultTypes().empty())
@@ -280,6 +293,19 @@ LogicalResult convertKernel(triton::FuncOp func) {
     return failure();
   materializeAddressRoots(*rootUses);
   ArrayRef<PointerArgUses> pointerUses = rootUses->args;
+  llvm::SmallDenseSet<unsigned> byAddress(addressArguments.begin(),
+                                          addressArguments.end());
+  for (unsigned index : byAddress) {
+    if (index >= func.getNumArguments() ||
+        !isa<PointerType>(func.getArgument(index).getType()))
+      return func.emitError("address-arguments names argument ")
+             << index << ", which is not a pointer argument";
+    if (addressTables->contains(index))
+      return func.emitError("kernel argument ")
+             << index
+             << " holds addresses (an address table, bound as a copy); it "
+                "cannot be passed by address";
+  }
 
   MLIRContext *ctx = func.getContext();
   Builder builder(ctx);
@@ -318,9 +344,13 @@ LogicalResult convertKernel(triton::FuncOp func) {
       return func.emitError("kernel argument ")
              << index << " is a block pointer; pass plain pointers";
     const PointerArgUses &uses = pointerUses[index];
-    for (Type elementType : uses.accessTypes)
-      addArg(MemRefType::get({ShapedType::kDynamic}, elementType),
-             KernelArgRole::Buffer, index, original, arg.getLoc());
+    if (byAddress.contains(index))
+      addArg(builder.getI64Type(), KernelArgRole::Address, index, original,
+             arg.getLoc());
+    else
+      for (Type elementType : uses.accessTypes)
+        addArg(MemRefType::get({ShapedType::kDynamic}, elementType),
+               KernelArgRole::Buffer, index, original, arg.getLoc());
     addArg(builder.getIndexType(), KernelArgRole::Offset, index,
            DictionaryAttr(), arg.getLoc());
     if (uses.boundsChecked)
@@ -365,14 +395,22 @@ LogicalResult convertKernel(triton::FuncOp func) {
       replacements.push_back(entry->getArgument(first));
       continue;
     }
-    // The buffers (one per accessed element type), then the offset.
-    Value buffer = entry->getArgument(first);
-    Value offset = entry->getArgument(
-        first + pointerUses[arg.getArgNumber()].accessTypes.size());
-    replacements.push_back(
-        UnrealizedConversionCastOp::create(
-            rewriter, arg.getLoc(), arg.getType(), ValueRange{buffer, offset})
-            .getResult(0));
+    // The buffers (one per accessed element type), then the offset; an
+    // argument passed by address has its address in their place, and the
+    // cast keeps its address buffers until the accesses are lowered.
+    const PointerArgUses &uses = pointerUses[arg.getArgNumber()];
+    SmallVector<Value> parts;
+    if (byAddress.contains(arg.getArgNumber())) {
+      parts = addressBuffers(rewriter, arg.getLoc(), entry->getArgument(first),
+                             uses.accessTypes, IntegerAttr());
+      parts.push_back(entry->getArgument(first + 1));
+    } else {
+      parts = {entry->getArgument(first),
+               entry->getArgument(first + uses.accessTypes.size())};
+    }
+    replacements.push_back(UnrealizedConversionCastOp::create(
+                               rewriter, arg.getLoc(), arg.getType(), parts)
+                               .getResult(0));
   }
   // Program ids x, y, z, then the numbers of programs.
   ArrayRef<BlockArgument> grid = entry->getArguments().take_back(6);
@@ -401,6 +439,7 @@ LogicalResult convertKernel(triton::FuncOp func) {
 struct TritonFuncToKernelABIPass
     : public triton_spirv::impl::TritonFuncToKernelABIBase<
           TritonFuncToKernelABIPass> {
+  using TritonFuncToKernelABIBase::TritonFuncToKernelABIBase;
   void runOnOperation() override {
     ModuleOp module = getOperation();
     if (failed(triton_spirv::reportUnsupportedOps(
@@ -421,7 +460,7 @@ struct TritonFuncToKernelABIPass
         func.erase();
         continue;
       }
-      if (failed(convertKernel(func)))
+      if (failed(convertKernel(func, llvm::to_vector(addressArguments))))
         return signalPassFailure();
     }
   }

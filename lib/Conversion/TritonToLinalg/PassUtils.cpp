@@ -60,7 +60,7 @@ FailureOr<Value> mlir::triton_spirv::lookupRootArg(Operation *op,
     AddressBufferOp found;
     if (func)
       func.walk([&](AddressBufferOp buffer) {
-        if (buffer.getRoot() != address.getInt() ||
+        if (buffer.getRoot() != std::optional<uint64_t>(address.getInt()) ||
             (elementType &&
              getElementTypeOrSelf(buffer.getType()) != elementType))
           return WalkResult::advance();
@@ -87,6 +87,30 @@ FailureOr<Value> mlir::triton_spirv::lookupRootArg(Operation *op,
       continue;
     if (!elementType || getElementTypeOrSelf(arg.getType()) == elementType)
       return Value(arg);
+  }
+  // A pointer argument passed by address: its address buffer of the type.
+  if (role == KernelArgRole::Buffer) {
+    AddressBufferOp found;
+    func.walk([&](AddressBufferOp buffer) {
+      auto address = dyn_cast<BlockArgument>(buffer.getAddress());
+      if (buffer.getRoot() || !address ||
+          address.getOwner()->getParentOp() != func.getOperation() ||
+          (elementType &&
+           getElementTypeOrSelf(buffer.getType()) != elementType))
+        return WalkResult::advance();
+      unsigned index = address.getArgNumber();
+      auto argIndex =
+          func.getArgAttrOfType<IntegerAttr>(index, kArgIndexAttrName);
+      FailureOr<std::optional<KernelArgRole>> argRole =
+          getArgRole(func, index);
+      if (failed(argRole) || *argRole != KernelArgRole::Address ||
+          !argIndex || argIndex.getInt() != root.getInt())
+        return WalkResult::advance();
+      found = buffer;
+      return WalkResult::interrupt();
+    });
+    if (found)
+      return found.getBuffer();
   }
   InFlightDiagnostic error = op->emitError("no ")
                              << stringifyKernelArgRole(role) << " argument";

@@ -20,7 +20,8 @@ inline constexpr StringLiteral kRootAddressAttrName =
 /// `op`'s pointer (marked with `kRootArgAttrName` by the ABI pass), for
 /// buffers the one with elements of `elementType`. For a pointer with an
 /// address root (`kRootAddressAttrName`), its triton_spirv.address_buffer of
-/// `elementType`; such buffers have no other roles.
+/// `elementType`; such buffers have no other roles. The buffer of an
+/// argument passed by address (role Address) is its address buffer.
 FailureOr<Value> lookupRootArg(Operation *op, KernelArgRole role,
                                Type elementType = {});
 /// The buffer argument through which memory op `op` accesses elements of

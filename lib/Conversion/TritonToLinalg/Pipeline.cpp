@@ -10,8 +10,8 @@
 
 using namespace mlir;
 
-void mlir::triton_spirv::buildTritonToLinalgPipeline(OpPassManager &pm,
-                                                      bool boundsChecks) {
+void mlir::triton_spirv::buildTritonToLinalgPipeline(
+    OpPassManager &pm, bool boundsChecks, ArrayRef<unsigned> addressArguments) {
   // Device functions (tt.call) are inlined; kernels get the buffer ABI.
   pm.addPass(createInlinerPass());
   pm.addPass(createSymbolDCEPass());
@@ -26,7 +26,10 @@ void mlir::triton_spirv::buildTritonToLinalgPipeline(OpPassManager &pm,
   // Checked once each access has a single argument behind its pointer.
   if (boundsChecks)
     pm.addPass(createTritonInsertBoundsChecks());
-  pm.addPass(createTritonFuncToKernelABI());
+  TritonFuncToKernelABIOptions abi;
+  abi.addressArguments.assign(addressArguments.begin(),
+                              addressArguments.end());
+  pm.addPass(createTritonFuncToKernelABI(abi));
   // Early returns are cf branches; SPIR-V needs structured control flow.
   pm.addPass(createLiftControlFlowToSCFPass());
   pm.addPass(createTritonIndexSwitchToIf());

@@ -98,6 +98,8 @@ class SPIRVBackend(BaseBackend):
                         f"max-workgroup-memory={memory} max-workgroup-size={workgroup} "
                         f"num-warps={options.num_warps} fp-fusion={int(options.enable_fp_fusion)} "
                         f"bounds-checks={int(options.debug)} output={binary}")
+            if options.address_arguments:
+                pipeline += f" address-arguments={','.join(map(str, options.address_arguments))}"
             seconds = float(os.environ.get("TRITON_SPIRV_COMPILE_TIMEOUT_S", "600"))
             try:
                 proc = subprocess.run([str(tool_path()), pipeline, str(source), "-o", "/dev/null"],

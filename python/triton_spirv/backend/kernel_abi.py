@@ -24,6 +24,7 @@ class Role(str, Enum):
     PROGRAM_ID_BASE_Z = "program_id_base_z"
     BOUNDS_BEGIN = "bounds_begin"
     BOUNDS_END = "bounds_end"
+    ADDRESS = "address"
 
 
 # The launch-constant slots the launcher fills with the grid, by axis.

@@ -58,6 +58,20 @@ _synchronize_at_exit = False
 _host_imports: HostImports | None = None
 
 
+class _NeedsAddresses(Exception):
+    """A tensor argument spans more than one binding can: the launch goes
+    to a variant of the kernel that takes it by device address."""
+
+    def __init__(self, position: int) -> None:
+        super().__init__(position)
+        self.position = position
+
+
+def _as_tuples(value: Any) -> Any:
+    """An option value read back from JSON metadata, lists made tuples again."""
+    return tuple(_as_tuples(item) for item in value) if isinstance(value, list) else value
+
+
 class BindingTooLargeError(ValueError):
     """A tensor argument larger than the device binds (maxStorageBufferRange)
     or than 32-bit element indices reach."""
@@ -192,6 +206,8 @@ class _Packer:
                 sources.append(f"offsets[{int(record['arg_index'])}]")
             elif role in (Role.BOUNDS_BEGIN, Role.BOUNDS_END):
                 sources.append(f"bounds[{int(record['arg_index'])}][{int(role == Role.BOUNDS_END)}]")
+            elif role == Role.ADDRESS:
+                sources.append(f"addresses[{int(record['arg_index'])}]")
             elif role == Role.SCALAR:
                 value = f"values[{int(record['arg_index'])}]"
                 sources.append(f"float({value})" if mask is None else f"int({value}) & {mask}")
@@ -199,10 +215,10 @@ class _Packer:
                 sources.append(f"grid[{NUM_PROGRAMS.index(role)}]")
         fmt += "x" * (size - position)
         namespace = {"pack_struct": struct.Struct(fmt).pack}
-        exec(f"def pack(values, offsets, grid, bounds):\n    return pack_struct({', '.join(sources)})\n",
-             namespace)
+        exec(f"def pack(values, offsets, grid, bounds, addresses):\n"
+             f"    return pack_struct({', '.join(sources)})\n", namespace)
         self.pack: Callable[[Sequence[Any], dict[int, int], tuple[int, int, int],
-                             dict[int, tuple[int, int]]], bytes] = namespace["pack"]
+                             dict[int, tuple[int, int]], dict[int, int]], bytes] = namespace["pack"]
 
 
 def _runtime_paths(types: tuple[Any, ...], prefix: tuple[int, ...],
@@ -256,6 +272,8 @@ class SPIRVLauncher:
             lambda args: [args[index] for index in runtime_indices])
         self.abi = abi = metadata.spirv_abi
         self.name = metadata.name
+        # What a variant taking some tensors by address is compiled from.
+        self.src, self.metadata = src, metadata
         # The tensor arguments (in binding order), the argument bound at
         # each binding, and for each tensor the smallest element it is read
         # as (which bounds the elements a binding can index).
@@ -271,8 +289,14 @@ class SPIRVLauncher:
         self.push_constant_bytes = abi["push_constant_bytes"]
         # debug=True: each access checks that it stays in its tensor's storage.
         argument_slots = abi.get("argument_buffer", {}).get("slots", [])
-        self.checks_bounds = any(Role(record["role"]) == Role.BOUNDS_BEGIN
-                                 for record in abi["push_constants"] + argument_slots)
+        slots = abi["push_constants"] + argument_slots
+        self.checks_bounds = any(Role(record["role"]) == Role.BOUNDS_BEGIN for record in slots)
+        # Tensor arguments passed by device address, not bound (a variant
+        # for tensors larger than one binding spans), and the variants of
+        # this kernel made so far, by the arguments they take by address.
+        self.address_args = tuple(dict.fromkeys(record["arg_index"] for record in slots
+                                                if Role(record["role"]) == Role.ADDRESS))
+        self.address_variants: dict[tuple[int, ...], tuple[SPIRVLauncher, KernelBinary]] = {}
         self.push_constants = _Packer(self.push_constant_bytes, abi["push_constants"])
         # Scalars that did not fit in push constants go to an argument buffer,
         # bound after the tensors; kernels with device_print/device_assert
@@ -307,10 +331,17 @@ class SPIRVLauncher:
         # aligned then sits at an element offset the kernel knows divides.
         self.offset_alignment = max(properties.min_storage_buffer_offset_alignment, _BINDING_ALIGNMENT)
         self.max_binding_bytes = properties.max_storage_buffer_range
-        # The most bytes each tensor's binding may span: maxStorageBufferRange,
-        # and _MAX_ELEMENTS of its smallest element.
-        self.max_bytes = {index: min(self.max_binding_bytes, (_MAX_ELEMENTS + 1) * smallest - 1)
-                          for index, smallest in smallest_element.items()}
+        self.can_address = bool(properties.buffer_device_address)
+        # The most bytes a kernel indexes in each tensor: _MAX_ELEMENTS of its
+        # smallest element (a variant learns those of its address arguments
+        # from the kernel it was made for; until then, bytes); and the most
+        # each tensor's binding may span: that, and maxStorageBufferRange.
+        self.max_indexed_bytes = {index: (_MAX_ELEMENTS + 1) * smallest - 1
+                                  for index, smallest in smallest_element.items()}
+        self.max_indexed_bytes.update({index: _MAX_ELEMENTS for index in self.address_args})
+        self.max_bytes = {index: min(self.max_binding_bytes, limit)
+                          for index, limit in self.max_indexed_bytes.items()}
+        self.max_bytes.update({index: self.max_indexed_bytes[index] for index in self.address_args})
         # (storage start, bytes) -> the range binding it, for storages in
         # device memory; valid while the device has freed nothing more.
         self.device_ranges: dict[tuple[int, int], Region] = {}
@@ -395,6 +426,12 @@ class SPIRVLauncher:
         if offset_bytes % element_bytes:
             raise ValueError(f"argument {position} of {self.name} is not aligned to its element size")
         if size > self.max_bytes[position]:
+            if self.can_address and size <= self.max_indexed_bytes[position]:
+                raise _NeedsAddresses(position)
+            if position in self.address_args:
+                raise BindingTooLargeError(
+                    f"argument {position} of {self.name} spans {nbytes} bytes; kernels index at "
+                    f"most {_MAX_ELEMENTS} elements of a tensor")
             raise BindingTooLargeError(
                 f"argument {position} of {self.name} spans {nbytes} bytes; this device binds at "
                 f"most {self.max_binding_bytes} bytes per buffer (maxStorageBufferRange) and "
@@ -431,20 +468,21 @@ class SPIRVLauncher:
         try:
             if self.address_tables:
                 values = self._with_device_addresses(values, resources)
-            bindings, offsets, bounds = self._bind_tensors(values)
+            bindings, offsets, bounds, addresses = self._bind_tensors(values)
             if bindings is None:  # a tensor outside device memory
                 staged = self._staging()
                 resources.append(staged)
-                bindings, offsets, bounds = self._bind_tensors(values, staged)
+                bindings, offsets, bounds, addresses = self._bind_tensors(values, staged)
             if self.argument_bytes:
-                ctypes.memmove(self.argument_address, self.arguments.pack(values, offsets, grid, bounds),
+                ctypes.memmove(self.argument_address,
+                               self.arguments.pack(values, offsets, grid, bounds, addresses),
                                self.argument_bytes)
             if self.debug:  # the records past the header's count are not read
                 ctypes.memset(self.debug_address, 0, self.debug.header_bytes)
             kernel = function.kernel or function.pipeline(self.abi["entry_point"], self.num_bindings,
                                                           self.push_constant_bytes)
             grid_bytes = vulkan.GRID.pack(*grid)
-            push_constants = self.push_constants.pack(values, offsets, grid, bounds)
+            push_constants = self.push_constants.pack(values, offsets, grid, bounds, addresses)
             submitted = True
             sequence = _last_launch = kernel.run(
                 not _asynchronous, grid_bytes, self.bindings.pack(*bindings), self.num_bindings,
@@ -452,6 +490,11 @@ class SPIRVLauncher:
         except vulkan.LaunchTimeoutError:
             _abandoned.append(_InFlight(0, values, resources, self.report))
             raise
+        except _NeedsAddresses as needed:
+            _finish_resources(resources, copy_back=False)
+            launcher, binary = self._address_variant(values, needed.position)
+            launcher._launch(grid, binary, args)
+            return
         except BaseException:
             if submitted:  # it may have been submitted: its memory may be in use
                 try:
@@ -471,6 +514,34 @@ class SPIRVLauncher:
             _synchronize_at_exit = True
         if len(_in_flight) > 16:  # bounded, without a runtime call per launch
             _finish_done(self.device)
+
+    def _address_variant(self, values: Sequence[Any], position: int,
+                         ) -> tuple["SPIRVLauncher", KernelBinary]:
+        """The launcher and binary of this kernel compiled to take by device
+        address the tensors of this launch that span more than one binding
+        can (`position` and any other), and those this kernel already does;
+        compiled (through Triton, so cached like any kernel) on first use."""
+        larger = {index for index in self.tensor_args
+                  if (tensor := _storage_tensor(values[index])) is not None and
+                  tensor.untyped_storage().nbytes() > self.max_binding_bytes}
+        key = tuple(sorted(larger | {position} | set(self.address_args)))
+        variant = self.address_variants.get(key)
+        if variant is None:
+            import dataclasses
+
+            import triton
+
+            from ..options import SPIRVOptions
+            options = {field.name: _as_tuples(getattr(self.metadata, field.name))
+                       for field in dataclasses.fields(SPIRVOptions)
+                       if hasattr(self.metadata, field.name)}
+            options["address_arguments"] = key
+            compiled = triton.compile(self.src, target=self.metadata.target, options=options)
+            launcher = compiled.run
+            launcher.max_indexed_bytes.update(self.max_indexed_bytes)
+            launcher.max_bytes.update({index: self.max_indexed_bytes[index] for index in key})
+            variant = self.address_variants[key] = launcher, compiled.function
+        return variant
 
     def _with_device_addresses(self, values: Sequence[Any],
                                resources: list[_LaunchResource]) -> list[Any]:
@@ -509,10 +580,12 @@ class SPIRVLauncher:
         return StagedStorages(self.device)
 
     def _bind_tensors(self, values: Sequence[Any], staged: StagedStorages | None = None,
-                      ) -> tuple[list[int] | None, dict[int, int], dict[int, tuple[int, int]]]:
+                      ) -> tuple[list[int] | None, dict[int, int], dict[int, tuple[int, int]],
+                                 dict[int, int]]:
         """The packed (address, size) fields of every binding, each tensor
-        argument's element offset, and for kernels that check bounds the
-        byte range of each tensor's storage in its binding. Without `staged`,
+        argument's element offset, for kernels that check bounds the byte
+        range of each tensor's storage in its binding, and the device address
+        of the range of each tensor passed by address. Without `staged`,
         only plain tensors in device memory (the hot path): None for the
         fields where there is another."""
         fields: list[int] = []
@@ -543,16 +616,28 @@ class SPIRVLauncher:
                     continue
             if not checked_staging:
                 if self._staging_wanted():
-                    return None, offsets, bounds
+                    return None, offsets, bounds, {}
                 checked_staging = True
             address, size, offsets[index], bounds[index] = self._tensor_binding(value, index, staged)
             fields += address, size
+        addresses: dict[int, int] = {}
+        for index in self.address_args:
+            value = values[index]
+            if not checked_staging and self._staging_wanted():
+                tensor, _ = self._unwrap(value, index)
+                if self.device.allocation_holding(tensor.untyped_storage().data_ptr()) is None:
+                    return None, offsets, bounds, {}
+            address, size, offsets[index], bounds[index] = self._tensor_binding(value, index, staged)
+            if checks_bounds and size > _MAX_ELEMENTS:
+                raise ValueError(f"argument {index} of {self.name} spans {size} bytes; debug=True "
+                                 f"bounds checks count at most {_MAX_ELEMENTS} bytes")
+            addresses[index] = self.device.device_address(address)
         if not self.one_binding_each:  # aliasing bindings of one argument
             ranges = dict(zip(self.tensor_args, zip(fields[::2], fields[1::2])))
             fields = [field for index in self.binding_args for field in ranges[index]]
         for block in self.extra_bindings:
             fields += block
-        return fields, offsets, bounds
+        return fields, offsets, bounds, addresses
 
 
 def _imports(device: vulkan.Device) -> HostImports:

@@ -12,7 +12,7 @@
 // CHECK: %[[E:.*]] = spirv.AccessChain %[[P]][%{{.*}}, %{{.*}}]
 // CHECK: spirv.Load "PhysicalStorageBuffer" %[[E]] ["Aligned", 4] : f32
 // CHECK: spirv.Store "PhysicalStorageBuffer" %{{.*}}, %{{.*}} ["Aligned", 4] : f32
-// NO-ADDRESSES: error: the kernel reads pointers from memory, which needs buffer device addresses; target 'generic' has none
+// NO-ADDRESSES: error: the kernel reaches memory through device addresses (pointers read from memory, or arguments passed by address), which needs buffer device addresses; target 'generic' has none
 func.func @gather(%table: memref<?xi64> {triton_spirv.abi = "buffer", triton_spirv.arg_index = 0 : i64},
                   %off: index {triton_spirv.abi = "offset", triton_spirv.arg_index = 0 : i64},
                   %pid: i32 {triton_spirv.abi = "program_id_x"}, %pidy: i32 {triton_spirv.abi = "program_id_y"},

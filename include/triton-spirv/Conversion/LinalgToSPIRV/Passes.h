@@ -98,6 +98,11 @@ struct TritonToSPIRVOptions : PassPipelineOptions<TritonToSPIRVOptions> {
       llvm::cl::desc("Assert that every load, store and atomic stays in its "
                      "tensor's storage (Triton's debug=True)"),
       llvm::cl::init(false)};
+  ListOption<unsigned> addressArguments{
+      *this, "address-arguments",
+      llvm::cl::desc("Pointer arguments (by position) passed as buffer device "
+                     "addresses rather than bound: tensors larger than one "
+                     "binding spans")};
   Option<std::string> output{
       *this, "output",
       llvm::cl::desc("Write the SPIR-V binary here, and its metadata to the "

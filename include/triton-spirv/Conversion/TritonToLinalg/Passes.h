@@ -40,8 +40,11 @@ class TritonSPIRVDialect;
 #include "triton-spirv/Conversion/TritonToLinalg/Passes.h.inc"
 
 /// The whole TTIR -> linalg/tensor/memref pipeline (--triton-to-linalg);
-/// with `boundsChecks`, every access asserts that it stays in its tensor.
-void buildTritonToLinalgPipeline(OpPassManager &pm, bool boundsChecks = false);
+/// with `boundsChecks`, every access asserts that it stays in its tensor;
+/// `addressArguments` are passed by device address
+/// (--triton-func-to-kernel-abi).
+void buildTritonToLinalgPipeline(OpPassManager &pm, bool boundsChecks = false,
+                                 ArrayRef<unsigned> addressArguments = {});
 /// Registers the passes above and the --triton-to-linalg pipeline.
 void registerTritonToLinalgPipeline();
 

@@ -25,7 +25,17 @@ def TritonFuncToKernelABI : Pass<"triton-func-to-kernel-abi", "ModuleOp"> {
     (`triton_spirv.address_buffer`, 0), and the kernel lists the table in
     `triton_spirv.address_tables` for the launcher, which binds a copy
     holding device addresses. Such tables may only be read, for addresses.
+
+    `address-arguments` lists pointer arguments (by position) that the
+    launcher passes by device address, for tensors larger than one binding
+    spans: such an argument becomes an `i64` address (role `address`) in
+    place of its buffers, and inside the body each buffer is a
+    `triton_spirv.address_buffer` of it; the offset and bounds stay.
   }];
+  let options = [
+    ListOption<"addressArguments", "address-arguments", "unsigned",
+               "Pointer arguments passed as buffer device addresses">
+  ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::func::FuncDialect",
                            "::mlir::memref::MemRefDialect",

@@ -54,7 +54,7 @@ LogicalResult AddressBufferOp::verify() {
     return emitOpError("result must be a memref<?xT, "
                        "#spirv.storage_class<PhysicalStorageBuffer>>, not ")
            << type;
-  if (getRootAttr().getInt() < 0)
+  if (getRootAttr() && getRootAttr().getInt() < 0)
     return emitOpError("root must be at least 0");
   return success();
 }

@@ -40,27 +40,33 @@ def TritonSPIRV_AddressBufferOp
     : Op<TritonSPIRV_Dialect, "address_buffer", [Pure]> {
   let summary = "The memory at a device address, as a buffer";
   let description = [{
-    A pointer made by `tt.int_to_ptr` from an integer the kernel read from a
-    kernel argument (a table of addresses, as the grouped-GEMM tutorial
-    passes) names no kernel argument's buffer: it addresses memory through
-    Vulkan buffer device addresses. The result views the memory from
-    `address` on as elements of the memref's element type, in the
-    `PhysicalStorageBuffer` storage class. `root` numbers the address roots
-    of the kernel: the accesses through this buffer carry the same number
-    (`triton_spirv.root_address`), as those through argument buffers carry
-    their argument's.
+    The memory from `address` on (a Vulkan buffer device address), viewed as
+    elements of the memref's element type in the `PhysicalStorageBuffer`
+    storage class. Two kinds of pointers name no binding:
 
-    The launcher replaces the host addresses in such a table by device
-    addresses before the launch (the kernel metadata's `address_tables`).
+    - A pointer made by `tt.int_to_ptr` from an integer the kernel read from
+      a kernel argument (a table of addresses, as the grouped-GEMM tutorial
+      passes). `root` numbers these address roots of the kernel: the
+      accesses through the buffer carry the same number
+      (`triton_spirv.root_address`). The launcher replaces the host
+      addresses in such a table by device addresses before the launch (the
+      kernel metadata's `address_tables`).
+    - A pointer argument the kernel ABI passes by address (role `address`,
+      for tensors larger than one binding spans). Such a buffer has no
+      `root`: the accesses name their argument (`triton_spirv.root_arg`),
+      and the buffer is found through the argument's address.
+
     --triton-spirv-kernel-to-spirv lowers the op to `spirv.ConvertUToPtr`.
 
     ```mlir
     %a = triton_spirv.address_buffer %address root 0 : memref<?xf16, #spirv.storage_class<PhysicalStorageBuffer>>
+    %b = triton_spirv.address_buffer %arg0 : memref<?xf32, #spirv.storage_class<PhysicalStorageBuffer>>
     ```
   }];
-  let arguments = (ins I64:$address, I64Attr:$root);
+  let arguments = (ins I64:$address, OptionalAttr<I64Attr>:$root);
   let results = (outs AnyMemRef:$buffer);
-  let assemblyFormat = "$address `root` $root attr-dict `:` type($buffer)";
+  let assemblyFormat =
+      "$address (`root` $root^)? attr-dict `:` type($buffer)";
   let hasVerifier = 1;
 }
 

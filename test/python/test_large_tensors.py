@@ -1,0 +1,88 @@
+"""Tensors larger than one binding spans (maxStorageBufferRange: 128 MiB on
+lavapipe): the launcher passes them by buffer device address, through a
+variant of the kernel compiled for it, CPU tensors and spirv tensors alike."""
+
+from __future__ import annotations
+
+import pytest
+import torch
+import triton
+import triton.language as tl
+
+from corpus.kernels.vector_add import vector_add_kernel
+from triton_spirv import vulkan
+
+
+def _limit() -> int:
+    properties = vulkan.device().properties
+    if not properties.buffer_device_address:
+        pytest.skip("the device has no buffer device addresses")
+    if properties.max_storage_buffer_range > 2**28:
+        pytest.skip("the device binds more than 256 MiB")
+    return properties.max_storage_buffer_range
+
+
+def _variants(kernel: triton.JITFunction) -> dict:
+    """The address variants made for the kernel's compiled versions."""
+    variants: dict = {}
+    for cache in kernel.device_caches.values():
+        for compiled in cache[0].values():
+            variants.update(compiled.run.address_variants)
+    return variants
+
+
+@triton.jit
+def _gather_ends(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    """The first and last BLOCK elements of x, then the BLOCK before those,
+    read through an int64 view (a bitcast pointer: a second element type)."""
+    first = tl.arange(0, BLOCK)
+    tl.store(out_ptr + first, tl.load(x_ptr + first))
+    tl.store(out_ptr + BLOCK + first, tl.load(x_ptr + n - BLOCK + first))
+    wide = (x_ptr + n - 2 * BLOCK).to(tl.pointer_type(tl.int64), bitcast=True)
+    halves = tl.load(wide + tl.arange(0, BLOCK // 2))
+    tl.store(out_ptr.to(tl.pointer_type(tl.int64), bitcast=True) + BLOCK + tl.arange(0, BLOCK // 2),
+             halves)
+
+
+@pytest.mark.parametrize("device", ["cpu", "spirv"])
+def test_vector_add_past_one_binding(device: str) -> None:
+    n = _limit() // 4 + 4096  # float32 elements: past one binding
+    x = torch.arange(n, dtype=torch.float32, device=device)
+    y = torch.full((n,), 0.5, device=device)
+    out = torch.empty(n, device=device)
+    grid = (triton.cdiv(n, 1024),)
+    vector_add_kernel[grid](x, y, out, n, BLOCK_SIZE=1024)
+    result = out.cpu()
+    assert result[0] == 0.5 and result[-1] == (n - 1) + 0.5
+    assert torch.equal(result[::4099], torch.arange(n, dtype=torch.float32)[::4099] + 0.5)
+    variants = _variants(vector_add_kernel)
+    assert (0, 1, 2) in variants
+    # A second launch reuses the variant.
+    vector_add_kernel[grid](y, y, out, n, BLOCK_SIZE=1024)
+    assert out[-1].item() == 1.0 and len(_variants(vector_add_kernel)) == len(variants)
+
+
+def test_one_large_argument_beside_bound_ones() -> None:
+    n = _limit() // 4 + 4096
+    x = torch.arange(n, dtype=torch.int32, device="spirv")[8:]  # a view at an offset
+    out = torch.zeros(3072, dtype=torch.int32, device="spirv")
+    _gather_ends[(1,)](x, out, x.numel(), BLOCK=1024)
+    expected = torch.cat([torch.arange(8, 8 + 1024), torch.arange(n - 1024, n),
+                          torch.arange(n - 2048, n - 1024)]).to(torch.int32)
+    assert torch.equal(out.cpu(), expected)
+    assert list(_variants(_gather_ends)) == [(0,)]
+
+
+def test_operators_on_tensors_past_one_binding_stay_on_the_device() -> None:
+    import warnings
+
+    from triton_spirv.torch_device import operators
+    n = _limit() // 4 + 4096
+    big = torch.ones(n, device="spirv")
+    if not operators.enabled():
+        pytest.skip("FlagGems is not enabled")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        total = (big * 2).sum()
+    assert total.item() == 2 * n
+    assert not [w for w in caught if "on the CPU" in str(w.message)]
