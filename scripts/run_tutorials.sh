@@ -7,7 +7,8 @@
 # `... python3 -m triton_spirv.run` to select it next to CUDA.
 # Each file runs in a scratch folder (the tutorials write plots and CSVs)
 # under a time limit, TUTORIAL_TIMEOUT_S (default 1800 s): their benchmark
-# sections come after the checks and are long on CPU devices.
+# sections come after the checks and are long on CPU devices. TUTORIALS
+# (names, space-separated) runs some of them.
 set -uo pipefail
 dir=$(cd "$1" && pwd)
 shift
@@ -17,8 +18,8 @@ limit=${TUTORIAL_TIMEOUT_S:-1800}
 scratch=$(mktemp -d)
 status=0
 pytest_main=$(python3 -c 'import os, pytest; print(os.path.dirname(pytest.__file__))')/__main__.py
-for name in 01-vector-add 02-fused-softmax 03-matrix-multiplication 05-layer-norm 06-fused-attention \
-    08-grouped-gemm; do
+names=${TUTORIALS:-01-vector-add 02-fused-softmax 03-matrix-multiplication 05-layer-norm 06-fused-attention 08-grouped-gemm}
+for name in $names; do
   log=$scratch/$name.log
   start=$SECONDS
   if [ $name = 06-fused-attention ]; then

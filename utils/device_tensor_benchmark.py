@@ -5,7 +5,8 @@ wrappers allocate their outputs with `torch.empty_like`, as the tutorials'
 do; kernels are timed with `triton.testing.do_bench` as the tutorials time
 them (median of five calls). Also: host<->device copy bandwidth from
 pageable and pinned memory, and eager PyTorch operators on DEVICE, timed by
-the wall clock around `synchronize`.
+the wall clock around `synchronize`. Also a vector add of 6 GiB tensors,
+past what one Vulkan binding spans.
 
     bash scripts/gpu_machine.sh python3 utils/device_tensor_benchmark.py --side-by-side benchmarks/h200-device-tensors.json
     python3 utils/device_tensor_benchmark.py OUT.json --small     # here, on lavapipe
@@ -105,6 +106,20 @@ def measure(backend: str, small: bool) -> list[dict[str, Any]]:
     m = torch.randn(rows, cols, device=device)
     assert torch.allclose(softmax(m).cpu(), torch.softmax(m.cpu(), -1), atol=1e-6)
     record(f"softmax fp32 {rows}x{cols}", _bench(lambda: softmax(m)), 2 * 4 * rows * cols)
+
+    if not small:
+        # Tensors past one binding (NVIDIA binds at most 4 GiB): this backend
+        # passes them to the kernel by buffer device address.
+        n = 6 * 2**30 // 4
+        x = torch.arange(n, dtype=torch.float32, device=device)
+        y = torch.full((n,), 0.5, device=device)
+        out = add(x, y)
+        sample = torch.randint(0, n, (4096,))
+        sample[:2] = torch.tensor([0, n - 1])
+        assert torch.equal(out.cpu()[sample], x.cpu()[sample] + 0.5), "6 GiB vector add"
+        del out
+        record("vector add fp32 6 GiB per tensor", _bench(lambda: add(x, y)), 3 * 4 * n)
+        del x, y
 
     copy_bytes = 2**20 if small else 2**28
     for pinned in (False, True):
