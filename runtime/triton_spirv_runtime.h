@@ -49,6 +49,9 @@ typedef struct tsr_properties {
   /* Row reductions, per-element functions and conversions of cooperative
    * matrices (VK_NV_cooperative_matrix2). */
   uint32_t cooperative_matrix2;
+  /* The most bytes one allocation may have (tsr_allocate refuses more):
+   * maxMemoryAllocationSize, and maxBufferSize on Vulkan 1.3. */
+  uint64_t max_allocation_bytes;
 } tsr_properties;
 
 /* A host memory range bound as one storage buffer. */

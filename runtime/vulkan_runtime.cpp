@@ -197,6 +197,9 @@ struct tsr_device {
   uint32_t subgroupSize = 0;
   uint32_t computeUnits = 0;
   uint64_t importAlignment = 0;
+  /// The most bytes one allocation (a buffer and its memory) may have:
+  /// maxMemoryAllocationSize, and maxBufferSize where the device says.
+  uint64_t maxAllocationBytes = 0;
   // Whether launches can be timed, and whether they are: timestamps cost a
   // few microseconds per launch, so they are written once timing is asked
   // for (tsr_enable_timing).
@@ -505,7 +508,18 @@ int createLogicalDevice(tsr_device *device) {
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES};
   VkPhysicalDevicePushDescriptorPropertiesKHR pushDescriptorProperties{
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PUSH_DESCRIPTOR_PROPERTIES_KHR};
-  void **next = &subgroup.pNext;
+  VkPhysicalDeviceMaintenance3Properties maintenance3{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MAINTENANCE_3_PROPERTIES};
+  VkPhysicalDeviceMaintenance4Properties maintenance4{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MAINTENANCE_4_PROPERTIES};
+  subgroup.pNext = &maintenance3;
+  void **next = &maintenance3.pNext;
+  VkPhysicalDeviceProperties basics;
+  vkGetPhysicalDeviceProperties(device->physical, &basics);
+  if (basics.apiVersion >= VK_API_VERSION_1_3) {
+    *next = &maintenance4;
+    next = &maintenance4.pNext;
+  }
   if (pushDescriptor) {
     *next = &pushDescriptorProperties;
     next = &pushDescriptorProperties.pNext;
@@ -521,6 +535,11 @@ int createLogicalDevice(tsr_device *device) {
   properties.pNext = &subgroup;
   vkGetPhysicalDeviceProperties2(device->physical, &properties);
   device->properties = properties.properties;
+  device->maxAllocationBytes = maintenance3.maxMemoryAllocationSize;
+  if (basics.apiVersion >= VK_API_VERSION_1_3)
+    device->maxAllocationBytes =
+        std::min<uint64_t>(device->maxAllocationBytes,
+                           maintenance4.maxBufferSize);
   device->isCpu =
       properties.properties.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU;
   if (pushDescriptor) {
@@ -937,6 +956,11 @@ int importHostMemory(tsr_device *device, void *hostPointer, uint64_t size,
   if (!device->getHostPointerProperties)
     return fail("the Vulkan device cannot import host memory "
                 "(VK_EXT_external_memory_host is missing)");
+  if (size > device->maxAllocationBytes)
+    return fail("importing " + std::to_string(size) +
+                " bytes of host memory: the device allocates at most " +
+                std::to_string(device->maxAllocationBytes) +
+                " bytes at once (maxMemoryAllocationSize, maxBufferSize)");
   uint64_t alignment = device->importAlignment;
   if (reinterpret_cast<uintptr_t>(hostPointer) % alignment || size % alignment)
     return fail("host memory to import must be aligned to " +
@@ -1095,11 +1119,17 @@ int tsr_get_properties(tsr_device *device, tsr_properties *out) {
   out->cooperative_matrix2 = device->cooperativeMatrix2;
   out->min_storage_buffer_offset_alignment =
       limits.minStorageBufferOffsetAlignment;
+  out->max_allocation_bytes = device->maxAllocationBytes;
   return 0;
 }
 
 int tsr_allocate(tsr_device *device, uint64_t size, void **hostPointer,
                  tsr_allocation **out) {
+  if (size > device->maxAllocationBytes)
+    return fail("allocating " + std::to_string(size) +
+                " bytes of device memory: the device allocates at most " +
+                std::to_string(device->maxAllocationBytes) +
+                " bytes at once (maxMemoryAllocationSize, maxBufferSize)");
   auto allocation = std::make_unique<tsr_allocation>();
   allocation->device = device;
   allocation->size = std::max<uint64_t>(size, 1);

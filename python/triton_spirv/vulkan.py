@@ -49,6 +49,7 @@ class _Properties(ctypes.Structure):
         ("buffer_device_address", ctypes.c_uint32),
         ("bfloat16_cooperative_matrix", ctypes.c_uint32),
         ("cooperative_matrix2", ctypes.c_uint32),
+        ("max_allocation_bytes", ctypes.c_uint64),
     ]
 
 
@@ -79,6 +80,8 @@ class DeviceProperties:
     buffer_device_address: bool
     bfloat16_cooperative_matrix: bool
     cooperative_matrix2: bool
+    # The most bytes of one allocation or host import.
+    max_allocation_bytes: int
 
     @property
     def target(self) -> str:
@@ -214,7 +217,8 @@ class Device:
             robust_buffer_access=bool(raw.robust_buffer_access),
             buffer_device_address=bool(raw.buffer_device_address),
             bfloat16_cooperative_matrix=bool(raw.bfloat16_cooperative_matrix),
-            cooperative_matrix2=bool(raw.cooperative_matrix2))
+            cooperative_matrix2=bool(raw.cooperative_matrix2),
+            max_allocation_bytes=raw.max_allocation_bytes)
 
     def synchronize(self) -> None:
         """Waits for the launches in flight."""

@@ -119,7 +119,7 @@ struct CachingAllocator::Impl {
       if (!block) {
         std::string reason = tsr_last_error();
         TORCH_CHECK_WITH(OutOfMemoryError, false,
-                         "spirv: out of device memory allocating ", requested,
+                         "spirv: could not allocate ", requested,
                          " bytes (", stats.allocated, " allocated, ",
                          stats.reserved, " reserved): ", reason);
       }

@@ -1,6 +1,7 @@
 """Tensors larger than one binding spans (maxStorageBufferRange: 128 MiB on
 lavapipe): the launcher passes them by buffer device address, through a
-variant of the kernel compiled for it, CPU tensors and spirv tensors alike."""
+variant of the kernel compiled for it, CPU tensors and spirv tensors alike.
+One allocation is at most maxMemoryAllocationSize."""
 
 from __future__ import annotations
 
@@ -86,3 +87,13 @@ def test_operators_on_tensors_past_one_binding_stay_on_the_device() -> None:
         total = (big * 2).sum()
     assert total.item() == 2 * n
     assert not [w for w in caught if "on the CPU" in str(w.message)]
+
+
+def test_allocations_past_the_device_limit_are_refused() -> None:
+    # Past maxMemoryAllocationSize (2 GiB on lavapipe, 4 GiB on NVIDIA), a
+    # driver may accept an allocation whose end the GPU never writes.
+    limit = vulkan.device().properties.max_allocation_bytes
+    if limit > 2**33:
+        pytest.skip("the device allocates more than 8 GiB at once")
+    with pytest.raises(torch.OutOfMemoryError, match="maxMemoryAllocationSize"):
+        torch.empty(limit + 2**20, dtype=torch.uint8, device="spirv")
