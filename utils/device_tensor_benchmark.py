@@ -106,18 +106,19 @@ def measure(backend: str, small: bool) -> list[dict[str, Any]]:
     assert torch.allclose(softmax(m).cpu(), torch.softmax(m.cpu(), -1), atol=1e-6)
     record(f"softmax fp32 {rows}x{cols}", _bench(lambda: softmax(m)), 2 * 4 * rows * cols)
 
-    # Tensors past one binding (maxStorageBufferRange) go to kernels by
-    # buffer device address: the same add with every tensor passed so (an
-    # option of this backend; Triton-CUDA ignores it).
-    out = torch.empty_like(x)
+    if backend == "spirv":
+        # Tensors past one binding (maxStorageBufferRange) go to kernels by
+        # buffer device address: the same add with every tensor passed so (an
+        # option of this backend).
+        out = torch.empty_like(x)
 
-    def by_address() -> None:
-        vector_add_kernel[(triton.cdiv(n, 1024),)](x, y, out, n, BLOCK_SIZE=1024,
-                                                   address_arguments=(0, 1, 2))
+        def by_address() -> None:
+            vector_add_kernel[(triton.cdiv(n, 1024),)](x, y, out, n, BLOCK_SIZE=1024,
+                                                       address_arguments=(0, 1, 2))
 
-    by_address()
-    assert torch.equal(out.cpu(), x.cpu() + y.cpu())
-    record(f"vector add fp32 {n}, tensors by device address", _bench(by_address), 3 * 4 * n)
+        by_address()
+        assert torch.equal(out.cpu(), x.cpu() + y.cpu())
+        record(f"vector add fp32 {n}, tensors by device address", _bench(by_address), 3 * 4 * n)
 
     copy_bytes = 2**20 if small else 2**28
     for pinned in (False, True):
