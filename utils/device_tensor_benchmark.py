@@ -157,7 +157,7 @@ def markdown(results: dict[str, Any]) -> str:
     lines = ["| case | " + " | ".join(sides) + (" | spirv / cuda |" if len(sides) == 2 else " |"),
              "|---" * (len(sides) + 1 + (len(sides) == 2)) + "|"]
     by_case = {side: {r["case"]: r for r in results[side]["records"] if "ms" in r} for side in sides}
-    for case in by_case[sides[0]]:
+    for case in dict.fromkeys(case for side in sides for case in by_case[side]):
         cells, rates = [], []
         for side in sides:
             entry = by_case[side].get(case)
