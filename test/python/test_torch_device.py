@@ -220,6 +220,24 @@ def test_a_kernel_that_does_not_compile_runs_on_the_cpu() -> None:
     assert torch.equal(on_device.cpu(), values % 5)  # written back in place
 
 
+def test_fp16_layer_norm_keeps_fp32_statistics_as_cuda_does() -> None:
+    torch.manual_seed(3)
+    # Rows around 40, where fp16 statistics would be 0.03 coarse: the weight
+    # gradient 0.044 off, not 0.002.
+    x = (torch.randn(256, 1024) + 40).half()
+    weight, bias = torch.rand(1024, dtype=torch.float16), torch.rand(1024, dtype=torch.float16)
+    dy = torch.randn(256, 1024, dtype=torch.float16) * 0.1
+    _, mean, rstd = torch.native_layer_norm(x.to(DEVICE), (1024,), weight.to(DEVICE), bias.to(DEVICE),
+                                            1e-5)
+    assert mean.dtype == rstd.dtype == torch.float32 and mean.shape == (256, 1)
+    leaves = [t.to(DEVICE).requires_grad_() for t in (x, weight, bias)]
+    F.layer_norm(leaves[0], (1024,), leaves[1], leaves[2]).backward(dy.to(DEVICE))
+    exact = [t.double().requires_grad_() for t in (x, weight, bias)]
+    F.layer_norm(exact[0], (1024,), exact[1], exact[2]).backward(dy.double())
+    for got, want in zip(leaves, exact):
+        torch.testing.assert_close(got.grad.cpu().double(), want.grad, atol=0.01, rtol=0)
+
+
 def test_random_operators_on_the_device() -> None:
     torch.manual_seed(5)
     uniform = torch.rand(100_000, device=DEVICE)
