@@ -111,9 +111,11 @@ bool isFlattenableView(Operation *op) {
          });
 }
 
-/// Makes every access of `buffer` (flattenable), directly or through a
-/// static view, one of `flat`, a 1-D array of its element type, at the
-/// row-major position of its indices (plus the view's offsets).
+/// Makes every access of `buffer` (flattenable), directly, through a static
+/// view or through a reshape of identity layouts (one this pass made to
+/// share the buffer), one of `flat`, a 1-D array of its element type, at the
+/// row-major position of its indices (plus the view's offsets); a reshape
+/// keeps the row-major order of the elements.
 void accessFlat(RewriterBase &rewriter, Value buffer, Value flat) {
   auto type = cast<MemRefType>(buffer.getType());
   SmallVector<int64_t> strides = computeStrides(type.getShape());
@@ -147,6 +149,11 @@ void accessFlat(RewriterBase &rewriter, Value buffer, Value flat) {
     rewriter.modifyOpInPlace(user, [&] { user->setOperands(operands); });
   };
   for (Operation *user : llvm::make_early_inc_range(buffer.getUsers())) {
+    if (isa<memref::CollapseShapeOp, memref::ExpandShapeOp>(user)) {
+      accessFlat(rewriter, user->getResult(0), flat);
+      rewriter.eraseOp(user);
+      continue;
+    }
     auto view = dyn_cast<memref::SubViewOp>(user);
     if (!view) {
       rewrite(user, SmallVector<int64_t>(type.getRank(), 0));

@@ -202,3 +202,32 @@ func.func @barrier_before_loop(%x: f16, %i: index, %j: index, %n: index) {
   }
   return
 }
+
+// -----
+
+// A buffer already shared through a reshape (the 32 x 32 one, a view of the
+// 16 x 64 one) becomes part of a flat array when a buffer of another size
+// takes the memory over too: the accesses through the reshape take their
+// row-major positions, and no reshape of the flat array is left.
+// CHECK-LABEL: func.func @reshaped_then_flattened
+// CHECK: %[[FLAT:.*]] = memref.alloc() : memref<1024xf16, #gpu.address_space<workgroup>>
+// CHECK-NOT: memref.alloc()
+// CHECK-NOT: memref.collapse_shape
+// CHECK-NOT: memref.expand_shape
+// CHECK: memref.store %{{.*}}, %[[FLAT]][%{{.*}}] : memref<1024xf16
+// CHECK: %[[ROW:.*]] = arith.muli %{{.*}}, %c32 : index
+// CHECK: %[[POSITION:.*]] = arith.addi %[[ROW]], %{{.*}} : index
+// CHECK: memref.store %{{.*}}, %[[FLAT]][%[[POSITION]]] : memref<1024xf16
+// CHECK: memref.store %{{.*}}, %[[FLAT]][%{{.*}}] : memref<1024xf16
+func.func @reshaped_then_flattened(%i: index, %x: f16) {
+  %c0 = arith.constant 0 : index
+  %a = memref.alloc() : memref<16x64xf16, #gpu.address_space<workgroup>>
+  %c = memref.alloc() : memref<32x32xf16, #gpu.address_space<workgroup>>
+  %d = memref.alloc() : memref<8x16xf16, #gpu.address_space<workgroup>>
+  memref.store %x, %a[%c0, %i] : memref<16x64xf16, #gpu.address_space<workgroup>>
+  gpu.barrier
+  memref.store %x, %c[%i, %c0] : memref<32x32xf16, #gpu.address_space<workgroup>>
+  gpu.barrier
+  memref.store %x, %d[%c0, %i] : memref<8x16xf16, #gpu.address_space<workgroup>>
+  return
+}
