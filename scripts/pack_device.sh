@@ -14,5 +14,5 @@ python3 -m pip install -q --no-deps --target .device/site .device/dist/*.whl
 # Installed there (as wheels they are a fifth of their size).
 python3 -m pip download -q --no-deps -d .device/wheels --python-version 3.12 --only-binary=:all: \
   --platform manylinux2014_x86_64 --platform manylinux_2_17_x86_64 \
-  flag-gems==5.0.2 sqlalchemy==2.0.48
+  flag-gems==5.0.2 sqlalchemy==2.0.48 tabulate==0.10.0
 rm -rf .device/dist

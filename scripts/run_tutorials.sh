@@ -18,7 +18,8 @@ limit=${TUTORIAL_TIMEOUT_S:-1800}
 scratch=$(mktemp -d)
 status=0
 pytest_main=$(python3 -c 'import os, pytest; print(os.path.dirname(pytest.__file__))')/__main__.py
-names=${TUTORIALS:-01-vector-add 02-fused-softmax 03-matrix-multiplication 05-layer-norm 06-fused-attention 08-grouped-gemm}
+names=${TUTORIALS:-01-vector-add 02-fused-softmax 03-matrix-multiplication 04-low-memory-dropout 05-layer-norm
+  06-fused-attention 08-grouped-gemm}
 for name in $names; do
   log=$scratch/$name.log
   start=$SECONDS
