@@ -13,8 +13,13 @@ torch.distributed's collectives on spirv tensors)."""
 
 from __future__ import annotations
 
+import importlib.abc
+import importlib.util
+import sys
 import threading
+import types
 import warnings
+from typing import Any, Callable
 
 __all__ = ["DEVICE_TYPE", "register", "registered", "try_register", "autoload"]
 
@@ -47,7 +52,47 @@ def register() -> None:
         torch._register_device_module(DEVICE_TYPE, module)
         torch.utils.generate_methods_for_privateuse1_backend()
         distributed.register()
+        _after_import("torch._dynamo.device_interface", _register_dynamo_interface)
         _registered = True
+
+
+def _register_dynamo_interface(_: object) -> None:
+    from ..inductor.interface import register_interface
+    register_interface()
+
+
+class _AfterImport(importlib.abc.MetaPathFinder):
+    """Runs `callback` with module `name` once it has been executed (a
+    post-import hook; one use)."""
+
+    def __init__(self, name: str, callback: Callable[[types.ModuleType], None]) -> None:
+        self.name, self.callback = name, callback
+
+    def find_spec(self, fullname: str, path: Any, target: Any = None) -> Any:
+        if fullname != self.name:
+            return None
+        sys.meta_path.remove(self)
+        spec = importlib.util.find_spec(fullname)
+        if spec is None or spec.loader is None:
+            return spec
+        execute, callback = spec.loader.exec_module, self.callback
+
+        def exec_module(module: types.ModuleType) -> None:
+            execute(module)
+            callback(module)
+
+        spec.loader.exec_module = exec_module  # type: ignore[method-assign]
+        return spec
+
+
+def _after_import(name: str, callback: Callable[[types.ModuleType], None]) -> None:
+    """`callback(module)` now if `name` is imported, else once it is:
+    Dynamo's modules take seconds to import, which programs that never
+    compile should not pay."""
+    if name in sys.modules:
+        callback(sys.modules[name])
+    else:
+        sys.meta_path.insert(0, _AfterImport(name, callback))
 
 
 _failure: str | None = None

@@ -279,3 +279,17 @@ def reset_fallback_ops() -> None:
     """Forgets the fallback log (and warns again at each operator's next
     fallback)."""
     native.library().tsd_reset_fallback_ops()
+
+
+# What Inductor takes from an out-of-tree device's module to generate code
+# for it (torch.compile): imported with Inductor, on first lookup.
+_INDUCTOR_CODEGEN = ("Scheduling", "PythonWrapperCodegen", "CppWrapperCodegen", "WrapperFxCodegen")
+
+
+def __getattr__(name: str) -> Any:
+    if name in _INDUCTOR_CODEGEN:
+        from ..inductor.codegen import register_codegen
+        classes = register_codegen()
+        globals().update(classes)
+        return classes[name]
+    raise AttributeError(f"module 'torch.spirv' has no attribute {name!r}")

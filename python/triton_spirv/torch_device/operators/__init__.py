@@ -128,6 +128,26 @@ def _kernel_errors() -> tuple[type[BaseException], ...]:
 _failed_keys: set[str] = set()
 
 
+def _outside_dynamo(function: Any) -> Any:
+    """`function`, run with Dynamo's frame evaluation off once Dynamo is
+    loaded: an operator called from the eager part of a compiled function
+    (after a graph break, or autograd's backward) must run as written, not
+    be traced (FlagGems' Python and its kernel launches are not traceable).
+    Dynamo is not imported for it: programs that never compile do not pay."""
+    disabled: list[Any] = []
+
+    @functools.wraps(function)
+    def run(*args: Any, **kwargs: Any) -> Any:
+        if not disabled:
+            dynamo = sys.modules.get("torch._dynamo")
+            if dynamo is None:
+                return function(*args, **kwargs)
+            disabled.append(dynamo.disable(function, recursive=True))
+        return disabled[0](*args, **kwargs)
+
+    return run
+
+
 def _or_on_the_cpu(key: str, function: Any) -> Any:
     """FlagGems' `function` for the ATen operator `key`; where its kernel
     cannot be compiled or cannot bind its tensors, the operator on the CPU (spirv tensors copied there,
@@ -151,7 +171,7 @@ def _or_on_the_cpu(key: str, function: Any) -> Any:
             operator = getattr(getattr(torch.ops.aten, name), overload or "default")
             return _on_the_cpu(operator, args, kwargs)
 
-    return run
+    return _outside_dynamo(run)
 
 
 def _on_the_cpu(operator: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
@@ -229,11 +249,11 @@ def enable() -> bool:
         warnings.filterwarnings("ignore", message="resolve_user_setting")
         flag_gems.enable(registrar=DeviceRegistrar)
     library = torch.library.Library("aten", "IMPL")
-    library.impl("cat", _cat, "PrivateUse1")
-    library.impl("stack", _stack, "PrivateUse1")
-    library.impl("embedding_backward",
-                 lambda grad, *args: embedding_backward(grad.contiguous(), *args), "PrivateUse1")
-    library.impl("native_layer_norm", _native_layer_norm, "PrivateUse1")
+    library.impl("cat", _outside_dynamo(_cat), "PrivateUse1")
+    library.impl("stack", _outside_dynamo(_stack), "PrivateUse1")
+    library.impl("embedding_backward", _outside_dynamo(
+        lambda grad, *args: embedding_backward(grad.contiguous(), *args)), "PrivateUse1")
+    library.impl("native_layer_norm", _outside_dynamo(_native_layer_norm), "PrivateUse1")
     _library_kept.append(library)
     _enabled = True
     return True
