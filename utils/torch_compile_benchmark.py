@@ -1,21 +1,19 @@
-"""torch.compile through SPIR-V, next to eager PyTorch on the CPU and to
-Inductor on CUDA, for the models of the torch.compile tests.
+"""torch.compile on the spirv device next to Inductor on CUDA (same run, same
+models), each beside eager PyTorch on its own device.
 
     # on the GPU machine, both backends in one run (JSON + Markdown):
     bash scripts/gpu_machine.sh python3 utils/torch_compile_benchmark.py --side-by-side benchmarks/h200-torch-compile.json
     # this backend alone (lavapipe here), small sizes:
     python3 utils/torch_compile_benchmark.py --backend spirv --small benchmarks/lavapipe-torch-compile.json
 
-Both sides compile with mode="max-autotune" and Triton matmul templates only
-(max_autotune_gemm_backends="TRITON"), so that every op of the SPIR-V side
-runs through SPIR-V (Inductor would otherwise hand CPU matmuls to the host's
-BLAS). The SPIR-V side's inputs and parameters are in device memory
-(triton_spirv.memory); the buffers Inductor allocates itself are ordinary CPU
-tensors, which kernels reach through imported host memory. Eager PyTorch runs
-on the host CPU with ordinary tensors. Times are wall clock per call after
-synchronizing, the median of ROUNDS rounds (and their spread); "first call"
-is the first call's wall clock with empty compile caches: compiling and
-autotuning every kernel, and running once.
+Inputs and parameters are made on the device (`spirv` through this backend,
+`cuda` through Triton's CUDA backend), and Inductor allocates its buffers
+there. `--mode` is torch.compile's mode (default: its default, where matmuls
+are the device's eager `mm`; `max-autotune-no-cudagraphs` autotunes Triton
+matmul templates); `--models` picks some. Times are wall clock per call
+after synchronizing, the median of ROUNDS rounds (and their spread); "first
+call" is the first call's wall clock with empty compile caches: compiling
+(and autotuning) every kernel, and running once.
 """
 
 from __future__ import annotations
@@ -32,7 +30,7 @@ import torch
 import torch.nn.functional as F
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from side_by_side import Backend, argument_parser, device_name, run_command_line  # noqa: E402
+from side_by_side import argument_parser, device_name, run_command_line  # noqa: E402
 
 ROUNDS = 5
 Model = tuple[Callable[..., Any], list[torch.Tensor], torch.nn.Module | None]
@@ -123,40 +121,39 @@ def _summary(rounds: list[float]) -> dict[str, float]:
     return {"median_ms": statistics.median(rounds), "min_ms": min(rounds), "max_ms": max(rounds)}
 
 
-def measure(backend_name: str, small: bool) -> dict[str, Any]:
+def measure(backend_name: str, small: bool, mode: str, models: list[str]) -> dict[str, Any]:
     import torch._inductor.config as inductor_config
 
     # Empty caches: the first call compiles and autotunes everything.
     os.environ["TRITON_CACHE_DIR"] = tempfile.mkdtemp(prefix="triton-cache-")
     os.environ["TORCHINDUCTOR_CACHE_DIR"] = tempfile.mkdtemp(prefix="inductor-cache-")
-    backend = Backend(backend_name)
-    if backend_name == "spirv":
-        import triton_spirv
-        triton_spirv.enable_torch_compile()
+    device = torch.device(backend_name)
+    synchronize = torch.cuda.synchronize if backend_name == "cuda" else torch.spirv.synchronize
     inductor_config.max_autotune_gemm_backends = "TRITON"
     calls = 3 if small else 20
-    results: dict[str, Any] = {"device": device_name(backend_name), "small": small, "models": {}}
-    for name, build in MODELS.items():
+    results: dict[str, Any] = {"device": device_name(backend_name), "small": small, "mode": mode,
+                               "models": {}}
+    for name in models:
         torch.manual_seed(0)
-        fn, inputs, module = build(small)
+        fn, inputs, module = MODELS[name](small)
         with torch.no_grad():
             expected = fn(*inputs) if name != "training_step" else None
         entry: dict[str, Any] = {}
-        if backend_name == "spirv":
-            entry["eager_cpu"] = _summary(_per_call_ms(lambda: fn(*inputs), lambda: None, calls))
         if module is not None:
-            for parameter in module.parameters():
-                parameter.data = backend.tensor(parameter.data)
-        placed = [backend.tensor(t) for t in inputs]
-        torch._dynamo.reset()
-        compiled = torch.compile(fn, mode="max-autotune-no-cudagraphs")
+            module.to(device)
+        placed = [t.to(device) for t in inputs]
         grad = torch.enable_grad() if name == "training_step" else torch.no_grad()
+        with grad:
+            fn(*placed)
+            entry["eager"] = _summary(_per_call_ms(lambda: fn(*placed), synchronize, calls))
+        torch._dynamo.reset()
+        compiled = torch.compile(fn, mode=None if mode == "default" else mode)
         with grad:
             start = time.perf_counter()
             actual = compiled(*placed)
-            backend.synchronize()
+            synchronize()
             entry["first_call_s"] = time.perf_counter() - start
-            entry["compiled"] = _summary(_per_call_ms(lambda: compiled(*placed), backend.synchronize, calls))
+            entry["compiled"] = _summary(_per_call_ms(lambda: compiled(*placed), synchronize, calls))
         if expected is not None:
             entry["max_error_vs_eager"] = _max_error(actual, expected)
         results["models"][name] = entry
@@ -167,9 +164,11 @@ def measure(backend_name: str, small: bool) -> dict[str, Any]:
 def markdown(results: dict[str, Any]) -> str:
     spirv = results.get("spirv", {})
     cuda = results.get("cuda", {})
-    lines = [f"this backend: {spirv.get('device', '-')}; Inductor CUDA: {cuda.get('device', '-')}", "",
-             "| model | eager CPU (ms) | compiled, SPIR-V (ms) | Inductor CUDA (ms) | SPIR-V first call (s) "
-             "| CUDA first call (s) | max error vs eager: SPIR-V | CUDA |", "|---|---|---|---|---|---|---|---|"]
+    lines = [f"this backend: {spirv.get('device', '-')}; Inductor CUDA: {cuda.get('device', '-')}; "
+             f"mode: {spirv.get('mode', cuda.get('mode', '-'))}", "",
+             "| model | compiled, spirv (ms) | Inductor CUDA (ms) | ratio | eager spirv (ms) | eager CUDA (ms) "
+             "| first call spirv / CUDA (s) | max error vs eager CPU: spirv / CUDA |",
+             "|---|---|---|---|---|---|---|---|"]
 
     def cell(entry: dict[str, Any] | None, key: str) -> str:
         if not entry or key not in entry:
@@ -177,8 +176,13 @@ def markdown(results: dict[str, Any]) -> str:
         s = entry[key]
         return f"{s['median_ms']:.3f} ({s['min_ms']:.3f}-{s['max_ms']:.3f})"
 
+    def ratio(ours: dict[str, Any] | None, theirs: dict[str, Any] | None) -> str:
+        if not ours or not theirs or "compiled" not in ours or "compiled" not in theirs:
+            return "-"
+        return f"{theirs['compiled']['median_ms'] / ours['compiled']['median_ms']:.3f}"
+
     def first_call(entry: dict[str, Any] | None) -> str:
-        return f"{entry['first_call_s']:.1f}" if entry else "-"
+        return f"{entry['first_call_s']:.1f}" if entry and "first_call_s" in entry else "-"
 
     def error(entry: dict[str, Any] | None) -> str:
         return f"{entry['max_error_vs_eager']:.1e}" if entry and "max_error_vs_eager" in entry else "-"
@@ -186,17 +190,24 @@ def markdown(results: dict[str, Any]) -> str:
     for name in MODELS:
         ours = spirv.get("models", {}).get(name)
         theirs = cuda.get("models", {}).get(name)
-        lines.append(f"| {name} | {cell(ours, 'eager_cpu')} | {cell(ours, 'compiled')} | {cell(theirs, 'compiled')} "
-                     f"| {first_call(ours)} | {first_call(theirs)} | {error(ours)} | {error(theirs)} |")
+        if not ours and not theirs:
+            continue
+        lines.append(f"| {name} | {cell(ours, 'compiled')} | {cell(theirs, 'compiled')} | {ratio(ours, theirs)} "
+                     f"| {cell(ours, 'eager')} | {cell(theirs, 'eager')} "
+                     f"| {first_call(ours)} / {first_call(theirs)} | {error(ours)} / {error(theirs)} |")
     return "\n".join(lines) + "\n"
 
 
 def main() -> None:
     parser = argument_parser(__doc__)
     parser.add_argument("--small", action="store_true", help="sizes for lavapipe")
+    parser.add_argument("--mode", default="default", help="torch.compile's mode")
+    parser.add_argument("--models", default=",".join(MODELS), help="comma-separated, of: " + ", ".join(MODELS))
     args = parser.parse_args()
-    forwarded = ["--small"] if args.small else []
-    run_command_line(__file__, args, forwarded, lambda backend: measure(backend, args.small), markdown)
+    models = args.models.split(",")
+    forwarded = (["--small"] if args.small else []) + ["--mode", args.mode, "--models", args.models]
+    run_command_line(__file__, args, forwarded, lambda backend: measure(backend, args.small, args.mode, models),
+                     markdown)
 
 
 if __name__ == "__main__":
