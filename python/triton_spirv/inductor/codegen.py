@@ -50,10 +50,13 @@ def register_codegen() -> dict[str, Any]:
 
     register_device_op_overrides(DEVICE_TYPE, SpirvDeviceOpOverrides())
     # Autotuning times configurations with Triton's do_bench (the device's
-    # events), not with CUDA's.
+    # events), not with CUDA's. Torch before 2.13 has no such registry: it
+    # times them with do_bench where CUDA is absent, with CUDA's events (which
+    # do not see this device's work) where it is present.
     from torch._inductor.runtime import benchmarking
-    if DEVICE_TYPE not in benchmarking._BENCHMARK_DISPATCH:
-        benchmarking.register_benchmarker(DEVICE_TYPE, _benchmark)
+    register = getattr(benchmarking, "register_benchmarker", None)
+    if register is not None and DEVICE_TYPE not in benchmarking._BENCHMARK_DISPATCH:
+        register(DEVICE_TYPE, _benchmark)
     if DEVICE_TYPE not in inductor_utils.GPU_TYPES:
         inductor_utils.GPU_TYPES.append(DEVICE_TYPE)
     return {"Scheduling": TritonScheduling, "PythonWrapperCodegen": PythonWrapperCodegen,
