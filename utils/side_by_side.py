@@ -57,7 +57,8 @@ class Backend:
 
 def run_command_line(script: str, args: argparse.Namespace, forwarded: list[str],
                      measure: Callable[[str], dict[str, Any]], markdown: Callable[[dict[str, Any]], str],
-                     figure: Callable[[dict[str, Any], Path], None] | None = None) -> None:
+                     figure: Callable[[dict[str, Any], Path], None] | None = None,
+                     spirv_without_cuda: bool = False) -> None:
     """One backend: `measure(backend)` here, written to OUTPUT (and, for this
     backend, its Markdown table next to it). Side by side: the script with
     `forwarded` options once per backend, the results by backend in OUTPUT and
@@ -79,7 +80,11 @@ def run_command_line(script: str, args: argparse.Namespace, forwarded: list[str]
     for backend, part in zip(("cuda", "spirv"), parts):
         command = [sys.executable, script, str(part), "--backend", backend, *forwarded]
         print("==", " ".join(command), flush=True)
-        subprocess.run(command, check=True, env=os.environ)
+        environment = dict(os.environ)
+        if backend == "spirv" and spirv_without_cuda:
+            # The spirv device as the process's one GPU (Inductor's premise).
+            environment["CUDA_VISIBLE_DEVICES"] = ""
+        subprocess.run(command, check=True, env=environment)
         results[backend] = json.loads(part.read_text())
     args.output.write_text(json.dumps(results, indent=2) + "\n")
     for part in parts:

@@ -8,7 +8,8 @@ models), each beside eager PyTorch on its own device.
 
 Inputs and parameters are made on the device (`spirv` through this backend,
 `cuda` through Triton's CUDA backend), and Inductor allocates its buffers
-there. `--mode` is torch.compile's mode (default: its default, where matmuls
+there. The spirv side runs with CUDA hidden (`CUDA_VISIBLE_DEVICES=`):
+Inductor takes one GPU type per process. `--mode` is torch.compile's mode (default: its default, where matmuls
 are the device's eager `mm`; `max-autotune-no-cudagraphs` autotunes Triton
 matmul templates); `--models` picks some. Times are wall clock per call
 after synchronizing, the median of ROUNDS rounds (and their spread); "first
@@ -207,7 +208,7 @@ def main() -> None:
     models = args.models.split(",")
     forwarded = (["--small"] if args.small else []) + ["--mode", args.mode, "--models", args.models]
     run_command_line(__file__, args, forwarded, lambda backend: measure(backend, args.small, args.mode, models),
-                     markdown)
+                     markdown, spirv_without_cuda=True)
 
 
 if __name__ == "__main__":

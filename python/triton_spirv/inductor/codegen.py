@@ -9,7 +9,10 @@ takes its GPU path. Nothing in torch's files is changed."""
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
+
+import torch
 
 __all__ = ["register_codegen"]
 
@@ -48,6 +51,12 @@ def register_codegen() -> dict[str, Any]:
         def current_stream(self) -> str:
             return "torch.spirv.current_stream()"
 
+    if torch.cuda.is_available():
+        # Inductor asserts that one GPU type is available per process.
+        warnings.warn("triton-spirv: torch.compile of spirv tensors needs CUDA hidden from this "
+                      "process (CUDA_VISIBLE_DEVICES=): Inductor takes one GPU type per process",
+                      RuntimeWarning, stacklevel=2)
+        return {}
     register_device_op_overrides(DEVICE_TYPE, SpirvDeviceOpOverrides())
     # Autotuning times configurations with Triton's do_bench (the device's
     # events), not with CUDA's. Torch before 2.13 has no such registry: it

@@ -291,5 +291,6 @@ def __getattr__(name: str) -> Any:
         from ..inductor.codegen import register_codegen
         classes = register_codegen()
         globals().update(classes)
-        return classes[name]
+        if name in classes:
+            return classes[name]
     raise AttributeError(f"module 'torch.spirv' has no attribute {name!r}")
