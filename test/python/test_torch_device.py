@@ -269,6 +269,7 @@ def test_autograd_and_an_adamw_step() -> None:
     model.load_state_dict(reference.state_dict())
     model = model.to(DEVICE)
     x, target = torch.randn(8, 16), torch.randn(8, 4)
+    torch.spirv.reset_fallback_ops()
     for net, inputs, goal in ((reference, x, target), (model, x.to(DEVICE), target.to(DEVICE))):
         optimizer = torch.optim.AdamW(net.parameters(), lr=0.01, foreach=False)
         loss = torch.nn.functional.mse_loss(net(inputs), goal)
@@ -277,6 +278,9 @@ def test_autograd_and_an_adamw_step() -> None:
     for expected, got in zip(reference.parameters(), model.parameters()):
         assert got.device.type == "spirv"
         assert torch.allclose(got.detach().cpu(), expected.detach(), atol=1e-6)
+    from triton_spirv.torch_device import operators
+    if operators.enabled():  # the step's in-place updates (addcdiv.out, ...) on the device too
+        assert torch.spirv.fallback_ops() == {}
 
 
 def test_triton_binds_device_tensors_in_place() -> None:

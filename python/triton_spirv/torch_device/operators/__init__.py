@@ -13,7 +13,8 @@ time, which this backend's pointer analysis rejects: a copy into each slice
 of the output instead), `embedding_backward` (FlagGems' kernel indexes
 the gradient as if contiguous: made contiguous first) and
 `native_layer_norm` (FlagGems' kernels, its statistics kept in fp32 as
-CUDA keeps them)."""
+CUDA keeps them); and `out=` overloads FlagGems lacks where it has the
+functional one (an optimizer step's in-place updates)."""
 
 from __future__ import annotations
 
@@ -90,6 +91,35 @@ def _native_layer_norm(input: torch.Tensor, normalized_shape: Sequence[int],
         layernorm.layer_norm_loop_kernel[(m, 1, 1)](x, y, w, b, mean, rstd, m, n, eps)
     stats_shape = tuple(input.shape[:input.dim() - len(normalized_shape)]) + (1,) * len(normalized_shape)
     return y, mean.view(stats_shape), rstd.view(stats_shape)
+
+
+# `out=` overloads FlagGems lacks, served by its functional kernel and a copy
+# (an optimizer step's in-place updates come here): overload -> functional.
+_OUT_FROM_FUNCTIONAL = {
+    "addcdiv.out": "addcdiv", "addcmul.out": "addcmul", "mul.out": "mul.Tensor",
+    "add.out": "add.Tensor", "sub.out": "sub.Tensor", "div.out": "div.Tensor", "sqrt.out": "sqrt",
+    "lerp.Scalar_out": "lerp.Scalar", "lerp.Tensor_out": "lerp.Tensor", "maximum.out": "maximum",
+}
+
+
+def _with_out(functional: Any) -> Any:
+    def run(*args: Any, out: torch.Tensor, **kwargs: Any) -> torch.Tensor:
+        result = functional(*args, **kwargs)
+        if out.shape != result.shape:
+            out.resize_(result.shape)
+        return out.copy_(result)
+
+    return run
+
+
+def _register_out_overloads(library: Any) -> None:
+    for overload, functional in _OUT_FROM_FUNCTIONAL.items():
+        has = torch._C._dispatch_has_kernel_for_dispatch_key
+        if has(f"aten::{overload}", "PrivateUse1") or not has(f"aten::{functional}", "PrivateUse1"):
+            continue
+        name, _, variant = functional.partition(".")
+        library.impl(overload, _outside_dynamo(_with_out(getattr(getattr(torch.ops.aten, name),
+                                                                 variant or "default"))), "PrivateUse1")
 
 
 # The device's own (fill_, zero_: one fill on the queue) and this package's.
@@ -254,6 +284,7 @@ def enable() -> bool:
     library.impl("embedding_backward", _outside_dynamo(
         lambda grad, *args: embedding_backward(grad.contiguous(), *args)), "PrivateUse1")
     library.impl("native_layer_norm", _outside_dynamo(_native_layer_norm), "PrivateUse1")
+    _register_out_overloads(library)
     _library_kept.append(library)
     _enabled = True
     return True
