@@ -262,6 +262,19 @@ def test_norm_backward_on_the_device() -> None:
         torch.testing.assert_close(got, expected, atol=1e-3, rtol=1e-4)
 
 
+@pytest.mark.parametrize("reduction", ["mean", "sum", "none"])
+def test_mse_loss_backward_on_the_device(reduction: str) -> None:
+    torch.manual_seed(4)
+    x, target = torch.randn(6, 5), torch.randn(6, 5)
+    grads = []
+    for device in ("cpu", DEVICE):
+        leaf = x.to(device).requires_grad_()
+        loss = F.mse_loss(leaf, target.to(device), reduction=reduction)
+        (loss if reduction != "none" else loss.sum()).backward()
+        grads.append(leaf.grad.cpu())
+    torch.testing.assert_close(grads[1], grads[0])
+
+
 def test_autograd_and_an_adamw_step() -> None:
     torch.manual_seed(1)
     reference = torch.nn.Sequential(torch.nn.Linear(16, 32), torch.nn.GELU(), torch.nn.Linear(32, 4))

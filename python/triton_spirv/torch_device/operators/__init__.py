@@ -14,7 +14,8 @@ of the output instead), `embedding_backward` (FlagGems' kernel indexes
 the gradient as if contiguous: made contiguous first) and
 `native_layer_norm` (FlagGems' kernels, its statistics kept in fp32 as
 CUDA keeps them); and `out=` overloads FlagGems lacks where it has the
-functional one (an optimizer step's in-place updates)."""
+functional one (an optimizer step's in-place updates) and
+`mse_loss_backward`, from operators it has."""
 
 from __future__ import annotations
 
@@ -110,6 +111,14 @@ def _with_out(functional: Any) -> Any:
         return out.copy_(result)
 
     return run
+
+
+def _mse_loss_backward(grad_output: torch.Tensor, input: torch.Tensor, target: torch.Tensor,
+                       reduction: int) -> torch.Tensor:
+    """FlagGems has no kernel for it: its formula in operators that run on
+    the device (reduction 1 is the mean)."""
+    scale = 2.0 / input.numel() if reduction == 1 else 2.0
+    return (input - target) * grad_output * scale
 
 
 def _register_out_overloads(library: Any) -> None:
@@ -285,6 +294,8 @@ def enable() -> bool:
         lambda grad, *args: embedding_backward(grad.contiguous(), *args)), "PrivateUse1")
     library.impl("native_layer_norm", _outside_dynamo(_native_layer_norm), "PrivateUse1")
     _register_out_overloads(library)
+    if not torch._C._dispatch_has_kernel_for_dispatch_key("aten::mse_loss_backward", "PrivateUse1"):
+        library.impl("mse_loss_backward", _outside_dynamo(_mse_loss_backward), "PrivateUse1")
     _library_kept.append(library)
     _enabled = True
     return True
