@@ -268,7 +268,7 @@ def test_mse_loss_backward_on_the_device(reduction: str) -> None:
     x, target = torch.randn(6, 5), torch.randn(6, 5)
     grads = []
     for device in ("cpu", DEVICE):
-        leaf = x.to(device).requires_grad_()
+        leaf = x.to(device).detach().requires_grad_()
         loss = F.mse_loss(leaf, target.to(device), reduction=reduction)
         (loss if reduction != "none" else loss.sum()).backward()
         grads.append(leaf.grad.cpu())
