@@ -90,3 +90,48 @@ def test_training_step_gradients(launches: list[str]) -> None:
         assert ours.grad.device.type == DEVICE
         torch.testing.assert_close(ours.grad.cpu(), theirs.grad, atol=1e-5, rtol=1e-4)
     assert any(name.startswith("triton_") for name in launches)
+
+
+class _Block(torch.nn.Module):
+    """A GPT-2 block: causal self-attention (scaled_dot_product_attention)
+    and an MLP with tanh GELU, each after a layer norm, with residuals."""
+
+    def __init__(self, width: int = 64, heads: int = 4) -> None:
+        super().__init__()
+        self.heads = heads
+        self.ln1, self.ln2 = torch.nn.LayerNorm(width), torch.nn.LayerNorm(width)
+        self.qkv, self.proj = torch.nn.Linear(width, 3 * width), torch.nn.Linear(width, width)
+        self.fc, self.out = torch.nn.Linear(width, 4 * width), torch.nn.Linear(4 * width, width)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        batch, tokens, width = x.shape
+        q, k, v = (t.view(batch, tokens, self.heads, width // self.heads).transpose(1, 2)
+                   for t in self.qkv(self.ln1(x)).split(width, 2))
+        attended = F.scaled_dot_product_attention(q, k, v, is_causal=True)
+        x = x + self.proj(attended.transpose(1, 2).reshape(batch, tokens, width))
+        return x + self.out(F.gelu(self.fc(self.ln2(x)), approximate="tanh"))
+
+
+def test_gpt2_block_forward(launches: list[str]) -> None:
+    torch.manual_seed(0)
+    reference, block = _Block(), _Block()
+    block.load_state_dict(reference.state_dict())
+    block.to(DEVICE)
+    x = torch.randn(2, 32, 64)
+    with torch.no_grad():
+        actual = torch.compile(block)(x.to(DEVICE))
+        torch.testing.assert_close(actual.cpu(), reference(x), atol=1e-4, rtol=1e-4)
+    assert any(name.startswith("triton_") for name in launches)
+    assert torch.spirv.fallback_ops() == {}
+
+
+def test_max_autotune(launches: list[str]) -> None:
+    # Inductor's matmul templates need a device of 68 or more multiprocessors
+    # (the H200's 132): on lavapipe the candidates are the device's mm,
+    # with the ReLU fused after it.
+    torch.manual_seed(0)
+    a, b = torch.randn(128, 64), torch.randn(64, 96)
+    actual = torch.compile(lambda a, b: torch.relu(a @ b), mode="max-autotune-no-cudagraphs")(
+        a.to(DEVICE), b.to(DEVICE))
+    torch.testing.assert_close(actual.cpu(), torch.relu(a @ b), atol=1e-4, rtol=1e-4)
+    assert any(name.startswith("triton_") for name in launches)
