@@ -66,6 +66,8 @@ class DeviceProperties:
     name: str
     vendor_id: int
     is_cpu: bool
+    # Its own memory, apart from the host's (CPU tensors cross PCIe).
+    is_discrete: bool
     subgroup_size: int
     compute_units: int
     max_workgroup_invocations: int
@@ -93,6 +95,7 @@ class DeviceProperties:
         return "generic"
 
 
+_VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU = 2
 _VK_PHYSICAL_DEVICE_TYPE_CPU = 4
 _library: ctypes.CDLL | None = None
 _library_lock = threading.Lock()
@@ -207,6 +210,7 @@ class Device:
         self.properties = DeviceProperties(
             name=raw.name.decode(), vendor_id=raw.vendor_id,
             is_cpu=raw.device_type == _VK_PHYSICAL_DEVICE_TYPE_CPU,
+            is_discrete=raw.device_type == _VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU,
             subgroup_size=raw.subgroup_size, compute_units=raw.compute_units,
             max_workgroup_invocations=raw.max_workgroup_invocations,
             max_workgroup_count=tuple(raw.max_workgroup_count),

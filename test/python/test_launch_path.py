@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 import resource
+import warnings
 import threading
 import time
 
@@ -148,6 +149,26 @@ def test_buffers_beyond_the_device_range_are_refused_without_device_addresses(
     device_out = memory.zeros(beyond, torch.int32)
     with pytest.raises(ValueError, match="maxStorageBufferRange"):
         fill[(triton.cdiv(beyond, 1024),)](device_out, beyond, 5, BLOCK_SIZE=1024)
+
+
+def test_cpu_tensors_on_a_discrete_gpu_warn_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    from triton_spirv.backend import launcher
+    device = _device()
+    monkeypatch.setattr(device, "properties", dataclasses.replace(device.properties, is_discrete=True))
+    monkeypatch.setattr(launcher, "_warned_host_memory", False)
+
+    @triton.jit
+    def twice(x_ptr, n, BLOCK_SIZE: tl.constexpr):
+        offsets = tl.arange(0, BLOCK_SIZE)
+        tl.store(x_ptr + offsets, tl.load(x_ptr + offsets, mask=offsets < n) * 2, mask=offsets < n)
+
+    x = torch.ones(100)
+    with pytest.warns(RuntimeWarning, match="reaches over PCIe"):
+        twice[(1,)](x, 100, BLOCK_SIZE=128)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        twice[(1,)](x, 100, BLOCK_SIZE=128)  # said once
+    assert torch.equal(x, torch.full((100,), 4.0))
 
 
 def test_cpu_storages_are_imported_once_while_they_live() -> None:

@@ -17,6 +17,7 @@ import os
 import re
 import struct
 import threading
+import warnings
 import weakref
 from collections import deque
 from typing import TYPE_CHECKING, Any, Callable, Sequence
@@ -326,6 +327,7 @@ class SPIRVLauncher:
                              f"addresses; this Vulkan device has none")
         # Staging is read at each launch (TRITON_SPIRV_STAGING may change).
         self.can_import = properties.host_import_alignment != 0
+        self.discrete = properties.is_discrete
         # Bindings start 16-byte aligned (the kernel ABI's promise, at least
         # the device's own requirement): a tensor Triton marks 16-byte
         # aligned then sits at an element offset the kernel knows divides.
@@ -416,6 +418,8 @@ class SPIRVLauncher:
         else:
             # Imports are bound whole: the runtime imports page-aligned ranges.
             address, size = _imports(self.device).region(storage, start, nbytes)
+            if self.discrete:
+                _warn_host_memory(self.name)
         offset_bytes = data - address
         self._check_binding(offset_bytes, element_bytes, size, nbytes, position)
         return address, size, offset_bytes // element_bytes, (start - address, start - address + nbytes)
@@ -638,6 +642,21 @@ class SPIRVLauncher:
         for block in self.extra_bindings:
             fields += block
         return fields, offsets, bounds, addresses
+
+
+_warned_host_memory = False
+
+
+def _warn_host_memory(kernel: str) -> None:
+    """Once per process: a discrete GPU reads CPU tensors over PCIe (a slow
+    path users should know they take)."""
+    global _warned_host_memory
+    if not _warned_host_memory:
+        _warned_host_memory = True
+        warnings.warn(f"triton-spirv: {kernel} was given CPU tensors, which this discrete GPU "
+                      f"reaches over PCIe (imported host memory); tensors made on the spirv "
+                      f"device (device='spirv') are read at device-memory speed. Said once.",
+                      RuntimeWarning, stacklevel=4)
 
 
 def _imports(device: vulkan.Device) -> HostImports:
