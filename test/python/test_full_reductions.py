@@ -41,3 +41,28 @@ def test_argmax_ties_keep_the_first_index() -> None:
     out = torch.empty(1, dtype=torch.int32)
     _argmax[(1,)](x, out, BLOCK=4096, num_warps=16)
     assert int(out) == 7
+
+
+@triton.jit
+def _row_statistics(x_ptr, mean_ptr, var_ptr, XBLOCK: tl.constexpr, R: tl.constexpr):
+    """Inductor's persistent-reduction shape: XBLOCK rows of R elements."""
+    rows = tl.program_id(0) * XBLOCK + tl.arange(0, XBLOCK)[:, None]
+    x = tl.load(x_ptr + rows * R + tl.arange(0, R)[None, :])
+    mean = tl.sum(x, 1)[:, None] / R
+    centred = x - mean
+    tl.store(mean_ptr + rows, mean)
+    tl.store(var_ptr + rows, tl.sum(centred * centred, 1)[:, None] / R)
+
+
+@pytest.mark.parametrize("rows_per_program, warps", [(2, 16), (4, 16), (2, 8)])
+def test_blocks_of_a_few_long_rows_reduce_from_registers(rows_per_program: int, warps: int) -> None:
+    # Each row reduced on its own (--triton-spirv-split-row-reductions) reads
+    # the block from registers: 2 x 2048 fp32 over 512 invocations took
+    # 34,832 bytes of workgroup memory before, past lavapipe's 32 KiB.
+    x = torch.randn(64, 2048)
+    mean, var = torch.empty(64, 1), torch.empty(64, 1)
+    kernel = _row_statistics[(64 // rows_per_program,)](x, mean, var, XBLOCK=rows_per_program, R=2048,
+                                                       num_warps=warps)
+    torch.testing.assert_close(mean.flatten(), x.mean(1), atol=1e-5, rtol=1e-5)
+    torch.testing.assert_close(var.flatten(), x.var(1, unbiased=False), atol=1e-4, rtol=1e-4)
+    assert kernel.metadata.shared <= 8192

@@ -53,6 +53,7 @@ LogicalResult mlir::triton_spirv::buildLinalgToSPIRVPipeline(
   pm.addPass(createBufferizeToWorkgroup());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createSeedReductions());
+  pm.addPass(createSplitRowReductions({workgroupSize}));
   pm.addPass(createAssignLayouts({workgroupSize, subgroupSize,
                                   cooperativeMatrix, maxWorkgroupMemory,
                                   bfloat16CooperativeMatrix,

@@ -161,6 +161,26 @@ def SeedReductions : Pass<"triton-spirv-seed-reductions", "ModuleOp"> {
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }
 
+def SplitRowReductions : Pass<"triton-spirv-split-row-reductions", "ModuleOp"> {
+  let summary = "Reduce each row of a block of a few long rows on its own";
+  let description = [{
+    A `linalg.reduce` of the innermost dimension of a 2-D block with a few
+    rows (at most 8), each at least as long as the workgroup (Inductor's
+    XBLOCK 2 x R0_BLOCK 2048 Welford accumulators), becomes one reduction
+    per row, of a row view into an element of the output. Each is then a
+    full reduction that all invocations share, which reads its input from
+    the registers of a cyclic layout (triton-spirv-assign-layouts); the
+    block as a whole would have to stay in workgroup memory. Every row
+    still uses the whole workgroup.
+  }];
+  let options = [
+    Option<"workgroupSize", "workgroup-size", "unsigned", "128",
+           "Invocations per workgroup (num_warps * 32)">
+  ];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
 def AssignLayouts : Pass<"triton-spirv-assign-layouts", "ModuleOp"> {
   let summary = "Give block buffers that can live in registers a layout";
   let description = [{
