@@ -32,7 +32,8 @@ constexpr int64_t kMaxRows = 8;
 /// dimension of 2-D blocks of at most kMaxRows rows of at least
 /// `workgroupSize` elements each (and more than one row), or 0.
 int64_t splittableRows(linalg::ReduceOp op, unsigned workgroupSize) {
-  if (!op.hasPureBufferSemantics() || op.getDimensions() != ArrayRef<int64_t>{1})
+  if (!op.hasPureBufferSemantics() ||
+      op.getDimensions() != ArrayRef<int64_t>{1})
     return 0;
   auto type = dyn_cast<MemRefType>(op.getInputs()[0].getType());
   if (!type || type.getRank() != 2 || !type.hasStaticShape())
@@ -50,8 +51,8 @@ Value rowOf(OpBuilder &b, Location loc, Value buffer, int64_t row) {
   auto type = cast<MemRefType>(buffer.getType());
   SmallVector<OpFoldResult> offsets(type.getRank(), b.getIndexAttr(0));
   offsets[0] = b.getIndexAttr(row);
-  SmallVector<OpFoldResult> sizes = getAsIndexOpFoldResult(
-      b.getContext(), type.getShape());
+  SmallVector<OpFoldResult> sizes =
+      getAsIndexOpFoldResult(b.getContext(), type.getShape());
   sizes[0] = b.getIndexAttr(1);
   SmallVector<OpFoldResult> strides(type.getRank(), b.getIndexAttr(1));
   return memref::SubViewOp::create(b, loc, buffer, offsets, sizes, strides);
