@@ -951,16 +951,25 @@ tsr_allocation *allocationHolding(tsr_device *device, const uint8_t *address,
   return nullptr;
 }
 
+/// Fails for one allocation or import larger than the device allows: a
+/// driver may accept it and never write past its limit (NVIDIA's 4 GiB).
+int checkAllocationSize(const tsr_device *device, uint64_t size,
+                        const char *doing, const char *memory) {
+  if (size <= device->maxAllocationBytes)
+    return 0;
+  return fail(std::string(doing) + " " + std::to_string(size) + " bytes of " +
+              memory + " memory: the device allocates at most " +
+              std::to_string(device->maxAllocationBytes) +
+              " bytes at once (maxMemoryAllocationSize, maxBufferSize)");
+}
+
 int importHostMemory(tsr_device *device, void *hostPointer, uint64_t size,
                      ImportedBuffer &imported) {
   if (!device->getHostPointerProperties)
     return fail("the Vulkan device cannot import host memory "
                 "(VK_EXT_external_memory_host is missing)");
-  if (size > device->maxAllocationBytes)
-    return fail("importing " + std::to_string(size) +
-                " bytes of host memory: the device allocates at most " +
-                std::to_string(device->maxAllocationBytes) +
-                " bytes at once (maxMemoryAllocationSize, maxBufferSize)");
+  if (int status = checkAllocationSize(device, size, "importing", "host"))
+    return status;
   uint64_t alignment = device->importAlignment;
   if (reinterpret_cast<uintptr_t>(hostPointer) % alignment || size % alignment)
     return fail("host memory to import must be aligned to " +
@@ -1125,11 +1134,8 @@ int tsr_get_properties(tsr_device *device, tsr_properties *out) {
 
 int tsr_allocate(tsr_device *device, uint64_t size, void **hostPointer,
                  tsr_allocation **out) {
-  if (size > device->maxAllocationBytes)
-    return fail("allocating " + std::to_string(size) +
-                " bytes of device memory: the device allocates at most " +
-                std::to_string(device->maxAllocationBytes) +
-                " bytes at once (maxMemoryAllocationSize, maxBufferSize)");
+  if (int status = checkAllocationSize(device, size, "allocating", "device"))
+    return status;
   auto allocation = std::make_unique<tsr_allocation>();
   allocation->device = device;
   allocation->size = std::max<uint64_t>(size, 1);

@@ -336,14 +336,12 @@ class SPIRVLauncher:
         self.can_address = bool(properties.buffer_device_address)
         # The most bytes a kernel indexes in each tensor: _MAX_ELEMENTS of its
         # smallest element (a variant learns those of its address arguments
-        # from the kernel it was made for; until then, bytes); and the most
-        # each tensor's binding may span: that, and maxStorageBufferRange.
-        self.max_indexed_bytes = {index: (_MAX_ELEMENTS + 1) * smallest - 1
-                                  for index, smallest in smallest_element.items()}
-        self.max_indexed_bytes.update({index: _MAX_ELEMENTS for index in self.address_args})
-        self.max_bytes = {index: min(self.max_binding_bytes, limit)
-                          for index, limit in self.max_indexed_bytes.items()}
-        self.max_bytes.update({index: self.max_indexed_bytes[index] for index in self.address_args})
+        # from the kernel it was made for; until then, bytes).
+        self.max_indexed_bytes: dict[int, int] = {}
+        self.max_bytes: dict[int, int] = {}
+        self._set_indexed_bytes({**{index: _MAX_ELEMENTS for index in self.address_args},
+                                 **{index: (_MAX_ELEMENTS + 1) * smallest - 1
+                                    for index, smallest in smallest_element.items()}})
         # (storage start, bytes) -> the range binding it, for storages in
         # device memory; valid while the device has freed nothing more.
         self.device_ranges: dict[tuple[int, int], Region] = {}
@@ -357,6 +355,14 @@ class SPIRVLauncher:
         if self.debug:
             self.debug_address = self._own_block(self.debug.size)
         self.report = functools.partial(self.debug.report, self.debug_address) if self.debug else None
+
+    def _set_indexed_bytes(self, limits: dict[int, int]) -> None:
+        """Records how many bytes of each tensor the kernel indexes, and from
+        that `max_bytes`, the most each tensor may span: a bound one also at
+        most maxStorageBufferRange."""
+        self.max_indexed_bytes.update(limits)
+        self.max_bytes = {index: limit if index in self.address_args else min(self.max_binding_bytes, limit)
+                          for index, limit in self.max_indexed_bytes.items()}
 
     def _own_block(self, size: int) -> int:
         size = max(size, 4)
@@ -542,8 +548,7 @@ class SPIRVLauncher:
             options["address_arguments"] = key
             compiled = triton.compile(self.src, target=self.metadata.target, options=options)
             launcher = compiled.run
-            launcher.max_indexed_bytes.update(self.max_indexed_bytes)
-            launcher.max_bytes.update({index: self.max_indexed_bytes[index] for index in key})
+            launcher._set_indexed_bytes(self.max_indexed_bytes)
             variant = self.address_variants[key] = launcher, compiled.function
         return variant
 

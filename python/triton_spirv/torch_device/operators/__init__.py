@@ -122,8 +122,8 @@ def _mse_loss_backward(grad_output: torch.Tensor, input: torch.Tensor, target: t
 
 
 def _register_out_overloads(library: Any) -> None:
+    has = torch._C._dispatch_has_kernel_for_dispatch_key
     for overload, functional in _OUT_FROM_FUNCTIONAL.items():
-        has = torch._C._dispatch_has_kernel_for_dispatch_key
         if has(f"aten::{overload}", "PrivateUse1") or not has(f"aten::{functional}", "PrivateUse1"):
             continue
         name, _, variant = functional.partition(".")
