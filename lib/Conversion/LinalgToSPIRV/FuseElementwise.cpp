@@ -271,65 +271,6 @@ struct CarryUniformIncrementAsScalar : OpRewritePattern<scf::ForOp> {
   }
 };
 
-/// A reduction input that is a splat constant (Inductor's Welford m2 of a
-/// loop that runs once: all zeros) is the constant in the combiner instead,
-/// its operand another input of the same element type (linalg.reduce pairs
-/// inputs with inits): a block of the constant would be one more buffer, at
-/// its own offset, which keeps the reduction's inputs from reading
-/// registers.
-struct FoldSplatReductionInputs : OpRewritePattern<linalg::ReduceOp> {
-  using OpRewritePattern::OpRewritePattern;
-  LogicalResult matchAndRewrite(linalg::ReduceOp op,
-                                PatternRewriter &rewriter) const override {
-    if (!op.hasPureTensorSemantics())
-      return failure();
-    SmallVector<Value> inputs(op.getInputs());
-    DenseMap<unsigned, TypedAttr> splats;
-    for (auto [position, input] : llvm::enumerate(op.getInputs())) {
-      DenseElementsAttr constant;
-      if (!matchPattern(input, m_Constant(&constant)) || !constant.isSplat())
-        continue;
-      Type element = constant.getElementType();
-      auto stand = llvm::find_if(op.getInputs(), [&](Value other) {
-        DenseElementsAttr otherConstant;
-        return getElementTypeOrSelf(other.getType()) == element &&
-               !matchPattern(other, m_Constant(&otherConstant));
-      });
-      if (stand == op.getInputs().end())
-        continue;
-      splats[position] = constant.getSplatValue<TypedAttr>();
-      inputs[position] = *stand;
-    }
-    if (splats.empty())
-      return rewriter.notifyMatchFailure(op, "no splat input to fold");
-    Block &body = op.getCombiner().front();
-    auto folded = linalg::ReduceOp::create(
-        rewriter, op.getLoc(), inputs, op.getInits(), op.getDimensions(),
-        [&](OpBuilder &b, Location loc, ValueRange arguments) {
-          IRMapping mapping;
-          for (auto [position, argument] :
-               llvm::enumerate(body.getArguments())) {
-            auto splat = splats.find(position);
-            mapping.map(argument,
-                        splat == splats.end()
-                            ? arguments[position]
-                            : arith::ConstantOp::create(b, loc, splat->second)
-                                  .getResult());
-          }
-          for (Operation &nested : body.without_terminator())
-            b.clone(nested, mapping);
-          linalg::YieldOp::create(
-              b, loc,
-              llvm::map_to_vector(body.getTerminator()->getOperands(),
-                                  [&](Value value) {
-                                    return mapping.lookupOrDefault(value);
-                                  }));
-        });
-    rewriter.replaceOp(op, folded.getResults());
-    return success();
-  }
-};
-
 /// A store (a generic with no results) whose shaped operands are all splat
 /// constants would lose them all to MLIR's constant folding, and with them
 /// its loop bounds: its first one becomes a generic that fills a tensor with
@@ -465,8 +406,7 @@ struct FuseElementwisePass
     };
     linalg::populateElementwiseOpsFusionPatterns(patterns, control);
     patterns.add<CarryUniformIncrementAsScalar, KeepOneShapedOperand,
-                 SinkDataMovementIntoBranches, FoldSplatReductionInputs>(
-        context);
+                 SinkDataMovementIntoBranches>(context);
     scf::ForOp::getCanonicalizationPatterns(patterns, context);
     linalg::populateEraseUnusedOperandsAndResultsPatterns(patterns);
     affine::AffineApplyOp::getCanonicalizationPatterns(patterns, context);

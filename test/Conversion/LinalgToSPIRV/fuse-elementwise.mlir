@@ -638,27 +638,3 @@ func.func @computation_stays(%a: tensor<8xf32>, %b: tensor<8xf32>, %c: i1) -> te
   } -> tensor<8xf32>
   return %sum : tensor<8xf32>
 }
-
-// -----
-
-// A reduction input that is a splat constant (a Welford m2 of zeros) is the
-// constant in the combiner; its operand is the other f32 input, whose
-// block argument the combiner then ignores.
-// CHECK-LABEL: func.func @splat_reduction_input
-// CHECK-SAME: (%[[X:.*]]: tensor<2x64xf32>, %[[INIT:.*]]: tensor<2xf32>)
-// CHECK: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
-// CHECK: linalg.reduce ins(%[[X]], %[[X]] : tensor<2x64xf32>, tensor<2x64xf32>) outs(%[[INIT]], %[[INIT]] : tensor<2xf32>, tensor<2xf32>) dimensions = [1]
-// CHECK-NEXT: (%[[IN:.*]]: f32, %[[IGNORED:.*]]: f32, %[[A:.*]]: f32, %[[B:.*]]: f32) {
-// CHECK-NEXT: %[[SUM:.*]] = arith.addf %[[IN]], %[[A]] : f32
-// CHECK-NEXT: %[[OTHER:.*]] = arith.addf %[[B]], %[[ZERO]] : f32
-// CHECK-NEXT: linalg.yield %[[SUM]], %[[OTHER]] : f32, f32
-func.func @splat_reduction_input(%x: tensor<2x64xf32>, %init: tensor<2xf32>) -> (tensor<2xf32>, tensor<2xf32>) {
-  %zeros = arith.constant dense<0.0> : tensor<2x64xf32>
-  %r:2 = linalg.reduce ins(%x, %zeros : tensor<2x64xf32>, tensor<2x64xf32>) outs(%init, %init : tensor<2xf32>, tensor<2xf32>) dimensions = [1]
-    (%in: f32, %z: f32, %a: f32, %b: f32) {
-      %s = arith.addf %in, %a : f32
-      %t = arith.addf %z, %b : f32
-      linalg.yield %s, %t : f32, f32
-    }
-  return %r#0, %r#1 : tensor<2xf32>, tensor<2xf32>
-}

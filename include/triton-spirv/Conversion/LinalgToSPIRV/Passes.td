@@ -39,8 +39,7 @@ def FuseElementwise : Pass<"triton-spirv-fuse-elementwise", "ModuleOp"> {
     living in workgroup memory. An element-wise bit cast of the result of
     an `scf.if` that only it uses moves into both branches, where it fuses
     with what each yields (a bf16 matmul operand's cast to f16 bits joins
-    the run-time versions of its load). A reduction input that is a splat
-    constant becomes that constant in the combiner.
+    the run-time versions of its load).
   }];
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }
