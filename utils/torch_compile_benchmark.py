@@ -12,7 +12,8 @@ there. The spirv side runs with CUDA hidden (`CUDA_VISIBLE_DEVICES=`):
 Inductor takes one GPU type per process. `--mode` is torch.compile's mode (default: its default, where matmuls
 are the device's eager `mm`; `max-autotune-no-cudagraphs` autotunes Triton
 matmul templates); `--models` picks some. Times are wall clock per call
-after synchronizing, the median of ROUNDS rounds (and their spread); "first
+after synchronizing, the median of ROUNDS rounds (and their spread) of up
+to 20 calls (fewer where a call is slow); "first
 call" is the first call's wall clock with empty compile caches: compiling
 (and autotuning) every kernel, and running once.
 """
@@ -37,11 +38,23 @@ ROUNDS = 5
 Model = tuple[Callable[..., Any], list[torch.Tensor], torch.nn.Module | None]
 
 
-def mlp_gelu(small: bool) -> Model:
+def mlp_block(small: bool) -> Model:
+    """Linear 2048 -> 8192, GELU, Linear 8192 -> 2048, residual, LayerNorm
+    (batch 2048): its layer norm is Inductor's XBLOCK 2 x R0_BLOCK 2048
+    Welford reduction."""
     width = 256 if small else 2048
-    mlp = torch.nn.Sequential(torch.nn.Linear(width, 4 * width), torch.nn.GELU(),
-                              torch.nn.Linear(4 * width, width))
-    return mlp, [torch.randn(64 if small else 1024, width)], mlp
+
+    class Block(torch.nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.up, self.down = torch.nn.Linear(width, 4 * width), torch.nn.Linear(4 * width, width)
+            self.norm = torch.nn.LayerNorm(width)
+
+        def forward(self, x: torch.Tensor) -> torch.Tensor:
+            return self.norm(x + self.down(F.gelu(self.up(x))))
+
+    block = Block()
+    return block, [torch.randn(64 if small else 2048, width)], block
 
 
 def layer_norm_residual(small: bool) -> Model:
@@ -66,7 +79,7 @@ def row_statistics(small: bool) -> Model:
     def statistics_of(x: torch.Tensor) -> tuple[torch.Tensor, ...]:
         return x.mean(-1), x.var(-1), x.amax(-1), torch.logsumexp(x, -1)
 
-    return statistics_of, [torch.randn(256 if small else 8192, 1000 if small else 8000)], None
+    return statistics_of, [torch.randn(256 if small else 8192, 1000 if small else 8192)], None
 
 
 def elementwise_chain(small: bool) -> Model:
@@ -81,24 +94,83 @@ def elementwise_chain(small: bool) -> Model:
                    torch.randn(n // columns, columns).half(), torch.randn(columns)], None
 
 
-def training_step(small: bool) -> Model:
-    width = 128 if small else 1024
-    model = torch.nn.Sequential(torch.nn.Linear(width, 2 * width), torch.nn.GELU(), torch.nn.LayerNorm(2 * width),
-                                torch.nn.Linear(2 * width, width))
+class GPT2Block(torch.nn.Module):
+    """Causal self-attention (scaled_dot_product_attention) and an MLP with
+    tanh GELU, each after a layer norm, with residuals."""
 
-    def step(x: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
-        loss = F.mse_loss(model(x), target)
+    def __init__(self, width: int, heads: int) -> None:
+        super().__init__()
+        self.heads = heads
+        self.ln1, self.ln2 = torch.nn.LayerNorm(width), torch.nn.LayerNorm(width)
+        self.qkv, self.proj = torch.nn.Linear(width, 3 * width), torch.nn.Linear(width, width)
+        self.fc, self.out = torch.nn.Linear(width, 4 * width), torch.nn.Linear(4 * width, width)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        batch, tokens, width = x.shape
+        q, k, v = (t.view(batch, tokens, self.heads, width // self.heads).transpose(1, 2)
+                   for t in self.qkv(self.ln1(x)).split(width, 2))
+        attended = F.scaled_dot_product_attention(q, k, v, is_causal=True)
+        x = x + self.proj(attended.transpose(1, 2).reshape(batch, tokens, width))
+        return x + self.out(F.gelu(self.fc(self.ln2(x)), approximate="tanh"))
+
+
+class GPT2(torch.nn.Module):
+    """GPT-2's shape: token and position embeddings, blocks, a final layer
+    norm and a head tied to the token embedding; returns the mean
+    cross-entropy of next-token targets."""
+
+    def __init__(self, layers: int, width: int, heads: int, vocabulary: int, context: int) -> None:
+        super().__init__()
+        self.tokens, self.positions = torch.nn.Embedding(vocabulary, width), torch.nn.Embedding(context, width)
+        self.blocks = torch.nn.ModuleList(GPT2Block(width, heads) for _ in range(layers))
+        self.norm = torch.nn.LayerNorm(width)
+        self.head = torch.nn.Linear(width, vocabulary, bias=False)
+        self.head.weight = self.tokens.weight
+
+    def forward(self, tokens: torch.Tensor, targets: torch.Tensor) -> torch.Tensor:
+        positions = torch.arange(tokens.shape[1], device=tokens.device)
+        x = self.tokens(tokens) + self.positions(positions)
+        for block in self.blocks:
+            x = block(x)
+        logits = self.head(self.norm(x))
+        return F.cross_entropy(logits.flatten(0, 1), targets.flatten())
+
+
+def gpt2_block(small: bool) -> Model:
+    batch, tokens, width, heads = (2, 32, 64, 4) if small else (8, 512, 768, 12)
+    block = GPT2Block(width, heads)
+    return block, [torch.randn(batch, tokens, width)], block
+
+
+def gpt2_small_training_step(small: bool) -> Model:
+    """Forward, backward and an AdamW step of GPT-2 small (12 layers, width
+    768, 12 heads, 50,257 tokens), batch 8 x 512 tokens."""
+    layers, width, heads, vocabulary, batch, tokens = ((2, 64, 4, 512, 2, 32) if small
+                                                       else (12, 768, 12, 50257, 8, 512))
+    model = GPT2(layers, width, heads, vocabulary, context=tokens)
+    # The optimizer's state is made at its first step, after the model
+    # moved to the device.
+    optimizer = torch.optim.AdamW(model.parameters(), lr=1e-4)
+
+    def step(tokens: torch.Tensor, targets: torch.Tensor) -> torch.Tensor:
+        loss = model(tokens, targets)
         loss.backward()
+        optimizer.step()
+        optimizer.zero_grad(set_to_none=True)
         return loss.detach()
 
-    rows = 64 if small else 2048
-    return step, [torch.randn(rows, width), torch.randn(rows, width)], model
+    text = torch.randint(0, vocabulary, (batch, tokens + 1))
+    return step, [text[:, :-1].contiguous(), text[:, 1:].contiguous()], model
 
 
 MODELS: dict[str, Callable[[bool], Model]] = {
-    "mlp_gelu": mlp_gelu, "layer_norm_residual": layer_norm_residual, "softmax_attention": softmax_attention,
-    "row_statistics": row_statistics, "elementwise_chain": elementwise_chain, "training_step": training_step,
+    "row_statistics": row_statistics, "layer_norm_residual": layer_norm_residual, "mlp_block": mlp_block,
+    "gpt2_block": gpt2_block, "gpt2_small_training_step": gpt2_small_training_step,
+    "softmax_attention": softmax_attention, "elementwise_chain": elementwise_chain,
 }
+# Models whose step trains (gradients, optimizer state): run with autograd,
+# not compared with a CPU result.
+TRAINING = {"gpt2_small_training_step"}
 
 
 def _max_error(actual: Any, expected: Any) -> float:
@@ -116,6 +188,16 @@ def _per_call_ms(fn: Callable[[], Any], synchronize: Callable[[], None], calls: 
         synchronize()
         rounds.append((time.perf_counter() - start) / calls * 1e3)
     return rounds
+
+
+def _calls_per_round(fn: Callable[[], Any], synchronize: Callable[[], None], most: int) -> int:
+    """Calls that take about a quarter of a second (at least one, at most
+    `most`), from the time of one call: slow eager steps keep runs short."""
+    synchronize()
+    start = time.perf_counter()
+    fn()
+    synchronize()
+    return max(1, min(most, int(0.25 / max(time.perf_counter() - start, 1e-6))))
 
 
 def _summary(rounds: list[float]) -> dict[str, float]:
@@ -138,15 +220,16 @@ def measure(backend_name: str, small: bool, mode: str, models: list[str]) -> dic
         torch.manual_seed(0)
         fn, inputs, module = MODELS[name](small)
         with torch.no_grad():
-            expected = fn(*inputs) if name != "training_step" else None
+            expected = fn(*inputs) if name not in TRAINING else None
         entry: dict[str, Any] = {}
         if module is not None:
             module.to(device)
         placed = [t.to(device) for t in inputs]
-        grad = torch.enable_grad() if name == "training_step" else torch.no_grad()
+        grad = torch.enable_grad() if name in TRAINING else torch.no_grad()
         with grad:
             fn(*placed)
-            entry["eager"] = _summary(_per_call_ms(lambda: fn(*placed), synchronize, calls))
+            eager_calls = _calls_per_round(lambda: fn(*placed), synchronize, calls)
+            entry["eager"] = _summary(_per_call_ms(lambda: fn(*placed), synchronize, eager_calls))
         torch._dynamo.reset()
         compiled = torch.compile(fn, mode=None if mode == "default" else mode)
         with grad:
@@ -154,7 +237,8 @@ def measure(backend_name: str, small: bool, mode: str, models: list[str]) -> dic
             actual = compiled(*placed)
             synchronize()
             entry["first_call_s"] = time.perf_counter() - start
-            entry["compiled"] = _summary(_per_call_ms(lambda: compiled(*placed), synchronize, calls))
+            compiled_calls = _calls_per_round(lambda: compiled(*placed), synchronize, calls)
+            entry["compiled"] = _summary(_per_call_ms(lambda: compiled(*placed), synchronize, compiled_calls))
         if expected is not None:
             entry["max_error_vs_eager"] = _max_error(actual, expected)
         results["models"][name] = entry

@@ -66,3 +66,40 @@ def test_blocks_of_a_few_long_rows_reduce_from_registers(rows_per_program: int, 
     torch.testing.assert_close(mean.flatten(), x.mean(1), atol=1e-5, rtol=1e-5)
     torch.testing.assert_close(var.flatten(), x.var(1, unbiased=False), atol=1e-4, rtol=1e-4)
     assert kernel.metadata.shared <= 8192
+
+
+@triton.jit
+def _merge_moments(mean_a, m2_a, n_a, mean_b, m2_b, n_b):
+    # Chan et al.'s pairwise update of (mean, sum of squared deviations, count).
+    n = n_a + n_b
+    share_b = tl.where(n == 0.0, 0.0, n_b / n)
+    delta = mean_b - mean_a
+    return mean_a + delta * share_b, m2_a + m2_b + delta * delta * n_a * share_b, n
+
+
+@triton.jit
+def _welford_rows(x_ptr, mean_ptr, m2_ptr, XBLOCK: tl.constexpr, R: tl.constexpr):
+    """Inductor's single-iteration Welford reduction: every element starts as
+    its own mean with a splat zero m2 and a count of one."""
+    rows = tl.program_id(0) * XBLOCK + tl.arange(0, XBLOCK)[:, None]
+    x = tl.load(x_ptr + rows * R + tl.arange(0, R)[None, :])
+    mean, m2, _ = tl.reduce((x, tl.zeros([XBLOCK, R], tl.float32), tl.full([XBLOCK, R], 1.0, tl.float32)), 1,
+                            _merge_moments)
+    tl.store(mean_ptr + rows, mean[:, None])
+    tl.store(m2_ptr + rows, m2[:, None])
+
+
+@pytest.mark.parametrize("rows_per_program", [1, 2, 4])
+def test_welford_rows_merge_partial_moments(rows_per_program: int) -> None:
+    # The combiner also merges partial results across invocations, where the
+    # splat m2 is no longer zero. Row reductions of a reduction without an
+    # identity seed from the first column; with the seed copies and the
+    # splat split per row, the [2, 2048] block stays in registers (Inductor's
+    # XBLOCK 2 x R0_BLOCK 2048 layer norm needed 63,512 bytes before).
+    x = torch.randn(16, 2048) + 3.0
+    mean, m2 = torch.empty(16, 1), torch.empty(16, 1)
+    kernel = _welford_rows[(16 // rows_per_program,)](x, mean, m2, XBLOCK=rows_per_program, R=2048, num_warps=16)
+    torch.testing.assert_close(mean.flatten(), x.mean(1), atol=1e-5, rtol=1e-5)
+    torch.testing.assert_close(m2.flatten(), x.var(1, unbiased=False) * 2048, atol=1e-2, rtol=1e-4)
+    # The three [4, 2048] blocks alone would take 96 KiB.
+    assert kernel.metadata.shared <= 16384

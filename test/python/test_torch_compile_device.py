@@ -79,6 +79,42 @@ def test_layer_norm_with_residual(launches: list[str]) -> None:
     _ran_on_the_device(launches)
 
 
+def test_mlp_block_layer_norm_fits(launches: list[str]) -> None:
+    # The MLP block's layer norm (2048 rows of 2048): Inductor's only
+    # configuration is a Welford reduction of XBLOCK 2 x R0_BLOCK 2048 with
+    # 16 warps, which needed 63,512 bytes of workgroup memory (lavapipe has
+    # 32 KiB) until its rows were reduced from registers.
+    torch.manual_seed(0)
+    reference = torch.nn.LayerNorm(2048)
+    norm = _on_the_device(reference)
+    x, residual = torch.randn(2048, 2048), torch.randn(2048, 2048)
+    with torch.no_grad():
+        actual = torch.compile(lambda x, r: norm(x + r))(x.to(DEVICE), residual.to(DEVICE))
+        torch.testing.assert_close(actual.cpu(), reference(x + residual), atol=1e-4, rtol=1e-4)
+    _ran_on_the_device(launches)
+
+
+def test_mlp_block(launches: list[str]) -> None:
+    torch.manual_seed(0)
+
+    class Block(torch.nn.Module):
+        def __init__(self, width: int = 64) -> None:
+            super().__init__()
+            self.up, self.down = torch.nn.Linear(width, 4 * width), torch.nn.Linear(4 * width, width)
+            self.norm = torch.nn.LayerNorm(width)
+
+        def forward(self, x: torch.Tensor) -> torch.Tensor:
+            return self.norm(x + self.down(F.gelu(self.up(x))))
+
+    reference = Block()
+    block = _on_the_device(reference)
+    x = torch.randn(32, 64)
+    with torch.no_grad():
+        actual = torch.compile(block)(x.to(DEVICE))
+        torch.testing.assert_close(actual.cpu(), reference(x), atol=1e-4, rtol=1e-4)
+    _ran_on_the_device(launches)
+
+
 def test_training_step_gradients(launches: list[str]) -> None:
     torch.manual_seed(0)
     reference = torch.nn.Sequential(torch.nn.Linear(16, 32), torch.nn.GELU(), torch.nn.LayerNorm(32),

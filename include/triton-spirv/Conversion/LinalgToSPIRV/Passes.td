@@ -172,6 +172,15 @@ def SplitRowReductions : Pass<"triton-spirv-split-row-reductions", "ModuleOp"> {
     the registers of a cyclic layout (triton-spirv-assign-layouts); the
     block as a whole would have to stay in workgroup memory. Every row
     still uses the whole workgroup.
+
+    Reductions without a known identity (`tt.reduce` seeds each row with
+    its first element) copy the first column into the output first: that
+    copy becomes one single-element copy per row, and the views of the
+    rest (column 1 on) are composed into one view of the block per row.
+    Splat inputs, buffers filled with one scalar, are re-made in the shape
+    of the first input's buffer so that all row views start alike. A
+    one-row block gets only these rewrites, where it has a seed copy or a
+    splat input.
   }];
   let options = [
     Option<"workgroupSize", "workgroup-size", "unsigned", "128",

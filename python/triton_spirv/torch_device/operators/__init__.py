@@ -103,6 +103,15 @@ _OUT_FROM_FUNCTIONAL = {
 }
 
 
+def _safe_softmax(input: torch.Tensor, dim: int, dtype: torch.dtype | None = None) -> torch.Tensor:
+    """Softmax whose rows of only -inf (attention rows masked whole) are zeros
+    instead of NaNs, as scaled_dot_product_attention's math path needs.
+    FlagGems' kernel for it accepts CUDA tensors only."""
+    probabilities = torch.softmax(input, dim, dtype=dtype)
+    masked_whole = input.amax(dim, keepdim=True) == float("-inf")
+    return probabilities.masked_fill(masked_whole, 0.0)
+
+
 def _with_out(functional: Any) -> Any:
     def run(*args: Any, out: torch.Tensor, **kwargs: Any) -> torch.Tensor:
         result = functional(*args, **kwargs)
@@ -133,7 +142,7 @@ def _register_out_overloads(library: Any) -> None:
 
 # The device's own (fill_, zero_: one fill on the queue) and this package's.
 _NOT_FROM_FLAGGEMS = {"fill_.Scalar", "zero_", "cat", "stack", "embedding_backward",
-                      "native_layer_norm"}
+                      "native_layer_norm", "_safe_softmax"}
 
 
 def _takes(key: str) -> bool:
@@ -293,6 +302,7 @@ def enable() -> bool:
     library.impl("embedding_backward", _outside_dynamo(
         lambda grad, *args: embedding_backward(grad.contiguous(), *args)), "PrivateUse1")
     library.impl("native_layer_norm", _outside_dynamo(_native_layer_norm), "PrivateUse1")
+    library.impl("_safe_softmax", _outside_dynamo(_safe_softmax), "PrivateUse1")
     _register_out_overloads(library)
     if not torch._C._dispatch_has_kernel_for_dispatch_key("aten::mse_loss_backward", "PrivateUse1"):
         library.impl("mse_loss_backward", _outside_dynamo(_mse_loss_backward), "PrivateUse1")
