@@ -38,23 +38,24 @@ ROUNDS = 5
 Model = tuple[Callable[..., Any], list[torch.Tensor], torch.nn.Module | None]
 
 
+class MLPBlock(torch.nn.Module):
+    """Linear, GELU, Linear back, residual, LayerNorm."""
+
+    def __init__(self, width: int) -> None:
+        super().__init__()
+        self.up, self.down = torch.nn.Linear(width, 4 * width), torch.nn.Linear(4 * width, width)
+        self.norm = torch.nn.LayerNorm(width)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.norm(x + self.down(F.gelu(self.up(x))))
+
+
 def mlp_block(small: bool) -> Model:
     """Linear 2048 -> 8192, GELU, Linear 8192 -> 2048, residual, LayerNorm
     (batch 2048): its layer norm is Inductor's XBLOCK 2 x R0_BLOCK 2048
     Welford reduction."""
-    width = 256 if small else 2048
-
-    class Block(torch.nn.Module):
-        def __init__(self) -> None:
-            super().__init__()
-            self.up, self.down = torch.nn.Linear(width, 4 * width), torch.nn.Linear(4 * width, width)
-            self.norm = torch.nn.LayerNorm(width)
-
-        def forward(self, x: torch.Tensor) -> torch.Tensor:
-            return self.norm(x + self.down(F.gelu(self.up(x))))
-
-    block = Block()
-    return block, [torch.randn(64 if small else 2048, width)], block
+    block = MLPBlock(256 if small else 2048)
+    return block, [torch.randn(64 if small else 2048, 256 if small else 2048)], block
 
 
 def layer_norm_residual(small: bool) -> Model:

@@ -6,6 +6,8 @@ the SPIR-V launches and checks that nothing ran through the CPU fallback."""
 from __future__ import annotations
 
 import copy
+import sys
+from pathlib import Path
 from typing import Any, Callable, Iterator
 
 import pytest
@@ -13,6 +15,10 @@ import pytest
 torch = pytest.importorskip("torch")
 import torch.nn.functional as F  # noqa: E402
 import triton  # noqa: E402
+
+# The models of utils/torch_compile_benchmark.py, small.
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "utils"))
+from torch_compile_benchmark import GPT2Block, MLPBlock  # noqa: E402
 
 DEVICE = "spirv"
 
@@ -96,17 +102,7 @@ def test_mlp_block_layer_norm_fits(launches: list[str]) -> None:
 
 def test_mlp_block(launches: list[str]) -> None:
     torch.manual_seed(0)
-
-    class Block(torch.nn.Module):
-        def __init__(self, width: int = 64) -> None:
-            super().__init__()
-            self.up, self.down = torch.nn.Linear(width, 4 * width), torch.nn.Linear(4 * width, width)
-            self.norm = torch.nn.LayerNorm(width)
-
-        def forward(self, x: torch.Tensor) -> torch.Tensor:
-            return self.norm(x + self.down(F.gelu(self.up(x))))
-
-    reference = Block()
+    reference = MLPBlock(64)
     block = _on_the_device(reference)
     x = torch.randn(32, 64)
     with torch.no_grad():
@@ -136,29 +132,9 @@ def test_training_step_gradients(launches: list[str]) -> None:
     _ran_on_the_device(launches, fallbacks_allowed=True)
 
 
-class _Block(torch.nn.Module):
-    """A GPT-2 block: causal self-attention (scaled_dot_product_attention)
-    and an MLP with tanh GELU, each after a layer norm, with residuals."""
-
-    def __init__(self, width: int = 64, heads: int = 4) -> None:
-        super().__init__()
-        self.heads = heads
-        self.ln1, self.ln2 = torch.nn.LayerNorm(width), torch.nn.LayerNorm(width)
-        self.qkv, self.proj = torch.nn.Linear(width, 3 * width), torch.nn.Linear(width, width)
-        self.fc, self.out = torch.nn.Linear(width, 4 * width), torch.nn.Linear(4 * width, width)
-
-    def forward(self, x: torch.Tensor) -> torch.Tensor:
-        batch, tokens, width = x.shape
-        q, k, v = (t.view(batch, tokens, self.heads, width // self.heads).transpose(1, 2)
-                   for t in self.qkv(self.ln1(x)).split(width, 2))
-        attended = F.scaled_dot_product_attention(q, k, v, is_causal=True)
-        x = x + self.proj(attended.transpose(1, 2).reshape(batch, tokens, width))
-        return x + self.out(F.gelu(self.fc(self.ln2(x)), approximate="tanh"))
-
-
 def test_gpt2_block_forward(launches: list[str]) -> None:
     torch.manual_seed(0)
-    reference = _Block()
+    reference = GPT2Block(64, 4)
     block = _on_the_device(reference)
     x = torch.randn(2, 32, 64)
     with torch.no_grad():
