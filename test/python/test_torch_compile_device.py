@@ -100,17 +100,6 @@ def test_mlp_block_layer_norm_fits(launches: list[str]) -> None:
     _ran_on_the_device(launches)
 
 
-def test_mlp_block(launches: list[str]) -> None:
-    torch.manual_seed(0)
-    reference = MLPBlock(64)
-    block = _on_the_device(reference)
-    x = torch.randn(32, 64)
-    with torch.no_grad():
-        actual = torch.compile(block)(x.to(DEVICE))
-        torch.testing.assert_close(actual.cpu(), reference(x), atol=1e-4, rtol=1e-4)
-    _ran_on_the_device(launches)
-
-
 def test_training_step_gradients(launches: list[str]) -> None:
     torch.manual_seed(0)
     reference = torch.nn.Sequential(torch.nn.Linear(16, 32), torch.nn.GELU(), torch.nn.LayerNorm(32),
@@ -132,11 +121,13 @@ def test_training_step_gradients(launches: list[str]) -> None:
     _ran_on_the_device(launches, fallbacks_allowed=True)
 
 
-def test_gpt2_block_forward(launches: list[str]) -> None:
+@pytest.mark.parametrize("make, shape", [(lambda: MLPBlock(64), (32, 64)),
+                                         (lambda: GPT2Block(64, 4), (2, 32, 64))], ids=["mlp", "gpt2"])
+def test_block_forward(launches: list[str], make: Callable[[], torch.nn.Module], shape: tuple[int, ...]) -> None:
     torch.manual_seed(0)
-    reference = GPT2Block(64, 4)
+    reference = make()
     block = _on_the_device(reference)
-    x = torch.randn(2, 32, 64)
+    x = torch.randn(*shape)
     with torch.no_grad():
         actual = torch.compile(block)(x.to(DEVICE))
         torch.testing.assert_close(actual.cpu(), reference(x), atol=1e-4, rtol=1e-4)
