@@ -1,10 +1,14 @@
 """64-bit offsets (tensor descriptors build their addresses and range
 checks in int64) against PyTorch: the range check `x >= 0 && x < n` on
 sign-extended offsets, which Mesa 22.3's lavapipe miscompiles unless the
-compiler narrows it to 32 bits, and a descriptor load permuted in 4-D."""
+compiler narrows it to 32 bits, and a descriptor load permuted in 4-D.
+Loops over int64 bounds, which lavapipe miscompiled the same way until
+their induction variables were narrowed too
+(--triton-spirv-narrow-loop-indices)."""
 
 from __future__ import annotations
 
+import pytest
 import torch
 import triton
 import triton.language as tl
@@ -44,3 +48,33 @@ def test_descriptor_permute_4d() -> None:
     out = torch.zeros(2048, dtype=torch.int8)
     permute_4d[(1,)](x, out, *shape)
     assert torch.equal(out, x.permute(1, 3, 2, 0).flatten())
+
+
+@triton.jit
+def _rows_by_program(X, DX, DA, M, N: tl.constexpr, BLOCK_N: tl.constexpr):
+    """Liger-Kernel's pattern: each program takes rows start, start + P, ...
+    of M, summing them into a scalar, with int64 row indices."""
+    col = tl.program_id(0) * BLOCK_N + tl.arange(0, BLOCK_N)
+    mask = col < N
+    start = tl.cast(tl.program_id(1), tl.int64)
+    total = 0.0
+    for r in range(start, M, tl.num_programs(1)):
+        x = tl.load(X + r * N + col, mask=mask, other=0.0)
+        total += tl.sum(x, 0)
+        tl.store(DX + r * N + col, x * 2, mask=mask)
+    tl.store(DA + start, total)
+
+
+@pytest.mark.parametrize("rows", [1, 2, 9])
+def test_int64_loop_over_rows_by_program(rows: int) -> None:
+    # rows == 1 is specialized (M is then the constant 1): a 64-bit loop from
+    # the sign-extended program id to 1, which ran no iteration on lavapipe
+    # (DX never written, the sums 0) before the loop was narrowed.
+    x = torch.randn(rows, 1023)
+    dx, sums = torch.zeros(rows, 1023), torch.zeros(8)
+    _rows_by_program[(1, 8)](x, dx, sums, rows, N=1023, BLOCK_N=1024)
+    torch.testing.assert_close(dx, 2 * x)
+    expected = torch.zeros(8)
+    for program in range(8):
+        expected[program] = x[program::8].sum()
+    torch.testing.assert_close(sums, expected, atol=1e-4, rtol=1e-4)

@@ -71,7 +71,9 @@ LogicalResult mlir::triton_spirv::buildLinalgToSPIRVPipeline(
   // 64-bit integer math where the values provably fit 32 bits (Triton's
   // int64 offsets, most often) is done in 32 bits: GPUs emulate 64-bit
   // integers, and Mesa 22.3's lavapipe miscompiles the range check
-  // `sext(x) >= 0 && sext(x) < n` that descriptor loads and stores emit.
+  // `sext(x) >= 0 && sext(x) < n` that descriptor loads and stores emit,
+  // and 64-bit loops over sign-extended bounds (loops go first).
+  pm.addPass(createNarrowLoopIndices());
   pm.addPass(
       arith::createArithIntRangeNarrowing({/*bitwidthsSupported=*/{32}}));
   pm.addPass(createCanonicalizerPass());

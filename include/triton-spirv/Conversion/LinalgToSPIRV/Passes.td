@@ -385,6 +385,24 @@ def ReuseWorkgroupMemory : Pass<"triton-spirv-reuse-workgroup-memory",
   }];
 }
 
+def NarrowLoopIndices : Pass<"triton-spirv-narrow-loop-indices", "ModuleOp"> {
+  let summary = "Run scf.for loops on 32-bit induction variables where their "
+                "values provably fit";
+  let description = [{
+    An `scf.for` over integers wider than 32 bits (Triton's int64 loop
+    bounds) whose bounds and step integer range analysis proves to fit 32
+    bits, and whose increment past the last value cannot overflow them,
+    becomes a loop over `i32` bounds (truncated) whose body sign-extends
+    the induction variable. arith's range narrowing then shortens the body's
+    integer math; the loop's own compare and increment are 32-bit. GPUs
+    emulate 64-bit integers, and Mesa 22.3's lavapipe miscompiles a 64-bit
+    loop from a sign-extended program id to a constant bound. Loops the
+    analysis cannot bound keep their type.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
 def UnrollRegisterLoops : Pass<"triton-spirv-unroll-register-loops",
                                 "ModuleOp"> {
   let summary = "Unroll the loops that index private arrays, so they stay in "
