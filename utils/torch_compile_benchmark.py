@@ -13,7 +13,7 @@ Inductor takes one GPU type per process. `--mode` is torch.compile's mode (defau
 are the device's eager `mm`; `max-autotune-no-cudagraphs` autotunes Triton
 matmul templates); `--models` picks some. Times are wall clock per call
 after synchronizing, the median of ROUNDS rounds (and their spread) of up
-to 20 calls (fewer where a call is slow); "first
+to 20 calls (fewer where a call is slow), after a round not counted; "first
 call" is the first call's wall clock with empty compile caches: compiling
 (and autotuning) every kernel, and running once.
 """
@@ -181,14 +181,16 @@ def _max_error(actual: Any, expected: Any) -> float:
 
 def _per_call_ms(fn: Callable[[], Any], synchronize: Callable[[], None], calls: int) -> list[float]:
     rounds = []
-    for _ in range(ROUNDS):
+    # One round more, not counted: the GPU's clocks ramp up under load, and
+    # a round from idle measured up to 4 times as long on the H200.
+    for _ in range(ROUNDS + 1):
         synchronize()
         start = time.perf_counter()
         for _ in range(calls):
             fn()
         synchronize()
         rounds.append((time.perf_counter() - start) / calls * 1e3)
-    return rounds
+    return rounds[1:]
 
 
 def _calls_per_round(fn: Callable[[], Any], synchronize: Callable[[], None], most: int) -> int:

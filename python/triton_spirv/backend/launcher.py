@@ -12,6 +12,7 @@ from __future__ import annotations
 import atexit
 import ctypes
 import functools
+import itertools
 import operator
 import os
 import re
@@ -56,6 +57,9 @@ _last_launch = 0
 # the device is seen idle.
 _abandoned: list["_InFlight"] = []
 _synchronize_at_exit = False
+# Launches on spirv tensors alone return once submitted, untracked (see
+# SPIRVLauncher._on_the_device); whether one was since the last synchronize.
+_device_work_pending = False
 _host_imports: HostImports | None = None
 
 
@@ -130,17 +134,17 @@ def set_asynchronous(enabled: bool) -> None:
 def synchronize() -> None:
     """Waits for the launches in flight and finishes them, in order; raises
     the first failure (a failed assertion, a launch past its timeout)."""
+    global _device_work_pending
     with _lock:
-        if not _abandoned and not _in_flight:
+        if not _abandoned and not _in_flight and not _device_work_pending:
             return
         device = vulkan.device()
+        _device_work_pending = False
         if _abandoned:
             device.synchronize()  # raises while a timed-out launch still runs
             for launch in _abandoned:
                 _finish_resources(launch.resources, copy_back=False)
             _abandoned.clear()
-        if not _in_flight:
-            return
         try:
             device.synchronize()
         except vulkan.LaunchTimeoutError:
@@ -465,7 +469,7 @@ class SPIRVLauncher:
             exit_hook(launch_metadata)
 
     def _launch(self, grid: tuple[int, int, int], function: KernelBinary, args: Sequence[Any]) -> None:
-        global _last_launch, _synchronize_at_exit
+        global _last_launch, _synchronize_at_exit, _device_work_pending
         # The argument and debug blocks are rewritten only once the launches
         # before are done.
         if _abandoned or (_in_flight and self.extra_bindings):
@@ -494,8 +498,9 @@ class SPIRVLauncher:
             grid_bytes = vulkan.GRID.pack(*grid)
             push_constants = self.push_constants.pack(values, offsets, grid, bounds, addresses)
             submitted = True
+            wait = not (_asynchronous or self._on_the_device(values, resources))
             sequence = _last_launch = kernel.run(
-                not _asynchronous, grid_bytes, self.bindings.pack(*bindings), self.num_bindings,
+                wait, grid_bytes, self.bindings.pack(*bindings), self.num_bindings,
                 push_constants, self.program_id_base_offset)
         except vulkan.LaunchTimeoutError:
             _abandoned.append(_InFlight(0, values, resources, self.report))
@@ -513,17 +518,39 @@ class SPIRVLauncher:
                     pass
             _finish_resources(resources)
             raise
-        if not _asynchronous:
+        if wait:
             if resources or self.report is not None:
                 _InFlight(sequence, values, resources, self.report).finish()
             return
-        _in_flight.append(_InFlight(sequence, values, resources, self.report))
+        if _asynchronous:
+            _in_flight.append(_InFlight(sequence, values, resources, self.report))
+        else:
+            # Nothing to keep alive or finish: the caching allocator reuses
+            # the memory of tensors freed meanwhile for work queued after
+            # this launch, as CUDA's does on a stream.
+            _device_work_pending = True
         if not _synchronize_at_exit:
             # Registered after the device's close, so it runs before it.
             atexit.register(synchronize)
             _synchronize_at_exit = True
         if len(_in_flight) > 16:  # bounded, without a runtime call per launch
             _finish_done(self.device)
+
+    def _on_the_device(self, values: Sequence[Any], resources: list[_LaunchResource]) -> bool:
+        """Whether the launch touches only spirv tensors and needs nothing done
+        after it (no staging, address tables or assertion report) and no
+        argument or debug block that the next launch rewrites: it then
+        returns once submitted, as CUDA's launches do, and what reads its
+        results (a copy to the CPU, `synchronize()`) runs after it on the
+        device's queue. Launches that touch CPU tensors finish before they
+        return, so that the CPU sees their results."""
+        if resources or self.extra_bindings:
+            return False
+        for index in itertools.chain(self.tensor_args, self.address_args):
+            tensor = _storage_tensor(values[index])
+            if tensor is None or tensor.device.type != "spirv":
+                return False
+        return True
 
     def _address_variant(self, values: Sequence[Any], position: int,
                          ) -> tuple["SPIRVLauncher", KernelBinary]:
