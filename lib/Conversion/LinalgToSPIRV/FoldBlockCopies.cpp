@@ -214,10 +214,16 @@ LogicalResult foldStore(bufferization::MaterializeInDestinationOp store) {
     return failure();
   Value value = store.getSource();
   if (dest->leading) {
+    // The leading slice of a block, written from the block; or a value
+    // exactly as large as the leading region (a masked store of a splat,
+    // whose slice folded into a smaller constant), written whole.
     auto slice = value.getDefiningOp<tensor::ExtractSliceOp>();
-    if (!slice || !slice.hasZeroOffset())
+    auto whole = dyn_cast<RankedTensorType>(value.getType());
+    if (slice && slice.hasZeroOffset())
+      value = slice.getSource();
+    else if (!whole || getConstantIntValues(dest->extents) !=
+                           std::optional(llvm::to_vector(whole.getShape())))
       return failure();
-    value = slice.getSource();
   }
   auto type = dyn_cast<RankedTensorType>(value.getType());
   if (!type || !type.hasStaticShape())

@@ -72,3 +72,24 @@ func.func @two_copies(%buf: memref<?xf32>, %head_at: index, %h: index) -> tensor
   %loaded = bufferization.to_tensor %block restrict writable : memref<16xf32> to tensor<16xf32>
   return %loaded : tensor<16xf32>
 }
+
+// -----
+
+// A masked store of a splat whose mask covers a constant leading region
+// (`tl.store(p + cols, 0.0, mask=cols < 1000)` with 4096 columns): the slice
+// of the splat folded into a constant of the region's size, which is written
+// whole, element by element, with no extents to check (Liger-Kernel's GRPO
+// backward: "failed to legalize operation 'memref.reinterpret_cast'").
+// CHECK-LABEL: func.func @splat_into_leading_region
+// CHECK: linalg.generic {{.*}} ins(%{{.*}} : tensor<1000xf32>) {
+// CHECK-NOT: scf.if
+// CHECK: memref.store %{{.*}}, %[[OUT:.*]][%{{.*}}] : memref<?xf32>
+// CHECK-NOT: memref.reinterpret_cast
+// CHECK-NOT: materialize_in_destination
+func.func @splat_into_leading_region(%out: memref<?xf32>, %off: index) {
+  %zeros = arith.constant dense<0.0> : tensor<1000xf32>
+  %view = memref.reinterpret_cast %out to offset: [%off], sizes: [4096], strides: [1] : memref<?xf32> to memref<4096xf32, strided<[1], offset: ?>>
+  %part = memref.subview %view[0] [1000] [1] : memref<4096xf32, strided<[1], offset: ?>> to memref<1000xf32, strided<[1], offset: ?>>
+  bufferization.materialize_in_destination %zeros in writable %part : (tensor<1000xf32>, memref<1000xf32, strided<[1], offset: ?>>) -> ()
+  return
+}
