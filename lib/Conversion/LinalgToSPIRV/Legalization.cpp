@@ -339,6 +339,53 @@ struct BooleanArithmetic : OpRewritePattern<SourceOp> {
   }
 };
 
+/// The i1 operations whose only defined result is an operand: a quotient
+/// (the one nonzero divisor is 1 unsigned, -1 signed, whose negation
+/// overflows unless the dividend is 0) and a shift (by 0: any other amount
+/// is at least the width). SPIR-V takes no booleans in them.
+template <typename SourceOp>
+struct BooleanKeepsLhs : OpRewritePattern<SourceOp> {
+  using OpRewritePattern<SourceOp>::OpRewritePattern;
+  LogicalResult matchAndRewrite(SourceOp op,
+                                PatternRewriter &rewriter) const override {
+    if (!getElementTypeOrSelf(op.getType()).isInteger(1))
+      return failure();
+    rewriter.replaceOp(op, op.getLhs());
+    return success();
+  }
+};
+
+/// An i1 remainder is 0: the one nonzero divisor divides everything.
+template <typename SourceOp>
+struct BooleanRemainder : OpRewritePattern<SourceOp> {
+  using OpRewritePattern<SourceOp>::OpRewritePattern;
+  LogicalResult matchAndRewrite(SourceOp op,
+                                PatternRewriter &rewriter) const override {
+    if (!getElementTypeOrSelf(op.getType()).isInteger(1))
+      return failure();
+    rewriter.replaceOp(op, createScalarOrSplatConstant(rewriter, op.getLoc(),
+                                                       op.getType(), 0));
+    return success();
+  }
+};
+
+/// `arith.cmpf false` and `true` are constants (SPIR-V has no such compare).
+struct ConstantFloatCompare : OpRewritePattern<arith::CmpFOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(arith::CmpFOp op,
+                                PatternRewriter &rewriter) const override {
+    arith::CmpFPredicate predicate = op.getPredicate();
+    if (predicate != arith::CmpFPredicate::AlwaysFalse &&
+        predicate != arith::CmpFPredicate::AlwaysTrue)
+      return failure();
+    rewriter.replaceOp(
+        op, createScalarOrSplatConstant(
+                rewriter, op.getLoc(), op.getType(),
+                predicate == arith::CmpFPredicate::AlwaysTrue ? 1 : 0));
+    return success();
+  }
+};
+
 /// f32/f64 narrowed to f16/f32 toward zero. SPIR-V's FPRoundingMode
 /// decoration, which upstream's lowering uses, is valid in Vulkan only on
 /// conversions stored to 16-bit storage. Integer operations on the bits
@@ -589,7 +636,15 @@ LogicalResult triton_spirv::prepareKernelForSPIRV(func::FuncOp kernel,
   patterns.add<CtPopTo32Bit, TruncFTowardZero,
                BooleanArithmetic<arith::AddIOp, arith::XOrIOp>,
                BooleanArithmetic<arith::SubIOp, arith::XOrIOp>,
-               BooleanArithmetic<arith::MulIOp, arith::AndIOp>>(
+               BooleanArithmetic<arith::MulIOp, arith::AndIOp>,
+               BooleanKeepsLhs<arith::DivUIOp>, BooleanKeepsLhs<arith::DivSIOp>,
+               BooleanKeepsLhs<arith::CeilDivUIOp>,
+               BooleanKeepsLhs<arith::CeilDivSIOp>,
+               BooleanKeepsLhs<arith::FloorDivSIOp>,
+               BooleanKeepsLhs<arith::ShLIOp>, BooleanKeepsLhs<arith::ShRUIOp>,
+               BooleanKeepsLhs<arith::ShRSIOp>,
+               BooleanRemainder<arith::RemUIOp>,
+               BooleanRemainder<arith::RemSIOp>, ConstantFloatCompare>(
       kernel.getContext());
   return applyPatternsGreedily(kernel, std::move(patterns));
 }

@@ -285,3 +285,58 @@ func.func @double_sine(%buf: memref<?xf64> {triton_spirv.abi = "buffer", triton_
   memref.store %y, %buf[%c0] : memref<?xf64>
   return
 }
+
+// -----
+
+// Boolean quotients and shifts are their left operand (the one nonzero i1
+// divisor, and the one shift amount below the width), remainders are false,
+// and `cmpf false` / `true` are constants: SPIR-V takes no booleans in
+// integer division or shifts, and has no constant compare.
+// CHECK-LABEL: entry_point = "boolean_division_and_shifts"
+// CHECK: %[[A:.*]] = spirv.INotEqual
+// CHECK-NOT: spirv.UDiv
+// CHECK-NOT: spirv.SDiv
+// CHECK-NOT: spirv.UMod
+// CHECK-NOT: spirv.SRem
+// CHECK-NOT: spirv.ShiftLeftLogical
+// CHECK-NOT: spirv.ShiftRight
+// CHECK-NOT: spirv.FOrd
+// CHECK-NOT: spirv.FUnord
+// CHECK: spirv.Select %[[A]],
+// CHECK: spirv.Select %[[A]],
+// CHECK-NOT: spirv.Select
+// CHECK: spirv.Return
+func.func @boolean_division_and_shifts(%d: memref<?xi32> {triton_spirv.abi = "buffer", triton_spirv.arg_index = 0 : i64},
+               %f: memref<?xf32> {triton_spirv.abi = "buffer", triton_spirv.arg_index = 1 : i64},
+               %pid: i32 {triton_spirv.abi = "program_id_x"}, %pidy: i32 {triton_spirv.abi = "program_id_y"},
+               %pidz: i32 {triton_spirv.abi = "program_id_z"}, %nx: i32 {triton_spirv.abi = "num_programs_x"},
+               %ny: i32 {triton_spirv.abi = "num_programs_y"}, %nz: i32 {triton_spirv.abi = "num_programs_z"})
+    attributes {triton_spirv.kernel} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %c4 = arith.constant 4 : index
+  %zero = arith.constant 0 : i32
+  %x = memref.load %d[%c0] : memref<?xi32>
+  %y = memref.load %d[%c1] : memref<?xi32>
+  %a = arith.cmpi ne, %x, %zero : i32
+  %b = arith.cmpi ne, %y, %zero : i32
+  %q = arith.divui %a, %b : i1
+  %r = arith.remsi %a, %b : i1
+  %shifted = arith.shrsi %a, %b : i1
+  %v = memref.load %f[%c0] : memref<?xf32>
+  %never = arith.cmpf false, %v, %v : f32
+  %always = arith.cmpf true, %v, %v : f32
+  %qi = arith.extui %q : i1 to i32
+  %ri = arith.extui %r : i1 to i32
+  %si = arith.extui %shifted : i1 to i32
+  %ni = arith.extui %never : i1 to i32
+  %ai = arith.extui %always : i1 to i32
+  memref.store %qi, %d[%c0] : memref<?xi32>
+  memref.store %ri, %d[%c1] : memref<?xi32>
+  memref.store %si, %d[%c2] : memref<?xi32>
+  memref.store %ni, %d[%c3] : memref<?xi32>
+  memref.store %ai, %d[%c4] : memref<?xi32>
+  return
+}
