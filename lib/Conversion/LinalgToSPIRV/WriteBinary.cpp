@@ -53,6 +53,34 @@ LogicalResult writeFile(Operation *anchor, StringRef path,
   return success();
 }
 
+/// SPIR-V's universal limit on structured control flow nested in one
+/// function (loops and selections).
+constexpr unsigned kMaxControlFlowNesting = 1023;
+
+/// Fails, naming the deepest construct, where loops and ifs nest deeper
+/// than SPIR-V allows (drivers may reject or crash on such a module).
+LogicalResult checkControlFlowNesting(spirv::ModuleOp module) {
+  Operation *deepest = nullptr;
+  unsigned deepestDepth = 0;
+  module.walk([&](Operation *op) {
+    if (!isa<spirv::LoopOp, spirv::SelectionOp>(op))
+      return;
+    unsigned depth = 1;
+    for (Operation *parent = op->getParentOp(); parent;
+         parent = parent->getParentOp())
+      depth += isa<spirv::LoopOp, spirv::SelectionOp>(parent);
+    if (depth > deepestDepth) {
+      deepest = op;
+      deepestDepth = depth;
+    }
+  });
+  if (deepestDepth <= kMaxControlFlowNesting)
+    return success();
+  return deepest->emitError("loops and ifs nest ")
+         << deepestDepth << " deep here; SPIR-V allows at most "
+         << kMaxControlFlowNesting;
+}
+
 struct WriteBinaryPass : triton_spirv::impl::WriteBinaryBase<WriteBinaryPass> {
   using Base::Base;
   void runOnOperation() override {
@@ -67,7 +95,8 @@ struct WriteBinaryPass : triton_spirv::impl::WriteBinaryBase<WriteBinaryPass> {
     }
     spirv::ModuleOp spirvModule = spirvModules.front();
     SmallVector<uint32_t> binary;
-    if (failed(spirv::serialize(spirvModule, binary)) ||
+    if (failed(checkControlFlowNesting(spirvModule)) ||
+        failed(spirv::serialize(spirvModule, binary)) ||
         failed(triton_spirv::rewriteFragmentCallbackCalls(binary,
                                                           spirvModule)))
       return signalPassFailure();

@@ -542,7 +542,8 @@ def WriteBinary : Pass<"triton-spirv-write-binary", "ModuleOp"> {
     Writes the single `spirv.module` as a SPIR-V binary to `output` and its
     kernel metadata (entry point, workgroup size, bindings, push-constant
     layout, workgroup memory) as JSON to `output` with `.json` appended.
-    The IR is left unchanged.
+    A module whose loops and ifs nest deeper than SPIR-V's limit (1023) is
+    rejected with an error at the deepest one. The IR is left unchanged.
   }];
   let options = [
     Option<"output", "output", "std::string", "\"\"",
