@@ -102,7 +102,11 @@ class SPIRVBackend(BaseBackend):
                 pipeline += f" address-arguments={','.join(map(str, options.address_arguments))}"
             seconds = float(os.environ.get("TRITON_SPIRV_COMPILE_TIMEOUT_S", "600"))
             try:
-                proc = subprocess.run([str(tool_path()), pipeline, str(source), "-o", "/dev/null"],
+                # Diagnostics name the kernel's Python lines; the IR of the
+                # op they are attached to (whole loops, whole kernels) would
+                # bury them (run the tool by hand to see it).
+                proc = subprocess.run([str(tool_path()), pipeline, "--mlir-print-op-on-diagnostic=false",
+                                       str(source), "-o", "/dev/null"],
                                       capture_output=True, text=True, timeout=seconds)
             except subprocess.TimeoutExpired:
                 kernel = _KERNEL_NAME.search(text)
