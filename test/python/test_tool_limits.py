@@ -22,24 +22,25 @@ def _nested_loops(depth: int) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _compile(tool: Path, directory: Path, depth: int) -> tuple[subprocess.CompletedProcess[str], Path]:
+    """Runs the pipeline on `depth` nested loops; the run and the binary path."""
+    source, binary = directory / "deep.ttir", directory / "deep.spv"
+    source.write_text(_nested_loops(depth))
+    run = subprocess.run([str(tool), f"--triton-to-spirv=target=lavapipe output={binary}", str(source),
+                          "-o", "/dev/null"], capture_output=True, text=True, timeout=600)
+    return run, binary
+
+
 def test_control_flow_nested_past_spirv_limit_is_rejected(tool: Path, tmp_path: Path) -> None:
     # SPIR-V allows structured control flow nested 1023 deep; 1,023 loops
     # compiled (exit 0) to a module spirv-val rejected.
-    source = tmp_path / "deep.ttir"
-    source.write_text(_nested_loops(1100))
-    binary = tmp_path / "deep.spv"
-    run = subprocess.run([str(tool), f"--triton-to-spirv=target=lavapipe output={binary}", str(source),
-                          "-o", "/dev/null"], capture_output=True, text=True, timeout=600)
+    run, binary = _compile(tool, tmp_path, 1100)
     assert run.returncode != 0
     assert "SPIR-V allows at most 1023" in run.stderr
     assert not binary.exists()
 
 
 def test_control_flow_within_the_limit_compiles(tool: Path, tmp_path: Path) -> None:
-    source = tmp_path / "deep.ttir"
-    source.write_text(_nested_loops(100))
-    binary = tmp_path / "deep.spv"
-    run = subprocess.run([str(tool), f"--triton-to-spirv=target=lavapipe output={binary}", str(source),
-                          "-o", "/dev/null"], capture_output=True, text=True, timeout=600)
+    run, binary = _compile(tool, tmp_path, 100)
     assert run.returncode == 0, run.stderr[-2000:]
     assert binary.stat().st_size > 0
