@@ -386,3 +386,19 @@ def test_sqrt_rn_and_div_rn_round_correctly() -> None:
     for out, ref in ((div_out, div_ref), (sqrt_out, sqrt_ref)):
         numbers = ~ref.isnan()
         assert torch.equal(torch.signbit(out[numbers]), torch.signbit(ref[numbers]))
+
+
+@triton.jit
+def _store_bf16_scalar(out_ptr, value: tl.bfloat16):
+    tl.store(out_ptr, value)
+
+
+@pytest.mark.parametrize("value", [42.0, -1.5, 1.00390625, 1.01171875, 3.0e38, float("inf"), float("-inf"),
+                                   float("nan")])
+def test_bf16_scalar_arguments_round_to_nearest_even(value: float) -> None:
+    # bf16 scalars went in integer slots filled with the value as an integer
+    # (42.0 arrived as 3.9e-39; inf and nan raised); they are f32 slots now,
+    # rounded to bf16 in the kernel as PyTorch rounds (halfway: to even).
+    out = torch.zeros(1, dtype=torch.bfloat16)
+    _store_bf16_scalar[(1,)](out, value)
+    torch.testing.assert_close(out, torch.tensor([value], dtype=torch.bfloat16), equal_nan=True, atol=0, rtol=0)

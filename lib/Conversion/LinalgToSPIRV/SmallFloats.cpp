@@ -296,9 +296,30 @@ LogicalResult rejectOtherSmallFloats(func::FuncOp kernel) {
 }
 } // namespace
 
+/// Scalar arguments of an emulated type arrive as f32, as f16 ones do: the
+/// launcher holds them as Python floats and writes f32 slots, so the kernel
+/// rounds them (to nearest even) itself.
+static void widenScalarArguments(func::FuncOp kernel) {
+  Block &entry = kernel.getBody().front();
+  OpBuilder b = OpBuilder::atBlockBegin(&entry);
+  for (BlockArgument argument : entry.getArguments()) {
+    Type type = argument.getType();
+    if (!isa<FloatType>(type) || !isEmulated(type))
+      continue;
+    argument.setType(b.getF32Type());
+    auto narrowed =
+        arith::TruncFOp::create(b, kernel.getLoc(), type, argument);
+    argument.replaceAllUsesExcept(narrowed, narrowed);
+  }
+  kernel.setFunctionType(FunctionType::get(kernel.getContext(),
+                                           entry.getArgumentTypes(),
+                                           kernel.getResultTypes()));
+}
+
 LogicalResult triton_spirv::emulateSmallFloats(func::FuncOp kernel) {
   if (failed(rejectOtherSmallFloats(kernel)))
     return failure();
+  widenScalarArguments(kernel);
   MLIRContext *context = kernel.getContext();
   SetVector<Type> used;
   auto collect = [&](Type type) {

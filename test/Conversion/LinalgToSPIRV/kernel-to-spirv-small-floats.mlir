@@ -99,3 +99,25 @@ func.func @magnitude(%buf: memref<?xbf16> {triton_spirv.abi = "buffer", triton_s
   memref.store %y, %buf[%off] : memref<?xbf16>
   return
 }
+
+// -----
+
+// A bf16 scalar argument arrives as an f32 launch constant, as an f16 one
+// does (the launcher writes Python floats into f32 slots), and the kernel
+// rounds it to bf16 bits itself (it came as an i32 slot, which the launcher
+// filled with the value as an integer: 42.0 arrived as 3.9e-39).
+// CHECK-LABEL: entry_point = "bf16_scalar"
+// CHECK-SAME: push_constants = [{{.*}}{arg_index = 1 : i64, offset = {{[0-9]+}} : i64, role = "scalar", type = "f32"}
+// CHECK: %[[SLOT:.*]] = spirv.Load "PushConstant" %{{.*}} : f32
+// CHECK: spirv.Bitcast %[[SLOT]] : f32 to i32
+func.func @bf16_scalar(%d: memref<?xi16> {triton_spirv.abi = "buffer", triton_spirv.arg_index = 0 : i64},
+               %v: bf16 {triton_spirv.abi = "scalar", triton_spirv.arg_index = 1 : i64},
+               %pid: i32 {triton_spirv.abi = "program_id_x"}, %pidy: i32 {triton_spirv.abi = "program_id_y"},
+               %pidz: i32 {triton_spirv.abi = "program_id_z"}, %nx: i32 {triton_spirv.abi = "num_programs_x"},
+               %ny: i32 {triton_spirv.abi = "num_programs_y"}, %nz: i32 {triton_spirv.abi = "num_programs_z"})
+    attributes {triton_spirv.kernel} {
+  %c0 = arith.constant 0 : index
+  %bits = arith.bitcast %v : bf16 to i16
+  memref.store %bits, %d[%c0] : memref<?xi16>
+  return
+}
