@@ -402,3 +402,22 @@ def test_bf16_scalar_arguments_round_to_nearest_even(value: float) -> None:
     out = torch.zeros(1, dtype=torch.bfloat16)
     _store_bf16_scalar[(1,)](out, value)
     torch.testing.assert_close(out, torch.tensor([value], dtype=torch.bfloat16), equal_nan=True, atol=0, rtol=0)
+
+
+@triton.jit
+def _round_to_integer(x_ptr, out_ptr, BLOCK: tl.constexpr):
+    offsets = tl.arange(0, BLOCK)
+    m = tl.load(x_ptr + offsets)
+    m += 0x800000  # 2^23: float addition rounds to an integer here
+    m -= 0x800000
+    tl.store(out_ptr + offsets, m)
+
+
+@pytest.mark.parametrize("fusion", [True, False])
+def test_float_additions_are_not_reassociated(fusion: bool) -> None:
+    # Triton's own conversion tests round this way; with fp fusion on, the
+    # driver was free to fold (m + 2^23) - 2^23 into m (lavapipe did).
+    x = torch.tensor([0.5, 1.5, 2.5, 0.75, 3.25, 0.0, 6.5, 7.5])
+    out = torch.empty_like(x)
+    _round_to_integer[(1,)](x, out, BLOCK=8, enable_fp_fusion=fusion)
+    torch.testing.assert_close(out, (x + 0x800000) - 0x800000, atol=0, rtol=0)

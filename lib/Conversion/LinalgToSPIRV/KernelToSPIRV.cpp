@@ -484,8 +484,9 @@ void orderStorageBufferMemory(spirv::ModuleOp module) {
   }
 }
 
-/// Triton's enable_fp_fusion=False: every float add, subtract and multiply
-/// rounds on its own; drivers may not fuse them into FMAs.
+/// Every float add, subtract and multiply rounds on its own: drivers may
+/// neither fuse them into FMAs (fuseMultiplyAdds does what Triton's
+/// enable_fp_fusion allows) nor reassociate them.
 void forbidContraction(spirv::ModuleOp module) {
   UnitAttr unit = UnitAttr::get(module.getContext());
   module.walk([&](Operation *op) {
@@ -564,7 +565,8 @@ struct KernelToSPIRVPass
       }
       if (failed(triton_spirv::prepareKernelForSPIRV(
               kernel, description->nativeMinMaxNum,
-              description->features.float64)))
+              description->features.float64)) ||
+          (fpFusion && failed(triton_spirv::fuseMultiplyAdds(kernel))))
         return signalPassFailure();
       FailureOr<triton_spirv::WorkgroupVectorWidths> vectorWidths =
           triton_spirv::findWorkgroupVectorBuffers(kernel);
@@ -614,8 +616,9 @@ struct KernelToSPIRVPass
         dropAtomicOrdering(spirvModule);
       else
         orderStorageBufferMemory(spirvModule);
-      if (!fpFusion)
-        forbidContraction(spirvModule);
+      // Fusion, where allowed, is done above: drivers may neither contract
+      // nor reassociate.
+      forbidContraction(spirvModule);
       auto entry = spirvModule.lookupSymbol<spirv::FuncOp>(name);
       if (!entry) {
         spirvModule.emitError("kernel '") << name << "' was not converted";

@@ -386,6 +386,36 @@ struct ConstantFloatCompare : OpRewritePattern<arith::CmpFOp> {
   }
 };
 
+/// `a * b + c` (and `a * b - c`, `c - a * b`) as one FMA, where the product
+/// has no other use: Triton's enable_fp_fusion, done here because every
+/// float operation is decorated NoContraction (drivers may otherwise also
+/// reassociate, which Triton never allows: `(m + 2^23) - 2^23` became `m`).
+template <typename SourceOp>
+struct FuseMultiplyAdd : OpRewritePattern<SourceOp> {
+  using OpRewritePattern<SourceOp>::OpRewritePattern;
+  LogicalResult matchAndRewrite(SourceOp op,
+                                PatternRewriter &rewriter) const override {
+    constexpr bool subtracts = std::is_same_v<SourceOp, arith::SubFOp>;
+    for (unsigned index : {0u, 1u}) {
+      auto product =
+          op->getOperand(index).template getDefiningOp<arith::MulFOp>();
+      if (!product || !product->hasOneUse() ||
+          product.getFastmath() != op.getFastmath())
+        continue;
+      Location loc = op.getLoc();
+      Value a = product.getLhs(), b = product.getRhs();
+      Value c = op->getOperand(1 - index);
+      if (subtracts && index == 0) // a * b - c
+        c = arith::NegFOp::create(rewriter, loc, c);
+      if (subtracts && index == 1) // c - a * b
+        a = arith::NegFOp::create(rewriter, loc, a);
+      rewriter.replaceOpWithNewOp<math::FmaOp>(op, a, b, c);
+      return success();
+    }
+    return failure();
+  }
+};
+
 /// f32/f64 narrowed to f16/f32 toward zero. SPIR-V's FPRoundingMode
 /// decoration, which upstream's lowering uses, is valid in Vulkan only on
 /// conversions stored to 16-bit storage. Integer operations on the bits
@@ -606,6 +636,13 @@ void minMaxNumToGLInstructions(func::FuncOp kernel) {
   });
 }
 } // namespace
+
+LogicalResult triton_spirv::fuseMultiplyAdds(func::FuncOp kernel) {
+  RewritePatternSet patterns(kernel.getContext());
+  patterns.add<FuseMultiplyAdd<arith::AddFOp>, FuseMultiplyAdd<arith::SubFOp>>(
+      kernel.getContext());
+  return applyPatternsGreedily(kernel, std::move(patterns));
+}
 
 LogicalResult triton_spirv::prepareKernelForSPIRV(func::FuncOp kernel,
                                                   bool nativeMinMaxNum,

@@ -40,6 +40,10 @@ void roundCorrectly(func::FuncOp kernel, bool float64);
 /// emulated.
 LogicalResult emulateSmallFloats(func::FuncOp kernel);
 
+/// Fuses each float multiply into the add or subtract that alone uses it
+/// (math.fma): Triton's enable_fp_fusion, where the driver may not.
+LogicalResult fuseMultiplyAdds(func::FuncOp kernel);
+
 /// Writes f64 exp, exp2, expm1, log, log2, tanh and erf with f64 arithmetic
 /// (GLSL.std.450 has only 16/32-bit transcendental functions); fails, with a
 /// diagnostic, on other f64 functions without a lowering.

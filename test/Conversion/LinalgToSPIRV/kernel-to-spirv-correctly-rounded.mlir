@@ -16,9 +16,9 @@
 // CHECK: %[[N0:.*]] = spirv.FNegate %[[Q0]] : f64
 // CHECK: %[[R0:.*]] = spirv.GL.Fma %[[N0]], %[[Y]], %[[X]] : f64
 // CHECK: %[[C0:.*]] = spirv.FDiv %[[R0]], %[[Y]] : f64
-// CHECK: %[[Q1:.*]] = spirv.FAdd %[[Q0]], %[[C0]] : f64
+// CHECK: %[[Q1:.*]] = spirv.FAdd %[[Q0]], %[[C0]] {no_contraction} : f64
 // CHECK: spirv.GL.Fma %{{.*}}, %[[Y]], %[[X]] : f64
-// CHECK: %[[Q2:.*]] = spirv.FAdd %[[Q1]], %{{.*}} : f64
+// CHECK: %[[Q2:.*]] = spirv.FAdd %[[Q1]], %{{.*}} {no_contraction} : f64
 // CHECK: %[[ABS:.*]] = spirv.GL.FAbs %[[Q2]] : f64
 // CHECK: %[[FINITE:.*]] = spirv.FOrdLessThan %[[ABS]], %{{.*}} : f64
 // CHECK: %[[NONZERO:.*]] = spirv.FUnordNotEqual %[[Q0]], %{{.*}} : f64

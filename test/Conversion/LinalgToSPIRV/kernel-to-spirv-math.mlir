@@ -158,12 +158,12 @@ func.func @log(%d: memref<?xf64> {triton_spirv.abi = "buffer", triton_spirv.arg_
 // CHECK: spirv.ShiftRightLogical %{{.*}}, %{{.*}} : i32, i32
 // CHECK: spirv.BitwiseAnd %{{.*}}, %{{.*}} : i32
 // CHECK-COUNT-3: spirv.FMul %{{.*}}, %{{.*}} : f32
-// CHECK: spirv.FSub %{{.*}}, %{{.*}} : f32
+// CHECK: spirv.GL.Fma %{{.*}}, %{{.*}}, %{{.*}} : f32
 // CHECK: spirv.mlir.merge
 // CHECK: spirv.FConvert %{{.*}} : f32 to f16
 // CHECK: spirv.mlir.loop
 // CHECK: spirv.ShiftRightLogical %{{.*}}, %{{.*}} : i64, i64
-// CHECK: spirv.FSub %{{.*}}, %{{.*}} : f64
+// CHECK: spirv.GL.Fma %{{.*}}, %{{.*}}, %{{.*}} : f64
 // CHECK-NOT: spirv.FRem
 func.func @remainder(%h: memref<?xf16> {triton_spirv.abi = "buffer", triton_spirv.arg_index = 0 : i64},
                      %d: memref<?xf64> {triton_spirv.abi = "buffer", triton_spirv.arg_index = 1 : i64},
@@ -239,7 +239,7 @@ func.func @signed_remainder(%buf: memref<?xi32> {triton_spirv.abi = "buffer", tr
 // CHECK: %[[FITS:.*]] = spirv.ULessThan %[[NORMAL]], %[[LARGEST]]
 // CHECK: %[[CLAMPED:.*]] = spirv.Select %[[FITS]], %[[NORMAL]], %[[LARGEST]]
 // CHECK: %[[ABS:.*]] = spirv.GL.FAbs %[[X]] : f32
-// CHECK: %[[SCALED:.*]] = spirv.FMul %[[ABS]], %[[SCALE]] : f32
+// CHECK: %[[SCALED:.*]] = spirv.FMul %[[ABS]], %[[SCALE]] {no_contraction} : f32
 // CHECK: %[[SUBNORMAL:.*]] = spirv.ConvertFToU %[[SCALED]] : f32 to i32
 // CHECK: %[[IS_SUBNORMAL:.*]] = spirv.ULessThan %[[MAGNITUDE]], %[[SMALLEST_NORMAL]]
 // CHECK: %[[IS_INF:.*]] = spirv.IEqual %[[MAGNITUDE]], %[[INF32]]

@@ -90,8 +90,8 @@ struct TritonToSPIRVOptions : PassPipelineOptions<TritonToSPIRVOptions> {
       llvm::cl::init(true)};
   Option<bool> fpFusion{
       *this, "fp-fusion",
-      llvm::cl::desc("Let the driver fuse float multiplies and adds into "
-                     "FMAs (Triton's enable_fp_fusion)"),
+      llvm::cl::desc("Fuse float multiplies into the adds that alone use "
+                     "them (Triton's enable_fp_fusion)"),
       llvm::cl::init(true)};
   Option<bool> boundsChecks{
       *this, "bounds-checks",

@@ -485,8 +485,9 @@ def KernelToSPIRV : Pass<"triton-spirv-kernel-to-spirv", "ModuleOp"> {
     Option<"maxWorkgroupSize", "max-workgroup-size", "unsigned", "0",
            "Most invocations per workgroup (0: the preset's)">,
     Option<"fpFusion", "fp-fusion", "bool", "true",
-           "Let the driver fuse float multiplies and adds (Triton's "
-           "enable_fp_fusion); when false they are decorated NoContraction">,
+           "Fuse each float multiply into the add or subtract that alone "
+           "uses it (Triton's enable_fp_fusion); float arithmetic is "
+           "decorated NoContraction either way">,
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::gpu::GPUDialect",
