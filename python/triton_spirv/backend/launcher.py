@@ -12,7 +12,6 @@ from __future__ import annotations
 import atexit
 import ctypes
 import functools
-import itertools
 import operator
 import os
 import re
@@ -353,6 +352,9 @@ class SPIRVLauncher:
         # The argument and debug blocks: mapped device memory, made once and
         # rewritten by each launch (launches run one at a time).
         self.extra_bindings: list[tuple[int, int]] = []
+        # Every argument that is a tensor, bound or by address (looked at
+        # per launch by _on_the_device).
+        self.tensor_and_address_args = (*self.tensor_args, *self.address_args)
         self.argument_address = self.debug_address = 0
         if self.argument_bytes:
             self.argument_address = self._own_block(self.argument_bytes)
@@ -546,7 +548,7 @@ class SPIRVLauncher:
         return, so that the CPU sees their results."""
         if resources or self.extra_bindings:
             return False
-        for index in itertools.chain(self.tensor_args, self.address_args):
+        for index in self.tensor_and_address_args:
             tensor = _storage_tensor(values[index])
             if tensor is None or tensor.device.type != "spirv":
                 return False
