@@ -15,6 +15,10 @@ class SPIRVOptions:
     num_stages: int = 1
     # `debug` keeps tl.device_assert (and integer-overflow checks) in the IR.
     debug: bool = False
+    # With `debug`, Triton's sanitizer adds integer-overflow checks and this
+    # backend checks that every access stays in its tensor's storage;
+    # `sanitize_overflow=False` (Inductor's choice) turns both off and keeps
+    # tl.device_assert alone.
     sanitize_overflow: bool = True
     # fp8e4b15 converts through the frontend's `convert_custom_types` hook.
     supported_fp8_dtypes: tuple[str, ...] = ("fp8e4b15", "fp8e4nv", "fp8e5")
@@ -46,6 +50,12 @@ class SPIRVOptions:
         # As Triton's GPU backends require: layouts split warps in halves.
         assert self.num_warps > 0 and (self.num_warps & (self.num_warps - 1)) == 0, \
             "num_warps must be a power of 2"
+
+    @property
+    def bounds_checks(self) -> bool:
+        """Whether loads, stores and atomics check their pointers
+        (--triton-insert-bounds-checks)."""
+        return self.debug and self.sanitize_overflow
 
     def hash(self) -> str:
         """Part of Triton's compile-cache key."""

@@ -51,6 +51,16 @@ def test_out_of_bounds_load_is_reported(place: str) -> None:
         _shifted_copy[(2, )](x, y, 100, -1, BLOCK=64, debug=True)
 
 
+def test_sanitize_overflow_off_keeps_assertions_without_bounds_checks() -> None:
+    """debug=True with sanitize_overflow=False (what Inductor compiles with,
+    for its own indexing assertions) checks no pointer: the read one past the
+    end is contained, as without debug."""
+    x, y = torch.arange(100, dtype=torch.float32), torch.empty(100)
+    compiled = _shifted_copy[(2, )](x, y, 100, 1, BLOCK=64, debug=True, sanitize_overflow=False)
+    torch.testing.assert_close(y[:99], x[1:])
+    assert "debug_buffer" not in compiled.metadata.spirv_abi
+
+
 def test_masked_off_lanes_and_views_are_in_bounds() -> None:
     """Lanes the mask turns off access nothing; a view may reach anywhere in
     its storage, before its first element too."""

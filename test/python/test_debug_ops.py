@@ -29,6 +29,28 @@ def test_failed_assertion_raises_with_message_location_and_program() -> None:
         _checked_sqrt[(3, )](x, out, 300, BLOCK=128, debug=True)
 
 
+def test_assertions_on_device_tensors_are_reported_at_synchronize() -> None:
+    """As CUDA does: launches on spirv tensors of a kernel with assertions
+    (and no prints) return once submitted; a failure is raised at the next
+    synchronize, and the one after sees a clean block."""
+    from triton_spirv.backend import launcher
+    x = torch.rand(300, device="spirv") + 0.5
+    out = torch.empty(300, device="spirv")
+    for _ in range(3):  # launches of one kernel may be in flight together
+        _checked_sqrt[(3, )](x, out, 300, BLOCK=128, debug=True)
+    assert launcher._unchecked_assertions  # not waited for
+    torch.spirv.synchronize()
+    torch.testing.assert_close(out.cpu(), x.cpu().sqrt())
+    x[7] = -1.0
+    _checked_sqrt[(3, )](x, out, 300, BLOCK=128, debug=True)
+    with pytest.raises(AssertionError, match=r"in _checked_sqrt, program \(0, 0, 0\), element 7: "
+                       r"inputs must be positive"):
+        torch.spirv.synchronize()
+    x[7] = 1.0
+    _checked_sqrt[(3, )](x, out, 300, BLOCK=128, debug=True)
+    torch.spirv.synchronize()
+
+
 @triton.jit
 def _prints(x_ptr, y_ptr, ROWS: tl.constexpr, COLS: tl.constexpr):
     pid = tl.program_id(0)

@@ -36,8 +36,15 @@ _KERNEL_NAME = re.compile(r"tt\.func (?:public )?@([\w$.]+)")
 
 
 @functools.lru_cache(maxsize=None)
-def _tool_hash() -> str:
-    return hashlib.sha256(tool_path().read_bytes()).hexdigest()
+def _compiler_hash() -> str:
+    """The tool and the Python that decides what it is given (its options,
+    the TTIR passes, the front end's hooks): Triton's cache key hashes only
+    its own package."""
+    digest = hashlib.sha256(tool_path().read_bytes())
+    package = Path(__file__).resolve().parent.parent
+    for source in ("backend/compiler.py", "options.py", "ttir.py", "frontend.py"):
+        digest.update((package / source).read_bytes())
+    return digest.hexdigest()
 
 
 class SPIRVBackend(BaseBackend):
@@ -48,7 +55,7 @@ class SPIRVBackend(BaseBackend):
         return target.backend == "spirv"
 
     def hash(self) -> str:
-        return f"spirv-{self.target.arch}-{_tool_hash()}"
+        return f"spirv-{self.target.arch}-{_compiler_hash()}"
 
     def parse_options(self, options: dict) -> SPIRVOptions:
         fields = {f.name for f in dataclasses.fields(SPIRVOptions)}
@@ -97,7 +104,7 @@ class SPIRVBackend(BaseBackend):
                         f"{f'features={features} ' if features else ''}"
                         f"max-workgroup-memory={memory} max-workgroup-size={workgroup} "
                         f"num-warps={options.num_warps} fp-fusion={int(options.enable_fp_fusion)} "
-                        f"bounds-checks={int(options.debug)} output={binary}")
+                        f"bounds-checks={int(options.bounds_checks)} output={binary}")
             if options.address_arguments:
                 pipeline += f" address-arguments={','.join(map(str, options.address_arguments))}"
             seconds = float(os.environ.get("TRITON_SPIRV_COMPILE_TIMEOUT_S", "600"))

@@ -59,6 +59,10 @@ _synchronize_at_exit = False
 # Launches on spirv tensors alone return once submitted, untracked (see
 # SPIRVLauncher._on_the_device); whether one was since the last synchronize.
 _device_work_pending = False
+# Kernels with assertions and no prints, launched since the last
+# synchronize: their debug blocks are read then, as CUDA reports a
+# device-side assertion at the next synchronization.
+_unchecked_assertions: dict["SPIRVLauncher", None] = {}
 _host_imports: HostImports | None = None
 
 
@@ -135,7 +139,7 @@ def synchronize() -> None:
     the first failure (a failed assertion, a launch past its timeout)."""
     global _device_work_pending
     with _lock:
-        if not _abandoned and not _in_flight and not _device_work_pending:
+        if not (_abandoned or _in_flight or _device_work_pending or _unchecked_assertions):
             return
         device = vulkan.device()
         _device_work_pending = False
@@ -152,8 +156,26 @@ def synchronize() -> None:
             raise
         except BaseException:
             _finish_all(report=False)
+            _unchecked_assertions.clear()
             raise
+        failed = _failed_assertion()
         _finish_all(report=True)
+        if failed is not None:
+            raise failed
+
+
+def _failed_assertion() -> AssertionError | None:
+    """Reads (and clears) the debug blocks of the assertion-only kernels
+    launched since the last check, with the device idle: the first failure."""
+    failed: AssertionError | None = None
+    while _unchecked_assertions:
+        launcher = next(iter(_unchecked_assertions))
+        del _unchecked_assertions[launcher]
+        try:
+            launcher.report()
+        except AssertionError as raised:
+            failed = failed or raised
+    return failed
 
 
 def _finish_all(report: bool) -> None:
@@ -352,6 +374,12 @@ class SPIRVLauncher:
         # The argument and debug blocks: mapped device memory, made once and
         # rewritten by each launch (launches run one at a time).
         self.extra_bindings: list[tuple[int, int]] = []
+        # A debug block with assertions alone is zeroed once, and again after
+        # each read, so launches of the kernel need not wait for each other;
+        # blocks that launches rewrite (arguments, prints) make them wait.
+        self.asserts_only = self.debug is not None and not self.debug.prints
+        self.rewrites_blocks = bool(self.argument_bytes) or (self.debug is not None
+                                                              and not self.asserts_only)
         # Every argument that is a tensor, bound or by address (looked at
         # per launch by _on_the_device).
         self.tensor_and_address_args = (*self.tensor_args, *self.address_args)
@@ -360,7 +388,21 @@ class SPIRVLauncher:
             self.argument_address = self._own_block(self.argument_bytes)
         if self.debug:
             self.debug_address = self._own_block(self.debug.size)
-        self.report = functools.partial(self.debug.report, self.debug_address) if self.debug else None
+        self.report: Callable[[], None] | None = None
+        if self.asserts_only:
+            ctypes.memset(self.debug_address, 0, self.debug.header_bytes)
+            self.report = self._report_assertions
+        elif self.debug:
+            self.report = functools.partial(self.debug.report, self.debug_address)
+
+    def _report_assertions(self) -> None:
+        """Raises for a failed assertion in the launches since the last
+        report (all done), and clears the block for the next ones."""
+        assert self.debug is not None
+        try:
+            self.debug.report(self.debug_address)
+        finally:
+            ctypes.memset(self.debug_address, 0, self.debug.header_bytes)
 
     def _set_indexed_bytes(self, limits: dict[int, int]) -> None:
         """Records how many bytes of each tensor the kernel indexes, and from
@@ -474,7 +516,7 @@ class SPIRVLauncher:
         global _last_launch, _synchronize_at_exit, _device_work_pending
         # The argument and debug blocks are rewritten only once the launches
         # before are done.
-        if _abandoned or (_in_flight and self.extra_bindings):
+        if _abandoned or (_in_flight and self.rewrites_blocks):
             synchronize()
         if grid[0] == 0:
             return
@@ -493,7 +535,7 @@ class SPIRVLauncher:
                 ctypes.memmove(self.argument_address,
                                self.arguments.pack(values, offsets, grid, bounds, addresses),
                                self.argument_bytes)
-            if self.debug:  # the records past the header's count are not read
+            if self.debug and not self.asserts_only:  # records past the count are not read
                 ctypes.memset(self.debug_address, 0, self.debug.header_bytes)
             kernel = function.kernel or function.pipeline(self.abi["entry_point"], self.num_bindings,
                                                           self.push_constant_bytes)
@@ -521,11 +563,18 @@ class SPIRVLauncher:
             _finish_resources(resources)
             raise
         if wait:
+            # This launch and those before it are done.
+            failed = _failed_assertion() if _unchecked_assertions else None
             if resources or self.report is not None:
                 _InFlight(sequence, values, resources, self.report).finish()
+            if failed is not None:
+                raise failed
             return
+        if self.asserts_only:
+            _unchecked_assertions[self] = None
         if _asynchronous:
-            _in_flight.append(_InFlight(sequence, values, resources, self.report))
+            _in_flight.append(_InFlight(sequence, values, resources,
+                                        None if self.asserts_only else self.report))
         else:
             # Nothing to keep alive or finish: the caching allocator reuses
             # the memory of tensors freed meanwhile for work queued after
@@ -546,7 +595,7 @@ class SPIRVLauncher:
         results (a copy to the CPU, `synchronize()`) runs after it on the
         device's queue. Launches that touch CPU tensors finish before they
         return, so that the CPU sees their results."""
-        if resources or self.extra_bindings:
+        if resources or self.rewrites_blocks:
             return False
         for index in self.tensor_and_address_args:
             tensor = _storage_tensor(values[index])
