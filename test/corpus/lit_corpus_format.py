@@ -1,5 +1,7 @@
 """lit test format for the TTIR corpus (see lit.local.cfg)."""
 import difflib
+import hashlib
+import json
 import os
 import re
 import subprocess
@@ -26,14 +28,20 @@ class CorpusRoundTrip(lit.formats.FileBasedTest):
     """Per .ttir file: triton-spirv-opt prints it back byte for byte,
     --triton-to-linalg lowers it with no tt op or type left, and
     --triton-to-spirv compiles it for each target into a binary spirv-val
-    accepts."""
+    accepts and whose SHA-256 is the one recorded (byte-identical code:
+    utils/spirv_fingerprints.py)."""
 
     # Each target preset, with the Vulkan version spirv-val checks against.
     TARGETS = (("lavapipe", "vulkan1.3"), ("nvidia", "vulkan1.3"))
+    # The SHA-256 of each kernel's binary per target, as recorded by
+    # utils/spirv_fingerprints.py --write.
+    MANIFEST = os.path.join(os.path.dirname(os.path.abspath(__file__)), "spirv-sha256.json")
 
     def __init__(self, tool: str) -> None:
         super().__init__()
         self.tool = tool
+        with open(self.MANIFEST, encoding="utf-8") as f:
+            self.recorded = json.load(f)
 
     def execute(self, test, lit_config):
         path = test.getSourcePath()
@@ -72,6 +80,13 @@ class CorpusRoundTrip(lit.formats.FileBasedTest):
                            f"triton-spirv-corpus-{os.getpid()}-{name}-{target}.spv")
         try:
             failure = self._compile_and_validate(path, spv, target, vulkan)
+            if not failure or self._COOPERATIVE_MATRIX_UNKNOWN in failure:
+                with open(spv, "rb") as f:
+                    digest = hashlib.sha256(f.read()).hexdigest()
+                if self.recorded.get(name, {}).get(target) != digest:
+                    return (f"the {target} binary differs from test/corpus/spirv-sha256.json: "
+                            f"run utils/spirv_fingerprints.py --write if code generation was "
+                            f"meant to change")
             if self._COOPERATIVE_MATRIX_UNKNOWN in failure:
                 # Debian 12's spirv-val (2023.1) predates SPV_KHR_cooperative_matrix:
                 # validate the kernel compiled without cooperative matrices.
