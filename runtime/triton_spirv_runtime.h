@@ -26,6 +26,9 @@ typedef struct tsr_device tsr_device;
 typedef struct tsr_kernel tsr_kernel;
 
 typedef struct tsr_properties {
+  /* Set by the caller to the sizeof(tsr_properties) it was built with (the
+   * Python mirror's ctypes.sizeof): tsr_get_properties refuses another. */
+  uint32_t struct_size;
   char name[256];
   uint32_t vendor_id;
   uint32_t device_type; /* VkPhysicalDeviceType */

@@ -1105,8 +1105,14 @@ void tsr_close_device(tsr_device *device) {
 }
 
 int tsr_get_properties(tsr_device *device, tsr_properties *out) {
+  if (out->struct_size != sizeof(tsr_properties))
+    return fail("tsr_properties of " + std::to_string(out->struct_size) +
+                " bytes given; this runtime's has " +
+                std::to_string(sizeof(tsr_properties)) +
+                " (a mirror of triton_spirv_runtime.h out of date)");
   const VkPhysicalDeviceLimits &limits = device->properties.limits;
   std::memset(out, 0, sizeof(*out));
+  out->struct_size = sizeof(tsr_properties);
   std::snprintf(out->name, sizeof(out->name), "%s",
                 device->properties.deviceName);
   out->vendor_id = device->properties.vendorID;

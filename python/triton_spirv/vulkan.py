@@ -30,7 +30,10 @@ _TSR_ERROR_TIMEOUT = 2
 
 
 class _Properties(ctypes.Structure):
+    """tsr_properties of runtime/triton_spirv_runtime.h, field for field: the
+    runtime refuses a struct_size other than its own sizeof."""
     _fields_ = [
+        ("struct_size", ctypes.c_uint32),
         ("name", ctypes.c_char * 256),
         ("vendor_id", ctypes.c_uint32),
         ("device_type", ctypes.c_uint32),
@@ -205,7 +208,7 @@ class Device:
                                       ctypes.byref(handle)))
         self.handle = handle
         self._timing = False  # enable_timing() done
-        raw = _Properties()
+        raw = _Properties(struct_size=ctypes.sizeof(_Properties))
         _check(_lib().tsr_get_properties(handle, ctypes.byref(raw)))
         self.properties = DeviceProperties(
             name=raw.name.decode(), vendor_id=raw.vendor_id,

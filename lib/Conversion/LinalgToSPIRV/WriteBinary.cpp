@@ -20,13 +20,16 @@ namespace mlir::triton_spirv {
 using namespace mlir;
 
 namespace {
-/// The metadata attribute holds only strings, integers, arrays and
-/// dictionaries.
+/// The metadata attribute holds only strings, integers (i1 ones are
+/// booleans), arrays and dictionaries.
 llvm::json::Value toJSON(Attribute attr) {
   if (auto string = dyn_cast<StringAttr>(attr))
     return string.getValue().str();
-  if (auto integer = dyn_cast<IntegerAttr>(attr))
+  if (auto integer = dyn_cast<IntegerAttr>(attr)) {
+    if (integer.getType().isInteger(1))
+      return integer.getValue().getBoolValue();
     return integer.getInt();
+  }
   if (auto array = dyn_cast<ArrayAttr>(attr)) {
     llvm::json::Array elements;
     for (Attribute element : array)

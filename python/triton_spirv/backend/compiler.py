@@ -19,6 +19,7 @@ from triton.backends.compiler import BaseBackend, GPUTarget, Language
 from .._paths import tool_path
 from ..frontend import codegen_fns, module_map, run_ttir_passes
 from ..options import SPIRVOptions
+from .arch import Arch
 
 __all__ = ["SPIRVBackend", "SPIRVCompilationError"]
 
@@ -42,7 +43,7 @@ def _compiler_hash() -> str:
     its own package."""
     digest = hashlib.sha256(tool_path().read_bytes())
     package = Path(__file__).resolve().parent.parent
-    for source in ("backend/compiler.py", "options.py", "ttir.py", "frontend.py"):
+    for source in ("backend/compiler.py", "backend/arch.py", "options.py", "ttir.py", "frontend.py"):
         digest.update((package / source).read_bytes())
     return digest.hexdigest()
 
@@ -96,13 +97,7 @@ class SPIRVBackend(BaseBackend):
             # Locations stay in the text so that diagnostics name Python lines.
             text = str(mod)
             source.write_text(text)
-            # preset[:subgroup size[:workgroup memory[:largest workgroup[:feature...]]]]
-            preset, *limits = options.arch.split(":")
-            subgroup, memory, workgroup = (limits + ["0"] * 3)[:3]
-            features = ",".join(limits[3:])
-            pipeline = (f"--triton-to-spirv=target={preset} subgroup-size={subgroup} "
-                        f"{f'features={features} ' if features else ''}"
-                        f"max-workgroup-memory={memory} max-workgroup-size={workgroup} "
+            pipeline = (f"--triton-to-spirv={Arch.parse(options.arch).pipeline_options()} "
                         f"num-warps={options.num_warps} fp-fusion={int(options.enable_fp_fusion)} "
                         f"bounds-checks={int(options.bounds_checks)} output={binary}")
             if options.address_arguments:

@@ -9,17 +9,18 @@ import ctypes
 import math
 import struct
 import sys
-from typing import Any
+
+from .kernel_metadata import AssertSite, DebugBufferLayout, PrintOperand, PrintSite
 
 
 class DebugBuffer:
 
-    def __init__(self, record: dict[str, Any], kernel_name: str) -> None:
-        self.size: int = record["bytes"]
-        self.header_bytes: int = 4 * record["header_words"]
+    def __init__(self, record: DebugBufferLayout, kernel_name: str) -> None:
+        self.size = record["bytes"]
+        self.header_bytes = 4 * record["header_words"]
         self.layout = record
-        self.asserts: list[dict[str, str]] = record["asserts"]
-        self.prints: list[dict[str, Any]] = record["prints"]
+        self.asserts: list[AssertSite] = record["asserts"]
+        self.prints: list[PrintSite] = record["prints"]
         self.kernel_name = kernel_name
 
     def report(self, address: int) -> None:
@@ -79,7 +80,7 @@ def _unravel(index: int, shape: list[int]) -> list[int]:
     return position[::-1]
 
 
-def _format_value(description: dict[str, Any], low: int, high: int, hex_: bool) -> str:
+def _format_value(description: PrintOperand, low: int, high: int, hex_: bool) -> str:
     type_name = description["type"]
     bits = low | (high << 32)
     if type_name.startswith(("f", "bf")):

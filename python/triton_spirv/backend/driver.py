@@ -10,6 +10,7 @@ from triton.backends.compiler import GPUTarget
 from triton.backends.driver import DriverBase
 
 from .. import vulkan
+from .arch import Arch
 from .launcher import KernelBinary, SPIRVLauncher, last_launch, synchronize
 
 __all__ = ["SPIRVDriver", "device_target"]
@@ -35,12 +36,14 @@ def device_target() -> GPUTarget:
     VK_NV_cooperative_matrix2);
     warp_size stays 32 because a workgroup is num_warps * 32 invocations."""
     p = vulkan.device().properties
-    arch = f"{p.target}:{p.subgroup_size}:{p.max_shared_memory}:{p.max_workgroup_invocations}"
+    missing = []
     if p.target == "nvidia" and not p.bfloat16_cooperative_matrix:
-        arch += ":-bfloat16-cooperative-matrix"
+        missing.append("-bfloat16-cooperative-matrix")
     if p.target == "nvidia" and not p.cooperative_matrix2:
-        arch += ":-cooperative-matrix2"
-    return GPUTarget("spirv", arch, 32)
+        missing.append("-cooperative-matrix2")
+    arch = Arch(p.target, p.subgroup_size, p.max_shared_memory, p.max_workgroup_invocations,
+                tuple(missing))
+    return GPUTarget("spirv", str(arch), 32)
 
 
 class _Utils:

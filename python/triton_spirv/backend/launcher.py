@@ -26,6 +26,7 @@ from .. import vulkan
 from .bindings import HostImports, Region, StagedStorages, binding_range
 from .debug_buffer import DebugBuffer
 from .kernel_abi import NUM_PROGRAMS, PROGRAM_ID_BASES, Role
+from .kernel_metadata import KernelMetadata, Slot
 
 __all__ = ["BindingTooLargeError", "KernelBinary", "SPIRVLauncher", "last_launch", "set_asynchronous",
            "synchronize"]
@@ -219,7 +220,7 @@ class _Packer:
     one generated expression and one struct call, since it runs at every
     launch."""
 
-    def __init__(self, size: int, records: list[dict[str, Any]]) -> None:
+    def __init__(self, size: int, records: list[Slot]) -> None:
         fmt, position, sources = "<", 0, []
         for record in sorted(records, key=lambda r: r["offset"]):
             role = Role(record["role"])
@@ -296,7 +297,8 @@ class SPIRVLauncher:
         self.select_runtime_args: Callable[[Sequence[Any]], Sequence[Any]] = (
             operator.itemgetter(*runtime_indices) if len(runtime_indices) > 1 else
             lambda args: [args[index] for index in runtime_indices])
-        self.abi = abi = metadata.spirv_abi
+        self.abi: KernelMetadata = metadata.spirv_abi
+        abi = self.abi
         self.name = metadata.name
         # What a variant taking some tensors by address is compiled from.
         self.src, self.metadata = src, metadata
