@@ -86,12 +86,22 @@ def pass_map() -> list[tuple[str, list[PassEntry]]]:
     return result
 
 
+def _named_tests(entry: PassEntry) -> str:
+    """The tests named after the pass (else its first three), and how many
+    more run it."""
+    stem = entry.flag.removeprefix("triton-spirv-").removeprefix("triton-")
+    names = [Path(test).name for test in entry.tests]
+    shown = [name for name in names if name.startswith(stem)] or names[:3]
+    more = len(names) - len(shown)
+    return ", ".join(f"`{name}`" for name in shown) + (f" (+{more} more)" if more else "")
+
+
 def markdown() -> str:
     lines = [BEGIN, "", "| pass | what it does | file | lit tests |", "|---|---|---|---|"]
     for pipeline, entries in pass_map():
         lines.append(f"| **{pipeline}** | | | |")
         for entry in entries:
-            tests = ", ".join(f"`{Path(test).name}`" for test in entry.tests) or "–"
+            tests = _named_tests(entry) or "–"
             lines.append(f"| `--{entry.flag}` | {entry.summary} | `{entry.source}` | {tests} |")
     lines += ["", END]
     return "\n".join(lines)

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "triton-spirv/Conversion/LinalgToSPIRV/Passes.h"
+#include "triton-spirv/Conversion/LinalgToSPIRV/Target.h"
 
 #include "triton-spirv/Analysis/BufferLayouts.h"
 #include "triton-spirv/Dialect/TritonSPIRV/IR/Dialect.h"
@@ -27,9 +28,10 @@ struct AssignLayoutsPass
     : triton_spirv::impl::AssignLayoutsBase<AssignLayoutsPass> {
   using Base::Base;
   void runOnOperation() override {
-    WorkgroupShape shape{workgroupSize,      subgroupSize,
-                         cooperativeMatrix,  maxWorkgroupMemory,
-                         bfloat16CooperativeMatrix, cooperativeMatrix2};
+    FailureOr<ModuleTarget> target = lookupTarget(getOperation());
+    if (failed(target))
+      return signalPassFailure();
+    const WorkgroupShape &shape = target->workgroup;
     for (auto kernel : getOperation().getOps<func::FuncOp>()) {
       if (kernel.isExternal())
         continue;

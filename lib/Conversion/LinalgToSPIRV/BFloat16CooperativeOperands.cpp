@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "triton-spirv/Conversion/LinalgToSPIRV/Passes.h"
+#include "triton-spirv/Conversion/LinalgToSPIRV/Target.h"
 
 #include "triton-spirv/Analysis/MatmulPlan.h"
 #include "triton-spirv/Conversion/ParallelGeneric.h"
@@ -87,9 +88,13 @@ struct BFloat16CooperativeOperandsPass
           BFloat16CooperativeOperandsPass> {
   using Base::Base;
   void runOnOperation() override {
-    triton_spirv::WorkgroupShape shape;
-    shape.workgroupSize = workgroupSize;
-    shape.subgroupSize = subgroupSize;
+    FailureOr<triton_spirv::ModuleTarget> target =
+        triton_spirv::lookupTarget(getOperation());
+    if (failed(target))
+      return signalPassFailure();
+    const triton_spirv::WorkgroupShape &shape = target->workgroup;
+    if (!shape.bfloat16CooperativeMatrix)
+      return;
     SmallVector<linalg::LinalgOp> matmuls;
     getOperation().walk([&](linalg::LinalgOp op) {
       if (isBFloat16Matmul(op, shape))

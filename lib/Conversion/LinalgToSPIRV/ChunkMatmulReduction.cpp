@@ -16,6 +16,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "triton-spirv/Conversion/LinalgToSPIRV/Passes.h"
+#include "triton-spirv/Conversion/LinalgToSPIRV/Target.h"
 
 #include "triton-spirv/Analysis/FragmentFamilies.h"
 #include "triton-spirv/Analysis/MatmulPlan.h"
@@ -598,7 +599,22 @@ struct ChunkMatmulReductionPass
     return k / chunk <= kMaxHeldChunks ? chunk : 0;
   }
 
+  // The workgroup's facts (triton_spirv::lookupTarget), read by
+  // runOnOperation for the helpers.
+  unsigned workgroupSize = 0, subgroupSize = 0;
+  int64_t maxWorkgroupMemory = 0;
+  bool cooperativeMatrix2 = false;
+
   void runOnOperation() override {
+    FailureOr<triton_spirv::ModuleTarget> target =
+        triton_spirv::lookupTarget(getOperation());
+    if (failed(target))
+      return signalPassFailure();
+    const triton_spirv::WorkgroupShape &shape = target->workgroup;
+    workgroupSize = shape.workgroupSize;
+    subgroupSize = shape.subgroupSize;
+    maxWorkgroupMemory = shape.maxWorkgroupMemory;
+    cooperativeMatrix2 = shape.cooperativeMatrix2;
     if (maxWorkgroupMemory == 0)
       return;
     // The matmuls of one loop body have their operands staged at the same

@@ -16,6 +16,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "triton-spirv/Conversion/LinalgToSPIRV/Passes.h"
+#include "triton-spirv/Conversion/LinalgToSPIRV/Target.h"
 
 #include "triton-spirv/Analysis/MatmulPlan.h"
 #include "triton-spirv/Analysis/WorkgroupMemory.h"
@@ -232,6 +233,11 @@ struct CoalesceTransposedStagingsPass
   using CoalesceTransposedStagingsBase::CoalesceTransposedStagingsBase;
 
   void runOnOperation() override {
+    FailureOr<triton_spirv::ModuleTarget> target =
+        triton_spirv::lookupTarget(getOperation());
+    if (failed(target))
+      return signalPassFailure();
+    int64_t maxWorkgroupMemory = target->workgroup.maxWorkgroupMemory;
     IRRewriter rewriter(&getContext());
     SmallVector<linalg::GenericOp> stagings;
     getOperation().walk([&](linalg::GenericOp op) {

@@ -5,7 +5,7 @@
 
 #include "triton-spirv/Analysis/WorkgroupMemory.h"
 #include "triton-spirv/Conversion/LinalgToSPIRV/Target.h"
-#include "triton-spirv/Conversion/TritonToLinalg/Passes.h"
+#include "triton-spirv/Conversion/KernelABI.h"
 #include "triton-spirv/Dialect/TritonSPIRV/IR/Ops.h"
 
 #include "FragmentCallbacks.h"
@@ -501,29 +501,15 @@ struct KernelToSPIRVPass
   void runOnOperation() override {
     ModuleOp module = getOperation();
     MLIRContext *context = &getContext();
-    std::string error;
-    FailureOr<triton_spirv::TargetDescription> description =
-        triton_spirv::resolveTarget(
-            target,
-            {*features, maxWorkgroupMemory, maxWorkgroupSize, subgroupSize},
-            error);
-    if (failed(description)) {
-      module.emitError(error);
+    FailureOr<triton_spirv::ModuleTarget> resolved =
+        triton_spirv::lookupTarget(module);
+    if (failed(resolved))
       return signalPassFailure();
-    }
-    if (workgroupSize == 0 ||
-        workgroupSize > description->maxWorkgroupInvocations) {
-      module.emitError("workgroup size ")
-          << static_cast<unsigned>(workgroupSize) << " is outside 1.."
-          << description->maxWorkgroupInvocations << " for target '" << target
-          << "'";
-      return signalPassFailure();
-    }
-    spirv::TargetEnvAttr targetEnv =
-        triton_spirv::getTargetEnv(context, *description);
-    if (!targetEnv)
-      return signalPassFailure();
-    module->setAttr(spirv::getTargetEnvAttrName(), targetEnv);
+    const triton_spirv::TargetDescription *description =
+        &resolved->description;
+    StringRef target = description->name;
+    unsigned workgroupSize = resolved->workgroup.workgroupSize;
+    spirv::TargetEnvAttr targetEnv = resolved->env;
 
     // Kernel buffers are storage buffers; temporaries are in workgroup memory
     // or private to an invocation.

@@ -17,52 +17,42 @@ using namespace mlir;
 
 LogicalResult mlir::triton_spirv::buildLinalgToSPIRVPipeline(
     OpPassManager &pm, const TritonToSPIRVOptions &options) {
-  // (MLIR 22's const ListOption cannot be read as an ArrayRef.)
+  // An unknown target or feature fails the pipeline as it is built (and the
+  // tool's exit status), before any pass runs.
   SmallVector<std::string> features = llvm::to_vector(options.features);
-  TargetOverrides overrides{features, options.maxWorkgroupMemory,
-                            options.maxWorkgroupSize, options.subgroupSize};
   std::string error;
-  FailureOr<TargetDescription> target =
-      resolveTarget(options.target, overrides, error);
-  if (failed(target)) {
+  if (failed(resolveTarget(options.target,
+                           {features, options.maxWorkgroupMemory,
+                            options.maxWorkgroupSize, options.subgroupSize},
+                           error))) {
     llvm::errs() << error << "\n";
     return failure();
   }
-  unsigned workgroupSize = options.numWarps * 32;
-  unsigned maxWorkgroupMemory = target->maxWorkgroupMemoryBytes;
-
-  unsigned subgroupSize = target->subgroupSize;
-  // Cooperative matrices are used with NVIDIA's 32-wide subgroups.
-  bool cooperativeMatrix = options.cooperativeMatrix &&
-                           target->features.cooperativeMatrix &&
-                           subgroupSize == 32;
-  bool bfloat16CooperativeMatrix =
-      cooperativeMatrix && target->features.bfloat16CooperativeMatrix;
-  if (bfloat16CooperativeMatrix)
-    pm.addPass(
-        createBFloat16CooperativeOperands({workgroupSize, subgroupSize}));
+  // Every later pass reads the target's facts from the module.
+  ResolveTargetOptions target;
+  target.target = options.target;
+  target.features = features;
+  target.subgroupSize = options.subgroupSize;
+  target.maxWorkgroupMemory = options.maxWorkgroupMemory;
+  target.maxWorkgroupSize = options.maxWorkgroupSize;
+  target.workgroupSize = options.numWarps * 32;
+  target.cooperativeMatrix = options.cooperativeMatrix;
+  pm.addPass(createResolveTarget(target));
+  pm.addPass(createBFloat16CooperativeOperands());
   pm.addPass(createFoldBlockCopies());
   pm.addPass(createFuseElementwise());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
-  bool cooperativeMatrix2 =
-      cooperativeMatrix && target->features.cooperativeMatrix2;
-  pm.addPass(createChunkMatmulReduction(
-      {maxWorkgroupMemory, cooperativeMatrix2, workgroupSize, subgroupSize}));
+  pm.addPass(createChunkMatmulReduction());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createBufferizeToWorkgroup());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createSeedReductions());
-  pm.addPass(createSplitRowReductions({workgroupSize}));
-  pm.addPass(createAssignLayouts({workgroupSize, subgroupSize,
-                                  cooperativeMatrix, maxWorkgroupMemory,
-                                  bfloat16CooperativeMatrix,
-                                  cooperativeMatrix2}));
-  pm.addPass(createCoalesceTransposedStagings({maxWorkgroupMemory}));
+  pm.addPass(createSplitRowReductions());
+  pm.addPass(createAssignLayouts());
+  pm.addPass(createCoalesceTransposedStagings());
   pm.addPass(createHoistOperandLoads());
-  pm.addPass(createDistributeToWorkgroup({workgroupSize, subgroupSize,
-                                          cooperativeMatrix, maxWorkgroupMemory,
-                                          bfloat16CooperativeMatrix}));
+  pm.addPass(createDistributeToWorkgroup());
   pm.addPass(createRemoveRedundantBarriers());
   pm.addPass(createReuseWorkgroupMemory());
   pm.addPass(memref::createFoldMemRefAliasOpsPass());
@@ -78,17 +68,8 @@ LogicalResult mlir::triton_spirv::buildLinalgToSPIRVPipeline(
       arith::createArithIntRangeNarrowing({/*bitwidthsSupported=*/{32}}));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
-  pm.addPass(createVectorizeMemoryAccesses(
-      {/*sixteenBit=*/target->features.float16 && target->features.int16}));
-  KernelToSPIRVOptions lowering;
-  lowering.target = options.target;
-  lowering.workgroupSize = workgroupSize;
-  lowering.subgroupSize = subgroupSize;
-  lowering.features = features;
-  lowering.maxWorkgroupMemory = options.maxWorkgroupMemory;
-  lowering.maxWorkgroupSize = options.maxWorkgroupSize;
-  lowering.fpFusion = options.fpFusion;
-  pm.addPass(createKernelToSPIRV(lowering));
+  pm.addPass(createVectorizeMemoryAccesses());
+  pm.addPass(createKernelToSPIRV({options.fpFusion}));
   OpPassManager &spirvModule = pm.nest<spirv::ModuleOp>();
   spirvModule.addPass(spirv::createSPIRVLowerABIAttributesPass());
   spirvModule.addPass(spirv::createSPIRVUpdateVCEPass());
@@ -120,7 +101,7 @@ void mlir::triton_spirv::registerTritonToSPIRVPipeline() {
             llvm::to_vector(options.addressArguments));
         return buildLinalgToSPIRVPipeline(pm, options);
       },
-      [](function_ref<void(const detail::PassOptions &)> handler) {
+      [](function_ref<void(const ::mlir::detail::PassOptions &)> handler) {
         handler(TritonToSPIRVOptions());
       });
 }

@@ -23,6 +23,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "triton-spirv/Conversion/LinalgToSPIRV/Passes.h"
+#include "triton-spirv/Conversion/LinalgToSPIRV/Target.h"
 
 #include "triton-spirv/Analysis/WorkgroupMemory.h"
 
@@ -230,6 +231,11 @@ struct SplitRowReductionsPass
     : triton_spirv::impl::SplitRowReductionsBase<SplitRowReductionsPass> {
   using SplitRowReductionsBase::SplitRowReductionsBase;
   void runOnOperation() override {
+    FailureOr<triton_spirv::ModuleTarget> target =
+        triton_spirv::lookupTarget(getOperation());
+    if (failed(target))
+      return signalPassFailure();
+    unsigned workgroupSize = target->workgroup.workgroupSize;
     SmallVector<std::pair<linalg::ReduceOp, int64_t>> splittable;
     getOperation().walk([&](linalg::ReduceOp op) {
       int64_t rows = splittableRows(op, workgroupSize);

@@ -1,6 +1,7 @@
 //===- Target.cpp - Vulkan target presets ---------------------------------===//
 
 #include "triton-spirv/Conversion/LinalgToSPIRV/Target.h"
+#include "triton-spirv/Dialect/TritonSPIRV/IR/Dialect.h"
 
 #include "mlir/AsmParser/AsmParser.h"
 #include "mlir/Dialect/SPIRV/IR/SPIRVAttributes.h"
@@ -150,4 +151,47 @@ triton_spirv::getTargetEnv(MLIRContext *context,
       device, target.maxWorkgroupMemoryBytes, target.maxWorkgroupInvocations,
       target.subgroupSize);
   return dyn_cast_or_null<spirv::TargetEnvAttr>(parseAttribute(text, context));
+}
+
+FailureOr<triton_spirv::ModuleTarget>
+triton_spirv::lookupTarget(Operation *op) {
+  auto module = dyn_cast<ModuleOp>(op);
+  if (!module)
+    module = op->getParentOfType<ModuleOp>();
+  TargetAttr target;
+  WorkgroupAttr workgroup;
+  spirv::TargetEnvAttr env;
+  if (module) {
+    target = module->getAttrOfType<TargetAttr>(kTargetAttrName);
+    workgroup = module->getAttrOfType<WorkgroupAttr>(kWorkgroupAttrName);
+    env = module->getAttrOfType<spirv::TargetEnvAttr>(
+        spirv::getTargetEnvAttrName());
+  }
+  if (!target || !workgroup || !env)
+    return op->emitError("the module has no target: run "
+                         "--triton-spirv-resolve-target first");
+  SmallVector<std::string> features;
+  if (ArrayAttr names = target.getFeatures())
+    for (Attribute name : names) {
+      auto text = dyn_cast<StringAttr>(name);
+      if (!text)
+        return op->emitError("target features must be strings, not ") << name;
+      features.push_back(text.str());
+    }
+  std::string error;
+  FailureOr<TargetDescription> description = resolveTarget(
+      target.getPreset(),
+      {features, target.getWorkgroupMemory(), target.getMaxWorkgroupSize(),
+       target.getSubgroupSize()},
+      error);
+  if (failed(description))
+    return op->emitError(error);
+  WorkgroupShape shape;
+  shape.workgroupSize = workgroup.getSize();
+  shape.subgroupSize = workgroup.getSubgroupSize();
+  shape.cooperativeMatrix = workgroup.getCooperativeMatrix();
+  shape.maxWorkgroupMemory = workgroup.getMemory();
+  shape.bfloat16CooperativeMatrix = workgroup.getBfloat16CooperativeMatrix();
+  shape.cooperativeMatrix2 = workgroup.getCooperativeMatrix2();
+  return ModuleTarget{*description, shape, env};
 }

@@ -20,6 +20,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "triton-spirv/Conversion/LinalgToSPIRV/Passes.h"
+#include "triton-spirv/Conversion/LinalgToSPIRV/Target.h"
 
 #include "triton-spirv/Conversion/KernelABI.h"
 
@@ -273,7 +274,17 @@ struct VectorizeMemoryAccessesPass
     : triton_spirv::impl::VectorizeMemoryAccessesBase<
           VectorizeMemoryAccessesPass> {
   using VectorizeMemoryAccessesBase::VectorizeMemoryAccessesBase;
+  /// Whether runs of 16-bit elements merge too (set per run).
+  bool sixteenBit = false;
+
   void runOnOperation() override {
+    FailureOr<triton_spirv::ModuleTarget> target =
+        triton_spirv::lookupTarget(getOperation());
+    if (failed(target))
+      return signalPassFailure();
+    // Runs of 16-bit elements too, where the target has 16-bit types.
+    const triton_spirv::TargetFeatures &has = target->description.features;
+    sixteenBit = has.float16 && has.int16;
     getOperation().walk([&](func::FuncOp kernel) {
       if (!kernel->hasAttr(triton_spirv::kKernelAttrName))
         return;

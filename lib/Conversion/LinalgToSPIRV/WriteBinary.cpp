@@ -3,7 +3,7 @@
 #include "FragmentCallbacks.h"
 
 #include "triton-spirv/Conversion/LinalgToSPIRV/Passes.h"
-#include "triton-spirv/Conversion/TritonToLinalg/Passes.h"
+#include "triton-spirv/Conversion/KernelABI.h"
 
 #include "mlir/Dialect/SPIRV/IR/SPIRVOps.h"
 #include "mlir/IR/BuiltinOps.h"

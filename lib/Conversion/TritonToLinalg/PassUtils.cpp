@@ -1,7 +1,6 @@
 //===- PassUtils.cpp - Shared steps of the conversion passes --------------===//
 
 #include "Patterns.h"
-#include "triton-spirv/Conversion/InlineBlock.h"
 #include "triton-spirv/Dialect/Triton/IR/Dialect.h"
 #include "triton-spirv/Dialect/TritonSPIRV/IR/Ops.h"
 
@@ -10,23 +9,6 @@
 #include "mlir/IR/TypeUtilities.h"
 
 using namespace mlir;
-
-SmallVector<Value> mlir::triton_spirv::inlineBlock(OpBuilder &b, Block &body,
-                                                   ValueRange args) {
-  IRMapping mapping;
-  return inlineBlock(b, body, args, mapping);
-}
-
-SmallVector<Value> mlir::triton_spirv::inlineBlock(OpBuilder &b, Block &body,
-                                                   ValueRange args,
-                                                   IRMapping &mapping) {
-  mapping.map(body.getArguments(), args);
-  for (Operation &op : body.without_terminator())
-    b.clone(op, mapping);
-  return llvm::map_to_vector(
-      body.getTerminator()->getOperands(),
-      [&](Value value) { return mapping.lookupOrDefault(value); });
-}
 
 LogicalResult mlir::triton_spirv::reportUnsupportedOps(
     Operation *root,

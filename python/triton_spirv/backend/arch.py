@@ -1,12 +1,17 @@
 """The arch string of this backend's GPUTarget, its one encoding and
 decoding: `preset[:subgroup size[:workgroup memory[:largest workgroup
-[:feature...]]]]`, e.g. `nvidia:32:49152:1024:-cooperative-matrix2`. The
-driver makes it from the device; the compiler turns it into the tool's
+[:feature...]]]]`, e.g. `nvidia:32:49152:1024:-cooperative-matrix2`.
+`device_target()` makes it from the active device (for the driver and
+Inductor); the compiler turns it into the tool's
 pipeline options. It is also part of Triton's cache key."""
 
 from __future__ import annotations
 
 import dataclasses
+
+from triton.backends.compiler import GPUTarget
+
+from .. import vulkan
 
 
 @dataclasses.dataclass(frozen=True)
@@ -33,3 +38,21 @@ class Arch:
         features = f"features={','.join(self.features)} " if self.features else ""
         return (f"target={self.preset} subgroup-size={self.subgroup_size} {features}"
                 f"max-workgroup-memory={self.workgroup_memory} max-workgroup-size={self.max_workgroup}")
+
+
+def device_target() -> GPUTarget:
+    """The active Vulkan device as a compile target. The arch names the tool's
+    target preset and what the code depends on of this device: its subgroup
+    size (shuffles), workgroup memory and largest workgroup, and the preset
+    features it lacks (an NVIDIA driver without bf16 cooperative matrices or
+    VK_NV_cooperative_matrix2);
+    warp_size stays 32 because a workgroup is num_warps * 32 invocations."""
+    p = vulkan.device().properties
+    missing = []
+    if p.target == "nvidia" and not p.bfloat16_cooperative_matrix:
+        missing.append("-bfloat16-cooperative-matrix")
+    if p.target == "nvidia" and not p.cooperative_matrix2:
+        missing.append("-cooperative-matrix2")
+    arch = Arch(p.target, p.subgroup_size, p.max_shared_memory, p.max_workgroup_invocations,
+                tuple(missing))
+    return GPUTarget("spirv", str(arch), 32)

@@ -10,7 +10,7 @@ from triton.backends.compiler import GPUTarget
 from triton.backends.driver import DriverBase
 
 from .. import vulkan
-from .arch import Arch
+from .arch import device_target
 from .launcher import KernelBinary, SPIRVLauncher, last_launch, synchronize
 
 __all__ = ["SPIRVDriver", "device_target"]
@@ -28,22 +28,6 @@ def _other_gpu_backend_present() -> bool:
     return torch.cuda.is_available()
 
 
-def device_target() -> GPUTarget:
-    """The active Vulkan device as a compile target. The arch names the tool's
-    target preset and what the code depends on of this device: its subgroup
-    size (shuffles), workgroup memory and largest workgroup, and the preset
-    features it lacks (an NVIDIA driver without bf16 cooperative matrices or
-    VK_NV_cooperative_matrix2);
-    warp_size stays 32 because a workgroup is num_warps * 32 invocations."""
-    p = vulkan.device().properties
-    missing = []
-    if p.target == "nvidia" and not p.bfloat16_cooperative_matrix:
-        missing.append("-bfloat16-cooperative-matrix")
-    if p.target == "nvidia" and not p.cooperative_matrix2:
-        missing.append("-cooperative-matrix2")
-    arch = Arch(p.target, p.subgroup_size, p.max_shared_memory, p.max_workgroup_invocations,
-                tuple(missing))
-    return GPUTarget("spirv", str(arch), 32)
 
 
 class _Utils:

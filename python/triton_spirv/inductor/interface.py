@@ -93,7 +93,7 @@ class SpirvInterface(DeviceInterface):
     def get_compute_capability(device: torch.types.Device = None) -> str:
         """The Triton target's arch (Inductor compiles for
         GPUTarget("spirv", this, 32)): the device's preset and limits."""
-        from ..backend.driver import device_target
+        from ..backend.arch import device_target
         return device_target().arch
 
     @staticmethod

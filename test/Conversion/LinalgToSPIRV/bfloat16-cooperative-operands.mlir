@@ -1,4 +1,4 @@
-// RUN: triton-spirv-opt %s --triton-spirv-bfloat16-cooperative-operands="workgroup-size=32" -split-input-file | FileCheck %s
+// RUN: triton-spirv-opt %s --triton-spirv-resolve-target="target=generic features=+cooperative-matrix,+bfloat16-cooperative-matrix workgroup-size=32 max-workgroup-memory=1048576 max-workgroup-size=1024" --triton-spirv-bfloat16-cooperative-operands -split-input-file | FileCheck %s
 
 // A bf16 matmul into f32 reads f16-typed bits of its operands and casts them
 // back in its body: the same products, from blocks cooperative matrices load.

@@ -1,6 +1,6 @@
-// RUN: triton-spirv-opt %s --triton-spirv-chunk-matmul-reduction=max-workgroup-memory=49152 --canonicalize | FileCheck %s --check-prefix=THIRD
-// RUN: triton-spirv-opt %s --triton-spirv-chunk-matmul-reduction="max-workgroup-memory=49152 cooperative-matrix2=1" --canonicalize | FileCheck %s --check-prefix=FRAGMENTS
-// RUN: triton-spirv-opt %s --triton-spirv-chunk-matmul-reduction="max-workgroup-memory=49152 cooperative-matrix2=1 workgroup-size=512" --canonicalize | FileCheck %s --check-prefix=THIRD
+// RUN: triton-spirv-opt %s --triton-spirv-resolve-target="target=generic max-workgroup-memory=49152 max-workgroup-size=1024" --triton-spirv-chunk-matmul-reduction --canonicalize | FileCheck %s --check-prefix=THIRD
+// RUN: triton-spirv-opt %s --triton-spirv-resolve-target="target=generic features=+cooperative-matrix,+cooperative-matrix2 max-workgroup-memory=49152 max-workgroup-size=1024" --triton-spirv-chunk-matmul-reduction --canonicalize | FileCheck %s --check-prefix=FRAGMENTS
+// RUN: triton-spirv-opt %s --triton-spirv-resolve-target="target=generic features=+cooperative-matrix,+cooperative-matrix2 workgroup-size=512 max-workgroup-memory=49152 max-workgroup-size=1024" --triton-spirv-chunk-matmul-reduction --canonicalize | FileCheck %s --check-prefix=THIRD
 
 #id = affine_map<(d0, d1) -> (d0, d1)>
 

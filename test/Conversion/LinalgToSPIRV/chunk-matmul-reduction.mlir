@@ -1,4 +1,4 @@
-// RUN: triton-spirv-opt %s --triton-spirv-chunk-matmul-reduction=max-workgroup-memory=24576 --canonicalize -split-input-file | FileCheck %s
+// RUN: triton-spirv-opt %s --triton-spirv-resolve-target="target=generic max-workgroup-memory=24576 max-workgroup-size=1024" --triton-spirv-chunk-matmul-reduction --canonicalize -split-input-file | FileCheck %s
 
 #id = affine_map<(d0, d1) -> (d0, d1)>
 

@@ -1,5 +1,5 @@
-// RUN: triton-spirv-opt %s --triton-spirv-coalesce-transposed-stagings -split-input-file | FileCheck %s
-// RUN: triton-spirv-opt %s --triton-spirv-coalesce-transposed-stagings=max-workgroup-memory=4096 -split-input-file | FileCheck %s --check-prefix=BUDGET
+// RUN: triton-spirv-opt %s --triton-spirv-resolve-target="target=generic max-workgroup-memory=1048576 max-workgroup-size=1024" --triton-spirv-coalesce-transposed-stagings -split-input-file | FileCheck %s
+// RUN: triton-spirv-opt %s --triton-spirv-resolve-target="target=generic max-workgroup-memory=4096 max-workgroup-size=1024" --triton-spirv-coalesce-transposed-stagings -split-input-file | FileCheck %s --check-prefix=BUDGET
 
 #id = affine_map<(d0, d1) -> (d0, d1)>
 #wg = #gpu.address_space<workgroup>

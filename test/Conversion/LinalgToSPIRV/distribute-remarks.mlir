@@ -1,4 +1,4 @@
-// RUN: triton-spirv-opt %s --triton-spirv-assign-layouts="workgroup-size=64 subgroup-size=1" --triton-spirv-distribute="workgroup-size=64 subgroup-size=1" -split-input-file -verify-diagnostics
+// RUN: triton-spirv-opt %s --triton-spirv-resolve-target="target=generic workgroup-size=64 subgroup-size=1 max-workgroup-memory=1048576 max-workgroup-size=1024" --triton-spirv-assign-layouts --triton-spirv-distribute -split-input-file -verify-diagnostics
 
 // A block held in registers whose first element is also read alone (here
 // to seed a reduction of the rest, as Inductor's reductions do) keeps every

@@ -1,6 +1,6 @@
-// RUN: triton-spirv-opt %s -split-input-file --triton-spirv-assign-layouts="workgroup-size=128 subgroup-size=32 cooperative-matrix=1 cooperative-matrix2=1" | FileCheck %s --check-prefix=LAYOUT
-// RUN: triton-spirv-opt %s -split-input-file --triton-spirv-assign-layouts="workgroup-size=128 subgroup-size=32 cooperative-matrix=1 cooperative-matrix2=1" --triton-spirv-distribute="workgroup-size=128 subgroup-size=32 cooperative-matrix=1" | FileCheck %s --check-prefix=DIST
-// RUN: triton-spirv-opt %s -split-input-file --triton-spirv-assign-layouts="workgroup-size=128 subgroup-size=32 cooperative-matrix=1" | FileCheck %s --check-prefix=WITHOUT
+// RUN: triton-spirv-opt %s -split-input-file --triton-spirv-resolve-target="target=generic features=+cooperative-matrix,+cooperative-matrix2 workgroup-size=128 subgroup-size=32 max-workgroup-memory=1048576 max-workgroup-size=1024" --triton-spirv-assign-layouts | FileCheck %s --check-prefix=LAYOUT
+// RUN: triton-spirv-opt %s -split-input-file --triton-spirv-resolve-target="target=generic features=+cooperative-matrix,+cooperative-matrix2 workgroup-size=128 subgroup-size=32 max-workgroup-memory=1048576 max-workgroup-size=1024" --triton-spirv-assign-layouts --triton-spirv-distribute | FileCheck %s --check-prefix=DIST
+// RUN: triton-spirv-opt %s -split-input-file --triton-spirv-resolve-target="target=generic features=+cooperative-matrix workgroup-size=128 subgroup-size=32 max-workgroup-memory=1048576 max-workgroup-size=1024" --triton-spirv-assign-layouts | FileCheck %s --check-prefix=WITHOUT
 
 // Attention's loop body in small: a matmul, a mask from an index vector, a
 // row maximum, the exponentials shifted by it, and a second matmul of them,

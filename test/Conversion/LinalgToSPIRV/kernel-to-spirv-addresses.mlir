@@ -1,5 +1,5 @@
-// RUN: triton-spirv-opt %s --triton-spirv-kernel-to-spirv="target=lavapipe workgroup-size=32" | FileCheck %s
-// RUN: not triton-spirv-opt %s --triton-spirv-kernel-to-spirv="target=generic workgroup-size=32" 2>&1 | FileCheck %s --check-prefix=NO-ADDRESSES
+// RUN: triton-spirv-opt %s --triton-spirv-resolve-target="target=lavapipe workgroup-size=32" --triton-spirv-kernel-to-spirv | FileCheck %s
+// RUN: not triton-spirv-opt %s --triton-spirv-resolve-target="target=generic workgroup-size=32" --triton-spirv-kernel-to-spirv 2>&1 | FileCheck %s --check-prefix=NO-ADDRESSES
 
 // A buffer at a device address is the address converted to a pointer in
 // the PhysicalStorageBuffer class; the module addresses memory physically

@@ -1,5 +1,5 @@
-// RUN: triton-spirv-opt %s --triton-spirv-kernel-to-spirv="target=lavapipe" | FileCheck %s --check-prefix=LAVAPIPE
-// RUN: triton-spirv-opt %s --triton-spirv-kernel-to-spirv="target=nvidia" | FileCheck %s --check-prefix=NVIDIA
+// RUN: triton-spirv-opt %s --triton-spirv-resolve-target="target=lavapipe" --triton-spirv-kernel-to-spirv | FileCheck %s --check-prefix=LAVAPIPE
+// RUN: triton-spirv-opt %s --triton-spirv-resolve-target="target=nvidia" --triton-spirv-kernel-to-spirv | FileCheck %s --check-prefix=NVIDIA
 
 // lavapipe mishandles ordered atomics in loops that invocations leave at
 // different iterations, so they are emitted relaxed there. Elsewhere an

@@ -1,4 +1,4 @@
-// RUN: triton-spirv-opt %s --triton-spirv-kernel-to-spirv="target=nvidia workgroup-size=32" -verify-diagnostics
+// RUN: triton-spirv-opt %s --triton-spirv-resolve-target="target=nvidia workgroup-size=32" --triton-spirv-kernel-to-spirv -verify-diagnostics
 
 // An accumulator rounded to bf16 bits may only be stored: anything else
 // would read the bits as f16.

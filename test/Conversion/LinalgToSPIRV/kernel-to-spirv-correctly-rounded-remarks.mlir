@@ -1,4 +1,4 @@
-// RUN: triton-spirv-opt %s --triton-spirv-kernel-to-spirv="target=generic workgroup-size=32" -verify-diagnostics -o /dev/null
+// RUN: triton-spirv-opt %s --triton-spirv-resolve-target="target=generic workgroup-size=32" --triton-spirv-kernel-to-spirv -verify-diagnostics -o /dev/null
 
 // Without 64-bit floats (the generic preset), marked ops keep the driver's
 // precision, and a remark says so.

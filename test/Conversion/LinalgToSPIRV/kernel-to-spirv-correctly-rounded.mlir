@@ -1,4 +1,4 @@
-// RUN: triton-spirv-opt %s --triton-spirv-kernel-to-spirv="target=nvidia workgroup-size=32" | FileCheck %s
+// RUN: triton-spirv-opt %s --triton-spirv-resolve-target="target=nvidia workgroup-size=32" --triton-spirv-kernel-to-spirv | FileCheck %s
 
 // f32 roots and quotients Triton asks correctly rounded (sqrt_rn, div_rn)
 // are computed in f64: operands widened exactly (subnormals from their

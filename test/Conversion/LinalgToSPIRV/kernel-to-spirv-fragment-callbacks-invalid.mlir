@@ -1,4 +1,4 @@
-// RUN: triton-spirv-opt %s --triton-spirv-kernel-to-spirv="target=nvidia features=-cooperative-matrix2" -verify-diagnostics
+// RUN: triton-spirv-opt %s --triton-spirv-resolve-target="target=nvidia features=-cooperative-matrix2" --triton-spirv-kernel-to-spirv -verify-diagnostics
 
 // Fragment ops need VK_NV_cooperative_matrix2.
 func.func @fragment_ops_without_the_feature(%pid: i32 {triton_spirv.abi = "program_id_x"}, %pidy: i32 {triton_spirv.abi = "program_id_y"},

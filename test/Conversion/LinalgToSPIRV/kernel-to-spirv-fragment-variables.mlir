@@ -1,4 +1,4 @@
-// RUN: triton-spirv-opt %s -split-input-file --triton-spirv-kernel-to-spirv="target=nvidia workgroup-size=32" | FileCheck %s
+// RUN: triton-spirv-opt %s -split-input-file --triton-spirv-resolve-target="target=nvidia workgroup-size=32" --triton-spirv-kernel-to-spirv | FileCheck %s
 
 // Fragment variables are Function-storage variables of cooperative matrices,
 // written and read whole.

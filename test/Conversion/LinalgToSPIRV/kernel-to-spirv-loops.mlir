@@ -1,4 +1,4 @@
-// RUN: triton-spirv-opt %s --triton-spirv-kernel-to-spirv="target=lavapipe" | FileCheck %s
+// RUN: triton-spirv-opt %s --triton-spirv-resolve-target="target=lavapipe" --triton-spirv-kernel-to-spirv | FileCheck %s
 
 // Upstream's loop lowering sets a loop's results only in its body, so a loop
 // that may run zero times is guarded by `lb < ub`, its initial value being

@@ -1,4 +1,4 @@
-// RUN: triton-spirv-opt %s --triton-spirv-kernel-to-spirv="target=lavapipe workgroup-size=32" -split-input-file | FileCheck %s
+// RUN: triton-spirv-opt %s --triton-spirv-resolve-target="target=lavapipe workgroup-size=32" --triton-spirv-kernel-to-spirv -split-input-file | FileCheck %s
 
 // bf16 is stored as its 16 bits: the buffer holds i16, widening to f32 is a
 // shift into the high half, bf16 arithmetic runs in f32, and narrowing

@@ -1,4 +1,4 @@
-// RUN: triton-spirv-opt %s --triton-spirv-kernel-to-spirv="target=nvidia" | FileCheck %s
+// RUN: triton-spirv-opt %s --triton-spirv-resolve-target="target=nvidia" --triton-spirv-kernel-to-spirv | FileCheck %s
 
 // Vulkan has no 16-bit atomics: a bf16 atomic add is a compare-and-swap loop
 // on the 32-bit word holding the element (an i32 view of the same binding),

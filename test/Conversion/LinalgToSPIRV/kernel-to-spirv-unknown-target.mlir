@@ -1,4 +1,4 @@
-// RUN: triton-spirv-opt %s --triton-spirv-kernel-to-spirv="target=opengl" -verify-diagnostics
+// RUN: triton-spirv-opt %s --triton-spirv-resolve-target="target=opengl" --triton-spirv-kernel-to-spirv -verify-diagnostics
 
 // expected-error @+1 {{unknown target 'opengl'; expected one of lavapipe, nvidia, generic}}
 module {

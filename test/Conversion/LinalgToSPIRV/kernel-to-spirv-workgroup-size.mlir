@@ -1,4 +1,4 @@
-// RUN: triton-spirv-opt %s --triton-spirv-kernel-to-spirv="target=lavapipe workgroup-size=256" | FileCheck %s
+// RUN: triton-spirv-opt %s --triton-spirv-resolve-target="target=lavapipe workgroup-size=256" --triton-spirv-kernel-to-spirv | FileCheck %s
 
 // A kernel whose distribution needs fewer invocations than the workgroup
 // size (scalar code, one subgroup) declares that many, in its entry point

@@ -1,4 +1,4 @@
-// RUN: triton-spirv-opt %s --split-input-file --verify-diagnostics --triton-spirv-kernel-to-spirv="target=nvidia workgroup-size=64" | FileCheck %s
+// RUN: triton-spirv-opt %s --split-input-file --verify-diagnostics --triton-spirv-resolve-target="target=nvidia workgroup-size=64" --triton-spirv-kernel-to-spirv | FileCheck %s
 
 // A workgroup buffer read as vectors is an array of vectors: its vector
 // loads take one element, its scalar stores one component of an element

@@ -1,4 +1,4 @@
-// RUN: triton-spirv-opt %s --triton-spirv-kernel-to-spirv="target=lavapipe workgroup-size=64" | FileCheck %s
+// RUN: triton-spirv-opt %s --triton-spirv-resolve-target="target=lavapipe workgroup-size=64" --triton-spirv-kernel-to-spirv | FileCheck %s
 
 // Pointer arguments become storage buffers, offsets/scalars/grid push
 // constants, the program id WorkgroupId plus a pushed base.

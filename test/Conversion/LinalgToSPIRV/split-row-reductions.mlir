@@ -1,4 +1,4 @@
-// RUN: triton-spirv-opt %s --triton-spirv-split-row-reductions="workgroup-size=128" -split-input-file | FileCheck %s
+// RUN: triton-spirv-opt %s --triton-spirv-resolve-target="target=generic workgroup-size=128 max-workgroup-memory=1048576 max-workgroup-size=1024" --triton-spirv-split-row-reductions -split-input-file | FileCheck %s
 
 // Two rows of 256 elements (each at least a workgroup of 128) reduced along
 // the rows: one reduction per row, of the row's view into its element of the

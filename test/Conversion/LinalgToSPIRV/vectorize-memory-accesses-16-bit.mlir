@@ -1,5 +1,5 @@
-// RUN: triton-spirv-opt %s --triton-spirv-vectorize-memory-accesses=sixteen-bit=1 -split-input-file | FileCheck %s
-// RUN: triton-spirv-opt %s --triton-spirv-vectorize-memory-accesses -split-input-file | FileCheck %s --check-prefix=SCALAR
+// RUN: triton-spirv-opt %s --triton-spirv-resolve-target="target=generic max-workgroup-memory=1048576 max-workgroup-size=1024" --triton-spirv-vectorize-memory-accesses -split-input-file | FileCheck %s
+// RUN: triton-spirv-opt %s --triton-spirv-resolve-target="target=generic features=-int16 max-workgroup-memory=1048576 max-workgroup-size=1024" --triton-spirv-vectorize-memory-accesses -split-input-file | FileCheck %s --check-prefix=SCALAR
 
 // Without sixteen-bit (targets without Float16 and Int16), 16-bit accesses
 // stay scalar.

@@ -1,4 +1,4 @@
-// RUN: triton-spirv-opt %s --triton-spirv-vectorize-memory-accesses -split-input-file | FileCheck %s
+// RUN: triton-spirv-opt %s --triton-spirv-resolve-target="target=generic features=-int16 max-workgroup-memory=1048576 max-workgroup-size=1024" --triton-spirv-vectorize-memory-accesses -split-input-file | FileCheck %s
 
 // Four masked loads of one buffer at i .. i + 3 become one 16-byte load
 // through an alias of the buffer (a new argument with its arg_index), taken

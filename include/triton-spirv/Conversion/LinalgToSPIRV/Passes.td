@@ -5,6 +5,40 @@
 
 include "mlir/Pass/PassBase.td"
 
+def ResolveTarget : Pass<"triton-spirv-resolve-target", "ModuleOp"> {
+  let summary = "Attach the target's facts to the module, for every later pass";
+  let description = [{
+    Resolves a target preset (Target.cpp: lavapipe, nvidia, generic) with the
+    device's limits and features and attaches what the later passes read
+    through `triton_spirv::lookupTarget`: `triton_spirv.target` (the
+    device), `spirv.target_env` (the SPIR-V version, capabilities,
+    extensions and limits it implies) and `triton_spirv.workgroup` (the
+    workgroup one program runs on: its size, subgroup size, workgroup memory
+    and the cooperative-matrix forms its matmuls may take). No other pass
+    takes a target fact as an option. An unknown preset or feature, or a
+    workgroup larger than the device's, is an error.
+  }];
+  let options = [
+    Option<"target", "target", "std::string", "\"generic\"",
+           "Target preset: lavapipe, nvidia or generic">,
+    ListOption<"features", "features", "std::string",
+               "Target features to enable (+name) or disable (-name)">,
+    Option<"subgroupSize", "subgroup-size", "unsigned", "0",
+           "Invocations per subgroup of the device (0: the preset's)">,
+    Option<"maxWorkgroupMemory", "max-workgroup-memory", "unsigned", "0",
+           "Workgroup memory of the device in bytes (0: the preset's)">,
+    Option<"maxWorkgroupSize", "max-workgroup-size", "unsigned", "0",
+           "Most invocations per workgroup (0: the preset's)">,
+    Option<"workgroupSize", "workgroup-size", "unsigned", "128",
+           "Invocations per workgroup (num_warps * 32)">,
+    Option<"cooperativeMatrix", "cooperative-matrix", "bool", "true",
+           "Let matmuls use cooperative matrices where the target has them "
+           "(and its subgroups are 32 wide)">,
+  ];
+  let dependentDialects = ["::mlir::spirv::SPIRVDialect",
+                           "::mlir::triton_spirv::TritonSPIRVDialect"];
+}
+
 def FoldBlockCopies : Pass<"triton-spirv-fold-block-copies", "ModuleOp"> {
   let summary = "Read and write structured blocks element by element";
   let description = [{
@@ -60,15 +94,9 @@ def BFloat16CooperativeOperands
     --triton-spirv-distribute marks the ops `triton_spirv.bfloat16` and
     --triton-spirv-kernel-to-spirv gives them bf16 cooperative matrices
     (SPV_KHR_bfloat16). Only matmuls whose accumulator splits into whole
-    16x16 tiles over the workgroup's subgroups change. The pipeline runs it
-    for targets with the `bfloat16-cooperative-matrix` feature.
+    16x16 tiles over the workgroup's subgroups change, and only where the
+    module's workgroup takes bf16 cooperative matrices.
   }];
-  let options = [
-    Option<"workgroupSize", "workgroup-size", "unsigned", "128",
-           "Invocations per workgroup (num_warps * 32)">,
-    Option<"subgroupSize", "subgroup-size", "unsigned", "32",
-           "Invocations per subgroup">,
-  ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::linalg::LinalgDialect"];
 }
@@ -79,7 +107,7 @@ def ChunkMatmulReduction : Pass<"triton-spirv-chunk-matmul-reduction",
   let description = [{
     A block-level matmul reads its operands from workgroup memory, where
     they take (M + N) * K elements. When that exceeds its share of a third
-    of `max-workgroup-memory` (shared with the other matmuls of the same
+    of the workgroup's memory (shared with the other matmuls of the same
     loop body), the matmul (on tensors, before bufferization)
     becomes a loop over chunks of K, the largest power of two (at least 16)
     whose operands fit, and the element-wise producers of the operands (the
@@ -93,10 +121,10 @@ def ChunkMatmulReduction : Pass<"triton-spirv-chunk-matmul-reduction",
     repeated); others, and producers that reduce, are not duplicated: their
     chunk is sliced from the whole result instead.
 
-    With `cooperative-matrix2`, an f16 left operand computed element-wise
-    from another matmul's result in the same block (attention's weights),
-    with rows the subgroups of `workgroup-size` / `subgroup-size` can own
-    whole, takes no workgroup memory: it stays fragments
+    Where the workgroup keeps fragments (VK_NV_cooperative_matrix2), an f16
+    left operand computed element-wise from another matmul's result in the
+    same block (attention's weights), with rows the workgroup's subgroups
+    can own whole, takes no workgroup memory: it stays fragments
     (lib/Analysis/FragmentFamilies.cpp), so only the right operand counts.
     An f16 left operand defined before a loop around the matmul and used by
     it alone (attention's queries), whose result is reduced by rows, is
@@ -110,17 +138,6 @@ def ChunkMatmulReduction : Pass<"triton-spirv-chunk-matmul-reduction",
     subgroups: on NVIDIA two of them run on a multiprocessor only within 24
     KiB of workgroup memory each) or the whole share (larger workgroups).
   }];
-  let options = [
-    Option<"maxWorkgroupMemory", "max-workgroup-memory", "unsigned", "0",
-           "Bytes of workgroup memory of the target (0: no limit, no chunks)">,
-    Option<"cooperativeMatrix2", "cooperative-matrix2", "bool", "false",
-           "Left operands computed from matmul results stay fragments "
-           "(VK_NV_cooperative_matrix2)">,
-    Option<"workgroupSize", "workgroup-size", "unsigned", "128",
-           "Invocations per workgroup (num_warps * 32)">,
-    Option<"subgroupSize", "subgroup-size", "unsigned", "32",
-           "Invocations per subgroup">,
-  ];
   let dependentDialects = ["::mlir::affine::AffineDialect",
                            "::mlir::bufferization::BufferizationDialect",
                            "::mlir::linalg::LinalgDialect",
@@ -182,10 +199,6 @@ def SplitRowReductions : Pass<"triton-spirv-split-row-reductions", "ModuleOp"> {
     one-row block gets only these rewrites, where it has a seed copy or a
     splat input.
   }];
-  let options = [
-    Option<"workgroupSize", "workgroup-size", "unsigned", "128",
-           "Invocations per workgroup (num_warps * 32)">
-  ];
   let dependentDialects = ["::mlir::linalg::LinalgDialect",
                            "::mlir::memref::MemRefDialect"];
 }
@@ -210,22 +223,6 @@ def AssignLayouts : Pass<"triton-spirv-assign-layouts", "ModuleOp"> {
     `#triton_spirv.fragment_rows<S>`, and the loops of static trip count
     that view them at their induction variable (chunks of K) are unrolled.
   }];
-  let options = [
-    Option<"workgroupSize", "workgroup-size", "unsigned", "128",
-           "Invocations per workgroup (num_warps * 32)">,
-    Option<"subgroupSize", "subgroup-size", "unsigned", "32",
-           "Invocations per subgroup">,
-    Option<"cooperativeMatrix", "cooperative-matrix", "bool", "false",
-           "Use cooperative-matrix ops for fp16 matmuls">,
-    Option<"maxWorkgroupMemory", "max-workgroup-memory", "unsigned", "0",
-           "Bytes of workgroup memory of the target (0: no limit)">,
-    Option<"bfloat16CooperativeMatrix", "bfloat16-cooperative-matrix",
-           "bool", "false",
-           "With cooperative-matrix, also for bf16 matmuls (held as f16 bits)">,
-    Option<"cooperativeMatrix2", "cooperative-matrix2", "bool", "false",
-           "With cooperative-matrix, keep blocks computed from accumulators "
-           "as fragments (VK_NV_cooperative_matrix2)">,
-  ];
   let dependentDialects = ["::mlir::triton_spirv::TritonSPIRVDialect"];
 }
 
@@ -245,12 +242,8 @@ def CoalesceTransposedStagings
     computed in register tiles (accumulators in a grid layout) read them, as
     their B operand: rows of an even number of 32-bit words get one word of
     padding, since the stores now step a row per invocation, where that fits
-    `max-workgroup-memory` (0: no limit; else the op stays as it is).
+    the workgroup's memory (else the op stays as it is).
   }];
-  let options = [
-    Option<"maxWorkgroupMemory", "max-workgroup-memory", "unsigned", "0",
-           "Bytes of workgroup memory of the target (0: no limit)">,
-  ];
 }
 
 def HoistOperandLoads : Pass<"triton-spirv-hoist-operand-loads", "ModuleOp"> {
@@ -275,7 +268,7 @@ def DistributeToWorkgroup : Pass<"triton-spirv-distribute", "ModuleOp"> {
   let summary = "Run one Triton program on one workgroup of invocations";
   let description = [{
     Turns the bufferized kernel body into code executed by every invocation
-    of a workgroup of `workgroup-size` invocations. Scalar code runs
+    of the module's workgroup (`triton_spirv.workgroup`). Scalar code runs
     uniformly on all of them. Each linalg op becomes a loop nest whose
     parallel iteration space is spread cyclically over the invocations
     (invocation `t` takes linear indices `t, t + size, ...`, so neighbouring
@@ -317,19 +310,6 @@ def DistributeToWorkgroup : Pass<"triton-spirv-distribute", "ModuleOp"> {
     matrices from its fill to its epilogue, which reads them one tile at a
     time through a 16x16 scratch tile per subgroup in workgroup memory.
   }];
-  let options = [
-    Option<"workgroupSize", "workgroup-size", "unsigned", "128",
-           "Invocations per workgroup (num_warps * 32)">,
-    Option<"subgroupSize", "subgroup-size", "unsigned", "32",
-           "Invocations per subgroup (1: use no subgroup operations)">,
-    Option<"cooperativeMatrix", "cooperative-matrix", "bool", "false",
-           "Use cooperative-matrix ops for fp16 matmuls">,
-    Option<"maxWorkgroupMemory", "max-workgroup-memory", "unsigned", "0",
-           "Bytes of workgroup memory of the target (0: no limit)">,
-    Option<"bfloat16CooperativeMatrix", "bfloat16-cooperative-matrix",
-           "bool", "false",
-           "With cooperative-matrix, also for bf16 matmuls (held as f16 bits)">,
-  ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::gpu::GPUDialect",
                            "::mlir::linalg::LinalgDialect",
@@ -442,11 +422,6 @@ def VectorizeMemoryAccesses : Pass<"triton-spirv-vectorize-memory-accesses",
     `vector<2xi32>` (8 bytes), each word bit cast to two elements (the
     first the low half); that needs the target's Float16 and Int16.
   }];
-  let options = [
-    Option<"sixteenBit", "sixteen-bit", "bool", /*default=*/"false",
-           "Merge runs of 16-bit elements too (the target has Float16 and "
-           "Int16)">,
-  ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::scf::SCFDialect",
                            "::mlir::vector::VectorDialect"];
@@ -472,18 +447,6 @@ def KernelToSPIRV : Pass<"triton-spirv-kernel-to-spirv", "ModuleOp"> {
     the `spirv.module`; --triton-spirv-write-binary writes it as JSON.
   }];
   let options = [
-    Option<"target", "target", "std::string", "\"generic\"",
-           "Target preset: lavapipe, nvidia or generic">,
-    Option<"workgroupSize", "workgroup-size", "unsigned", "128",
-           "Invocations per workgroup (num_warps * 32)">,
-    Option<"subgroupSize", "subgroup-size", "unsigned", "0",
-           "Invocations per subgroup of the device (0: the preset's)">,
-    ListOption<"features", "features", "std::string",
-               "Target features to enable (+name) or disable (-name)">,
-    Option<"maxWorkgroupMemory", "max-workgroup-memory", "unsigned", "0",
-           "Workgroup memory of the device in bytes (0: the preset's)">,
-    Option<"maxWorkgroupSize", "max-workgroup-size", "unsigned", "0",
-           "Most invocations per workgroup (0: the preset's)">,
     Option<"fpFusion", "fp-fusion", "bool", "true",
            "Fuse each float multiply into the add or subtract that alone "
            "uses it (Triton's enable_fp_fusion); float arithmetic is "

@@ -3,6 +3,8 @@
 #ifndef TRITON_SPIRV_CONVERSION_LINALGTOSPIRV_TARGET_H
 #define TRITON_SPIRV_CONVERSION_LINALGTOSPIRV_TARGET_H
 
+#include "triton-spirv/Analysis/MatmulPlan.h"
+
 #include "mlir/Dialect/SPIRV/IR/TargetAndABI.h"
 #include "mlir/Support/LLVM.h"
 #include "llvm/ADT/StringRef.h"
@@ -78,6 +80,25 @@ FailureOr<TargetDescription> resolveTarget(llvm::StringRef name,
 /// extensions from its features, and its limits).
 spirv::TargetEnvAttr getTargetEnv(MLIRContext *context,
                                   const TargetDescription &target);
+
+/// The module attributes --triton-spirv-resolve-target attaches (beside
+/// `spirv.target_env`).
+inline constexpr llvm::StringLiteral kTargetAttrName = "triton_spirv.target";
+inline constexpr llvm::StringLiteral kWorkgroupAttrName =
+    "triton_spirv.workgroup";
+
+/// The target facts of a module, as --triton-spirv-resolve-target attached
+/// them: the device, the workgroup one program runs on, and the SPIR-V
+/// target environment.
+struct ModuleTarget {
+  TargetDescription description;
+  WorkgroupShape workgroup;
+  spirv::TargetEnvAttr env;
+};
+
+/// The target facts of the module holding `op` (or `op` itself); an error
+/// on `op` where they are missing.
+FailureOr<ModuleTarget> lookupTarget(Operation *op);
 
 } // namespace mlir::triton_spirv
 

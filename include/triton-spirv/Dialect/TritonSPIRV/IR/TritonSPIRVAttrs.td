@@ -195,6 +195,44 @@ def TritonSPIRV_FragmentRowsLayoutAttr
   let assemblyFormat = "`<` $subgroups `>`";
 }
 
+def TritonSPIRV_TargetAttr : TritonSPIRV_Attr<"Target", "target"> {
+  let summary = "The Vulkan device a module is compiled for";
+  let description = [{
+    A preset of Target.cpp (`lavapipe`, `nvidia`, `generic`) with the
+    device's subgroup size, workgroup memory in bytes, largest workgroup and
+    the features turned on (`+name`) or off (`-name`) against the preset.
+    --triton-spirv-resolve-target attaches it as `triton_spirv.target`
+    (with the `spirv.target_env` it implies and a `triton_spirv.workgroup`);
+    passes read the description it stands for through
+    `triton_spirv::lookupTarget`.
+  }];
+  let parameters = (ins StringRefParameter<"the preset">:$preset,
+                        "unsigned":$subgroup_size,
+                        "unsigned":$workgroup_memory,
+                        "unsigned":$max_workgroup_size,
+                        OptionalParameter<"::mlir::ArrayAttr">:$features);
+  let assemblyFormat = "`<` $preset `,` struct($subgroup_size, $workgroup_memory, "
+                       "$max_workgroup_size, $features) `>`";
+}
+
+def TritonSPIRV_WorkgroupAttr : TritonSPIRV_Attr<"Workgroup", "workgroup"> {
+  let summary = "The workgroup one Triton program runs on";
+  let description = [{
+    Its invocations (num_warps * 32), the device's subgroup size, the bytes
+    of workgroup memory its buffers may take, and whether its matmuls may
+    use cooperative matrices (of fp16, and of bf16 held as f16 bits) and
+    keep blocks computed from them as fragments (VK_NV_cooperative_matrix2).
+    Attached by --triton-spirv-resolve-target as `triton_spirv.workgroup`.
+  }];
+  let parameters = (ins "unsigned":$size,
+                        "unsigned":$subgroup_size,
+                        "unsigned":$memory,
+                        "bool":$cooperative_matrix,
+                        "bool":$bfloat16_cooperative_matrix,
+                        "bool":$cooperative_matrix2);
+  let assemblyFormat = "`<` struct(params) `>`";
+}
+
 def TritonSPIRV_FragmentVariableType
     : TypeDef<TritonSPIRV_Dialect, "FragmentVariable"> {
   let mnemonic = "fragment_var";
