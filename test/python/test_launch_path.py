@@ -261,10 +261,10 @@ def test_asynchronous_launches_run_in_order_and_events_time_them() -> None:
             _add[(4,)](a, ones, b, 4096, BLOCK_SIZE=1024)
             a, b = b, a
         end.record()
-        assert launcher._in_flight  # recording an event does not wait
+        assert launcher._queue.in_flight  # recording an event does not wait
         assert start.elapsed_time(end) > 0
         triton_spirv.synchronize()
-        assert not launcher._in_flight
+        assert not launcher._queue.in_flight
         assert torch.equal(a, torch.full((4096,), 50.0))
     finally:
         triton_spirv.set_asynchronous(False)

@@ -42,31 +42,6 @@ _MAX_ELEMENTS = 2**31 - 1
 # Bytes every binding's start is a multiple of (KernelABI.td's promise).
 _BINDING_ALIGNMENT = 16
 
-# Launches are submitted one at a time, from any thread: the launches in
-# flight, the kernels' argument and debug blocks and the host-import cache
-# are shared.
-_lock = threading.RLock()
-# Asynchronous mode: a launch returns once submitted, several are in flight,
-# and each is finished (copied back, its prints and assertions reported)
-# once the runtime has seen it done: at a later launch or at synchronize().
-_asynchronous = os.environ.get("TRITON_SPIRV_ASYNC") == "1"
-_in_flight: deque["_InFlight"] = deque()
-# The number of the latest launch submitted (the runtime numbers them).
-_last_launch = 0
-# Launches that ran past TRITON_SPIRV_TIMEOUT_S: what they bind is kept until
-# the device is seen idle.
-_abandoned: list["_InFlight"] = []
-_synchronize_at_exit = False
-# Launches on spirv tensors alone return once submitted, untracked (see
-# SPIRVLauncher._on_the_device); whether one was since the last synchronize.
-_device_work_pending = False
-# Kernels with assertions and no prints, launched since the last
-# synchronize: their debug blocks are read then, as CUDA reports a
-# device-side assertion at the next synchronization.
-_unchecked_assertions: dict["SPIRVLauncher", None] = {}
-_host_imports: HostImports | None = None
-
-
 class _NeedsAddresses(Exception):
     """A tensor argument spans more than one binding can: the launch goes
     to a variant of the kernel that takes it by device address."""
@@ -118,83 +93,125 @@ def _finish_resources(resources: list[_LaunchResource], copy_back: bool = True) 
         resource.finish(copy_back)
 
 
+class LaunchQueue:
+    """The device's one queue as the launchers see it: the launches in flight
+    and what finishes them, the mode, and the host-import cache. Launches are
+    submitted one at a time, from any thread (`lock`); one queue per process,
+    `_queue`."""
+
+    def __init__(self) -> None:
+        self.lock = threading.RLock()
+        # Asynchronous mode: a launch returns once submitted, several are in
+        # flight, and each is finished (copied back, its prints and
+        # assertions reported) once the runtime has seen it done: at a later
+        # launch or at synchronize().
+        self.asynchronous = os.environ.get("TRITON_SPIRV_ASYNC") == "1"
+        self.in_flight: deque[_InFlight] = deque()
+        # The number of the latest launch submitted (the runtime numbers them).
+        self.last_launch = 0
+        # Launches that ran past TRITON_SPIRV_TIMEOUT_S: what they bind is
+        # kept until the device is seen idle.
+        self.abandoned: list[_InFlight] = []
+        self.synchronize_at_exit = False
+        # Launches on spirv tensors alone return once submitted, untracked
+        # (see SPIRVLauncher._on_the_device); whether one was since the last
+        # synchronize.
+        self.device_work_pending = False
+        # Kernels with assertions and no prints, launched since the last
+        # synchronize: their debug blocks are read then, as CUDA reports a
+        # device-side assertion at the next synchronization.
+        self.unchecked_assertions: dict[SPIRVLauncher, None] = {}
+        self.host_imports: HostImports | None = None
+
+    def set_asynchronous(self, enabled: bool) -> None:
+        with self.lock:
+            try:
+                self.synchronize()
+            finally:
+                self.asynchronous = enabled
+
+    def synchronize(self) -> None:
+        """Waits for the launches in flight and finishes them, in order;
+        raises the first failure (a failed assertion, a launch past its
+        timeout)."""
+        with self.lock:
+            if not (self.abandoned or self.in_flight or self.device_work_pending
+                    or self.unchecked_assertions):
+                return
+            device = vulkan.device()
+            self.device_work_pending = False
+            if self.abandoned:
+                device.synchronize()  # raises while a timed-out launch still runs
+                for launch in self.abandoned:
+                    _finish_resources(launch.resources, copy_back=False)
+                self.abandoned.clear()
+            try:
+                device.synchronize()
+            except vulkan.LaunchTimeoutError:
+                self.abandoned.extend(self.in_flight)
+                self.in_flight.clear()
+                raise
+            except BaseException:
+                self.finish_all(report=False)
+                self.unchecked_assertions.clear()
+                raise
+            failed = self.failed_assertion()
+            self.finish_all(report=True)
+            if failed is not None:
+                raise failed
+
+    def failed_assertion(self) -> AssertionError | None:
+        """Reads (and clears) the debug blocks of the assertion-only kernels
+        launched since the last check, with the device idle: the first
+        failure."""
+        failed: AssertionError | None = None
+        while self.unchecked_assertions:
+            launcher = next(iter(self.unchecked_assertions))
+            del self.unchecked_assertions[launcher]
+            try:
+                launcher.report()
+            except AssertionError as raised:
+                failed = failed or raised
+        return failed
+
+    def finish_all(self, report: bool) -> None:
+        error: BaseException | None = None
+        while self.in_flight:
+            try:
+                self.in_flight.popleft().finish(report)
+            except BaseException as raised:  # the others still finish
+                error = error or raised
+        if error is not None:
+            raise error
+
+    def finish_done(self, device: vulkan.Device) -> None:
+        """Finishes the launches in flight that the runtime has seen done."""
+        finished = device.finished_launch()
+        while self.in_flight and self.in_flight[0].sequence <= finished:
+            self.in_flight.popleft().finish()
+
+    def imports(self, device: vulkan.Device) -> HostImports:
+        if self.host_imports is None:
+            self.host_imports = HostImports(device)
+        return self.host_imports
+
+
 def last_launch() -> int:
     """The number of the latest launch submitted (for timing events)."""
-    return _last_launch
+    return _queue.last_launch
 
 
 def set_asynchronous(enabled: bool) -> None:
     """Asynchronous launches (also TRITON_SPIRV_ASYNC=1): a launch returns as
     soon as it is submitted, and its results (and failed assertions) are
     there after `synchronize()` (or once a later launch has seen it done)."""
-    global _asynchronous
-    with _lock:
-        try:
-            synchronize()
-        finally:
-            _asynchronous = enabled
+    _queue.set_asynchronous(enabled)
 
 
 def synchronize() -> None:
     """Waits for the launches in flight and finishes them, in order; raises
     the first failure (a failed assertion, a launch past its timeout)."""
-    global _device_work_pending
-    with _lock:
-        if not (_abandoned or _in_flight or _device_work_pending or _unchecked_assertions):
-            return
-        device = vulkan.device()
-        _device_work_pending = False
-        if _abandoned:
-            device.synchronize()  # raises while a timed-out launch still runs
-            for launch in _abandoned:
-                _finish_resources(launch.resources, copy_back=False)
-            _abandoned.clear()
-        try:
-            device.synchronize()
-        except vulkan.LaunchTimeoutError:
-            _abandoned.extend(_in_flight)
-            _in_flight.clear()
-            raise
-        except BaseException:
-            _finish_all(report=False)
-            _unchecked_assertions.clear()
-            raise
-        failed = _failed_assertion()
-        _finish_all(report=True)
-        if failed is not None:
-            raise failed
-
-
-def _failed_assertion() -> AssertionError | None:
-    """Reads (and clears) the debug blocks of the assertion-only kernels
-    launched since the last check, with the device idle: the first failure."""
-    failed: AssertionError | None = None
-    while _unchecked_assertions:
-        launcher = next(iter(_unchecked_assertions))
-        del _unchecked_assertions[launcher]
-        try:
-            launcher.report()
-        except AssertionError as raised:
-            failed = failed or raised
-    return failed
-
-
-def _finish_all(report: bool) -> None:
-    error: BaseException | None = None
-    while _in_flight:
-        try:
-            _in_flight.popleft().finish(report)
-        except BaseException as raised:  # the others still finish
-            error = error or raised
-    if error is not None:
-        raise error
-
-
-def _finish_done(device: vulkan.Device) -> None:
-    """Finishes the launches in flight that the runtime has seen done."""
-    finished = device.finished_launch()
-    while _in_flight and _in_flight[0].sequence <= finished:
-        _in_flight.popleft().finish()
+    _queue.synchronize()
 
 
 class KernelBinary:
@@ -473,7 +490,7 @@ class SPIRVLauncher:
             data, start = data + address - start, address
         else:
             # Imports are bound whole: the runtime imports page-aligned ranges.
-            address, size = _imports(self.device).region(storage, start, nbytes)
+            address, size = _queue.imports(self.device).region(storage, start, nbytes)
             if self.discrete:
                 _warn_host_memory(self.name)
         offset_bytes = data - address
@@ -509,16 +526,16 @@ class SPIRVLauncher:
             grid = (0, 0, 0)  # an empty grid launches nothing, as on CUDA
         if enter_hook is not None:
             enter_hook(launch_metadata)
-        with _lock:
+        with _queue.lock:
             self._launch(grid, function, args)
         if exit_hook is not None:
             exit_hook(launch_metadata)
 
     def _launch(self, grid: tuple[int, int, int], function: KernelBinary, args: Sequence[Any]) -> None:
-        global _last_launch, _synchronize_at_exit, _device_work_pending
+        queue = _queue
         # The argument and debug blocks are rewritten only once the launches
         # before are done.
-        if _abandoned or (_in_flight and self.rewrites_blocks):
+        if queue.abandoned or (queue.in_flight and self.rewrites_blocks):
             synchronize()
         if grid[0] == 0:
             return
@@ -544,12 +561,12 @@ class SPIRVLauncher:
             grid_bytes = vulkan.GRID.pack(*grid)
             push_constants = self.push_constants.pack(values, offsets, grid, bounds, addresses)
             submitted = True
-            wait = not (_asynchronous or self._on_the_device(values, resources))
-            sequence = _last_launch = kernel.run(
+            wait = not (queue.asynchronous or self._on_the_device(values, resources))
+            sequence = queue.last_launch = kernel.run(
                 wait, grid_bytes, self.bindings.pack(*bindings), self.num_bindings,
                 push_constants, self.program_id_base_offset)
         except vulkan.LaunchTimeoutError:
-            _abandoned.append(_InFlight(0, values, resources, self.report))
+            queue.abandoned.append(_InFlight(0, values, resources, self.report))
             raise
         except _NeedsAddresses as needed:
             _finish_resources(resources, copy_back=False)
@@ -566,28 +583,28 @@ class SPIRVLauncher:
             raise
         if wait:
             # This launch and those before it are done.
-            failed = _failed_assertion() if _unchecked_assertions else None
+            failed = queue.failed_assertion() if queue.unchecked_assertions else None
             if resources or self.report is not None:
                 _InFlight(sequence, values, resources, self.report).finish()
             if failed is not None:
                 raise failed
             return
         if self.asserts_only:
-            _unchecked_assertions[self] = None
-        if _asynchronous:
-            _in_flight.append(_InFlight(sequence, values, resources,
+            queue.unchecked_assertions[self] = None
+        if queue.asynchronous:
+            queue.in_flight.append(_InFlight(sequence, values, resources,
                                         None if self.asserts_only else self.report))
         else:
             # Nothing to keep alive or finish: the caching allocator reuses
             # the memory of tensors freed meanwhile for work queued after
             # this launch, as CUDA's does on a stream.
-            _device_work_pending = True
-        if not _synchronize_at_exit:
+            queue.device_work_pending = True
+        if not queue.synchronize_at_exit:
             # Registered after the device's close, so it runs before it.
             atexit.register(synchronize)
-            _synchronize_at_exit = True
-        if len(_in_flight) > 16:  # bounded, without a runtime call per launch
-            _finish_done(self.device)
+            queue.synchronize_at_exit = True
+        if len(queue.in_flight) > 16:  # bounded, without a runtime call per launch
+            queue.finish_done(self.device)
 
     def _on_the_device(self, values: Sequence[Any], resources: list[_LaunchResource]) -> bool:
         """Whether the launch touches only spirv tensors and needs nothing done
@@ -637,7 +654,7 @@ class SPIRVLauncher:
         """The arguments with each address table replaced by its copy holding
         device addresses (AddressTables)."""
         from .address_tables import AddressTables
-        if _in_flight:  # the launches before may write the tables
+        if _queue.in_flight:  # the launches before may write the tables
             synchronize()
         tables = AddressTables(self.device, self.name)
         resources.append(tables)
@@ -664,7 +681,7 @@ class SPIRVLauncher:
     def _staging(self) -> StagedStorages:
         """Staging for this launch: the launches before are done first, since
         they may write what it copies (and copy back what they staged)."""
-        if _in_flight:
+        if _queue.in_flight:
             synchronize()
         return StagedStorages(self.device)
 
@@ -744,8 +761,4 @@ def _warn_host_memory(kernel: str) -> None:
                       RuntimeWarning, stacklevel=4)
 
 
-def _imports(device: vulkan.Device) -> HostImports:
-    global _host_imports
-    if _host_imports is None:
-        _host_imports = HostImports(device)
-    return _host_imports
+_queue = LaunchQueue()
