@@ -70,7 +70,7 @@ func.func @rows(%pid: i32 {triton_spirv.abi = "program_id_x"}, %pidy: i32 {trito
 }
 """
 
-TAIL = ("builtin.module(triton-spirv-kernel-to-spirv{target=nvidia workgroup-size=32},"
+TAIL = ("builtin.module(triton-spirv-resolve-target{target=nvidia workgroup-size=32},triton-spirv-kernel-to-spirv,"
         "spirv.module(spirv-lower-abi-attrs,spirv-update-vce,triton-spirv-set-target-version,"
         "triton-spirv-declare-implied-capabilities,triton-spirv-declare-read-only-buffers,"
         "canonicalize,cse),triton-spirv-write-binary{output=OUTPUT})")
