@@ -17,9 +17,12 @@ import triton.language as tl
 from triton_spirv.backend import kernel_metadata
 
 # Keys the backend's modules read that belong to Triton's own metadata,
-# options and stages, not to the kernel metadata.
+# options and stages, or to the tool's diagnostics, not to the kernel
+# metadata.
 _TRITON_KEYS = {"address_arguments", "arch", "name", "num_ctas", "pack", "shared", "spirv_abi", "spv",
-                "ttir"}
+                "ttir",
+                # the tool's --diagnostics-file records (DiagnosticsFile.cpp)
+                "data", "limit", "needed", "resource"}
 # Declared for tools and tests (test_launch.py reads it); the pipeline
 # itself declares the workgroup size.
 _NOT_READ_BY_THE_BACKEND = {"workgroup_size"}

@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "DiagnosticsFile.h"
 #include "RestoreSSANames.h"
 #include "triton-spirv/InitAll.h"
 
@@ -14,6 +15,7 @@
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/ToolOutputFile.h"
@@ -22,6 +24,12 @@
 #include <cstdlib>
 
 using namespace mlir;
+
+static llvm::cl::opt<std::string> diagnosticsFile(
+    "diagnostics-file",
+    llvm::cl::desc("Also write the passes' diagnostics to this file as JSON "
+                   "lines, with the data they carry"),
+    llvm::cl::value_desc("path"), llvm::cl::init(""));
 
 int main(int argc, char **argv) {
   llvm::InitLLVM initLLVM(argc, argv); // stack traces on crashes
@@ -61,7 +69,13 @@ int main(int argc, char **argv) {
   std::string bufferName = input->getBufferIdentifier().str();
   std::string sourceText = input->getBuffer().str();
   MlirOptMainConfig cliConfig = config;
+  std::shared_ptr<llvm::raw_fd_ostream> diagnostics;
+  if (!diagnosticsFile.empty() &&
+      !(diagnostics = triton_spirv::openDiagnosticsFile(diagnosticsFile)))
+    return EXIT_FAILURE;
   config.setPassPipelineSetupFn([&](PassManager &pm) -> LogicalResult {
+    if (diagnostics)
+      triton_spirv::recordDiagnostics(pm.getContext(), diagnostics);
     if (OpPrintingFlags().shouldUseNameLocAsPrefix())
       pm.addPass(
           triton_spirv::createRestoreSSANamesPass(bufferName, sourceText));

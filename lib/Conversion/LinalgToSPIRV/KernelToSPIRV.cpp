@@ -543,10 +543,24 @@ struct KernelToSPIRVPass
     for (func::FuncOp kernel : kernels) {
       int64_t bytes = triton_spirv::workgroupMemoryBytes(kernel);
       if (bytes > description->maxWorkgroupMemoryBytes) {
-        kernel.emitError() << "out of resources: the kernel needs " << bytes
-                           << " bytes of workgroup memory, the target has "
-                           << description->maxWorkgroupMemoryBytes
-                           << "; use smaller blocks or fewer live tensors";
+        InFlightDiagnostic overrun =
+            kernel.emitError()
+            << "out of resources: the kernel needs " << bytes
+            << " bytes of workgroup memory, the target has "
+            << description->maxWorkgroupMemoryBytes
+            << "; use smaller blocks or fewer live tensors";
+        // The same as data, for callers (--diagnostics-file).
+        OpBuilder builder(context);
+        overrun.attachNote()
+            << "overrun: "
+            << builder.getDictionaryAttr(
+                   {builder.getNamedAttr("resource", builder.getStringAttr(
+                                                         "workgroup-memory")),
+                    builder.getNamedAttr("needed",
+                                         builder.getI64IntegerAttr(bytes)),
+                    builder.getNamedAttr(
+                        "limit", builder.getI64IntegerAttr(
+                                     description->maxWorkgroupMemoryBytes))});
         return signalPassFailure();
       }
       if (failed(triton_spirv::prepareKernelForSPIRV(

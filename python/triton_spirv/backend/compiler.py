@@ -29,8 +29,6 @@ class SPIRVCompilationError(RuntimeError):
     names the op and the kernel's Python source line."""
 
 
-_OUT_OF_RESOURCES = re.compile(
-    r"out of resources: the kernel needs (\d+) bytes of workgroup memory, the target has (\d+)")
 
 
 _KERNEL_NAME = re.compile(r"tt\.func (?:public )?@([\w$.]+)")
@@ -46,6 +44,18 @@ def _compiler_hash() -> str:
     for source in ("backend/compiler.py", "backend/arch.py", "options.py", "ttir.py", "frontend.py"):
         digest.update((package / source).read_bytes())
     return digest.hexdigest()
+
+
+def _workgroup_memory_overrun(diagnostics: Path) -> dict[str, Any] | None:
+    """The data of the tool's workgroup-memory overrun (its --diagnostics-file
+    records), if that is why it failed."""
+    if not diagnostics.exists():
+        return None
+    for line in diagnostics.read_text().splitlines():
+        data = json.loads(line).get("data") or {}
+        if data.get("resource") == "workgroup-memory":
+            return data
+    return None
 
 
 class SPIRVBackend(BaseBackend):
@@ -94,6 +104,7 @@ class SPIRVBackend(BaseBackend):
         with tempfile.TemporaryDirectory(prefix="triton-spirv-") as workdir:
             source = Path(workdir) / "kernel.ttir"
             binary = Path(workdir) / "kernel.spv"
+            diagnostics = Path(workdir) / "diagnostics.jsonl"
             # Locations stay in the text so that diagnostics name Python lines.
             text = str(mod)
             source.write_text(text)
@@ -108,7 +119,7 @@ class SPIRVBackend(BaseBackend):
                 # op they are attached to (whole loops, whole kernels) would
                 # bury them (run the tool by hand to see it).
                 proc = subprocess.run([str(tool_path()), pipeline, "--mlir-print-op-on-diagnostic=false",
-                                       str(source), "-o", "/dev/null"],
+                                       f"--diagnostics-file={diagnostics}", str(source), "-o", "/dev/null"],
                                       capture_output=True, text=True, timeout=seconds)
             except subprocess.TimeoutExpired:
                 kernel = _KERNEL_NAME.search(text)
@@ -116,14 +127,12 @@ class SPIRVBackend(BaseBackend):
                     f"triton-spirv-opt did not finish compiling {kernel.group(1) if kernel else 'the kernel'} "
                     f"within {seconds:g} s (TRITON_SPIRV_COMPILE_TIMEOUT_S)") from None
             if proc.returncode != 0:
-                message = proc.stderr.strip()
-                resources = _OUT_OF_RESOURCES.search(message)
-                if resources:
+                overrun = _workgroup_memory_overrun(diagnostics)
+                if overrun is not None:
                     # Imported here: triton.runtime imports the backends.
                     from triton.runtime.errors import OutOfResources
-                    needed, limit = resources.groups()
-                    raise OutOfResources(int(needed), int(limit), "shared memory")
-                raise SPIRVCompilationError(message)
+                    raise OutOfResources(overrun["needed"], overrun["limit"], "shared memory")
+                raise SPIRVCompilationError(proc.stderr.strip())
             abi = json.loads((binary.parent / (binary.name + ".json")).read_text())
             spirv = binary.read_bytes()
         metadata["name"] = abi["entry_point"]

@@ -1,0 +1,109 @@
+//===- DiagnosticsFile.cpp - Diagnostics as JSON lines --------------------===//
+
+#include "DiagnosticsFile.h"
+
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/Diagnostics.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <memory>
+
+using namespace mlir;
+
+namespace {
+llvm::StringRef severityName(DiagnosticSeverity severity) {
+  switch (severity) {
+  case DiagnosticSeverity::Error:
+    return "error";
+  case DiagnosticSeverity::Warning:
+    return "warning";
+  case DiagnosticSeverity::Remark:
+    return "remark";
+  case DiagnosticSeverity::Note:
+    return "note";
+  }
+  return "error";
+}
+
+/// Strings, integers, booleans, arrays and dictionaries; other attributes
+/// as their printed form.
+llvm::json::Value toJSON(Attribute attr) {
+  if (auto string = dyn_cast<StringAttr>(attr))
+    return string.getValue().str();
+  if (auto integer = dyn_cast<IntegerAttr>(attr)) {
+    if (integer.getType().isInteger(1))
+      return integer.getValue().getBoolValue();
+    return integer.getInt();
+  }
+  if (auto array = dyn_cast<ArrayAttr>(attr)) {
+    llvm::json::Array elements;
+    for (Attribute element : array)
+      elements.push_back(toJSON(element));
+    return elements;
+  }
+  if (auto dictionary = dyn_cast<DictionaryAttr>(attr)) {
+    llvm::json::Object object;
+    for (NamedAttribute field : dictionary)
+      object[field.getName().getValue()] = toJSON(field.getValue());
+    return object;
+  }
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  attr.print(os);
+  return text;
+}
+
+/// The first dictionary attribute among `diagnostic`'s arguments.
+DictionaryAttr dataOf(const Diagnostic &diagnostic) {
+  for (const DiagnosticArgument &argument : diagnostic.getArguments())
+    if (argument.getKind() == DiagnosticArgument::DiagnosticArgumentKind::Attribute)
+      if (auto dictionary = dyn_cast<DictionaryAttr>(argument.getAsAttribute()))
+        return dictionary;
+  return {};
+}
+
+std::string locationText(Location location) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  location.print(os);
+  return text;
+}
+} // namespace
+
+std::shared_ptr<llvm::raw_fd_ostream>
+mlir::triton_spirv::openDiagnosticsFile(llvm::StringRef path) {
+  std::error_code error;
+  auto file = std::make_shared<llvm::raw_fd_ostream>(path, error,
+                                                     llvm::sys::fs::OF_Text);
+  if (!error)
+    return file;
+  llvm::errs() << "cannot write '" << path << "': " << error.message() << "\n";
+  return nullptr;
+}
+
+void mlir::triton_spirv::recordDiagnostics(
+    MLIRContext *context, std::shared_ptr<llvm::raw_fd_ostream> file) {
+  context->getDiagEngine().registerHandler(
+      [file](Diagnostic &diagnostic) -> LogicalResult {
+        llvm::json::Object record{
+            {"severity", severityName(diagnostic.getSeverity())},
+            {"location", locationText(diagnostic.getLocation())},
+            {"message", diagnostic.str()}};
+        llvm::json::Array notes;
+        DictionaryAttr data = dataOf(diagnostic);
+        for (const Diagnostic &note : diagnostic.getNotes()) {
+          notes.push_back(note.str());
+          if (!data)
+            data = dataOf(note);
+        }
+        record["notes"] = std::move(notes);
+        if (data)
+          record["data"] = toJSON(data);
+        *file << llvm::json::Value(std::move(record)) << "\n";
+        file->flush();
+        // The text still goes to the next handler (stderr).
+        return failure();
+      });
+}
