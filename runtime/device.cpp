@@ -1,4 +1,4 @@
-//===- device.cpp - Instances, devices, errors and properties ---------------===//
+//===- device.cpp - Instances, devices, errors ----------------------------===//
 //
 // Part of the Vulkan runtime (triton_spirv_runtime.h); runtime_internal.h
 // says which file holds what.

@@ -1,4 +1,4 @@
-//===- memory.cpp - Allocations, host imports and device addresses ----------===//
+//===- memory.cpp - Allocations and host imports --------------------------===//
 //
 // Part of the Vulkan runtime (triton_spirv_runtime.h); runtime_internal.h
 // says which file holds what.

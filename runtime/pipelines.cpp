@@ -1,4 +1,4 @@
-//===- pipelines.cpp - Compute pipelines of SPIR-V kernels ------------------===//
+//===- pipelines.cpp - Compute pipelines ----------------------------------===//
 //
 // Part of the Vulkan runtime (triton_spirv_runtime.h); runtime_internal.h
 // says which file holds what.

@@ -248,7 +248,8 @@ struct PhaseTimer {
   Phase phase;
   uint64_t start;
   PhaseTimer(tsr_device *device, Phase phase)
-      : device(device), phase(phase), start(device->profile ? tsr_internal::nowNs() : 0) {}
+      : device(device), phase(phase),
+        start(device->profile ? tsr_internal::nowNs() : 0) {}
   void next(Phase following) {
     if (!device->profile)
       return;

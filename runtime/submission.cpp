@@ -1,4 +1,4 @@
-//===- submission.cpp - Frames, launches, copies and waits ------------------===//
+//===- submission.cpp - Frames, launches, copies, waits -------------------===//
 //
 // Part of the Vulkan runtime (triton_spirv_runtime.h); runtime_internal.h
 // says which file holds what.

@@ -1,4 +1,4 @@
-//===- timing.cpp - GPU times of launches -----------------------------------===//
+//===- timing.cpp - GPU times of launches ---------------------------------===//
 //
 // Part of the Vulkan runtime (triton_spirv_runtime.h); runtime_internal.h
 // says which file holds what.

@@ -1,6 +1,7 @@
 //===- DiagnosticsFile.cpp - Diagnostics as JSON lines --------------------===//
 
 #include "DiagnosticsFile.h"
+#include "triton-spirv/Conversion/AttributeJSON.h"
 
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Diagnostics.h"
@@ -27,40 +28,13 @@ llvm::StringRef severityName(DiagnosticSeverity severity) {
   return "error";
 }
 
-/// Strings, integers, booleans, arrays and dictionaries; other attributes
-/// as their printed form.
-llvm::json::Value toJSON(Attribute attr) {
-  if (auto string = dyn_cast<StringAttr>(attr))
-    return string.getValue().str();
-  if (auto integer = dyn_cast<IntegerAttr>(attr)) {
-    if (integer.getType().isInteger(1))
-      return integer.getValue().getBoolValue();
-    return integer.getInt();
-  }
-  if (auto array = dyn_cast<ArrayAttr>(attr)) {
-    llvm::json::Array elements;
-    for (Attribute element : array)
-      elements.push_back(toJSON(element));
-    return elements;
-  }
-  if (auto dictionary = dyn_cast<DictionaryAttr>(attr)) {
-    llvm::json::Object object;
-    for (NamedAttribute field : dictionary)
-      object[field.getName().getValue()] = toJSON(field.getValue());
-    return object;
-  }
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  attr.print(os);
-  return text;
-}
-
 /// The first dictionary attribute among `diagnostic`'s arguments.
 DictionaryAttr dataOf(const Diagnostic &diagnostic) {
+  using Kind = DiagnosticArgument::DiagnosticArgumentKind;
   for (const DiagnosticArgument &argument : diagnostic.getArguments())
-    if (argument.getKind() == DiagnosticArgument::DiagnosticArgumentKind::Attribute)
-      if (auto dictionary = dyn_cast<DictionaryAttr>(argument.getAsAttribute()))
-        return dictionary;
+    if (argument.getKind() == Kind::Attribute)
+      if (auto data = dyn_cast<DictionaryAttr>(argument.getAsAttribute()))
+        return data;
   return {};
 }
 
@@ -100,7 +74,7 @@ void mlir::triton_spirv::recordDiagnostics(
         }
         record["notes"] = std::move(notes);
         if (data)
-          record["data"] = toJSON(data);
+          record["data"] = triton_spirv::attributeToJSON(data);
         *file << llvm::json::Value(std::move(record)) << "\n";
         file->flush();
         // The text still goes to the next handler (stderr).

@@ -33,7 +33,7 @@ static bool isDistributedWork(Operation *op) {
 /// (Triton orders global memory between a program's threads no more than
 /// that: its GPU backends store scalars from one thread without a barrier
 /// either).
-bool mlir::triton_spirv::distribution::startsWithBarrier(Operation *op) {
+bool triton_spirv::distribution::startsWithBarrier(Operation *op) {
   auto store = dyn_cast<memref::StoreOp>(op);
   return isDistributedWork(op) &&
          !(store && triton_spirv::isGlobalMemory(store.getMemRefType()));
@@ -42,9 +42,9 @@ bool mlir::triton_spirv::distribution::startsWithBarrier(Operation *op) {
 /// Marks `op` (a distributed loop, or the guard of what invocation 0 runs)
 /// with how it spreads an iteration space of static `tripCounts` (none
 /// where one is dynamic) over the invocations.
-void mlir::triton_spirv::distribution::markSpread(Operation *op,
-                                              ArrayRef<OpFoldResult> tripCounts,
-                                              int64_t run, Attribute layout) {
+void triton_spirv::distribution::markSpread(Operation *op,
+                                            ArrayRef<OpFoldResult> tripCounts,
+                                            int64_t run, Attribute layout) {
   std::optional<SmallVector<int64_t>> shape =
       getConstantIntValues(tripCounts);
   if (shape)
@@ -205,7 +205,7 @@ LogicalResult KernelDistributor::run() {
 
 /// `v`, or the dimension `affine.apply` returns unchanged (linalg's loop
 /// lowering writes indices with identity maps that way).
-Value mlir::triton_spirv::distribution::lookThroughDimApply(Value v) {
+Value triton_spirv::distribution::lookThroughDimApply(Value v) {
   auto apply = v.getDefiningOp<affine::AffineApplyOp>();
   if (!apply)
     return v;
@@ -215,7 +215,7 @@ Value mlir::triton_spirv::distribution::lookThroughDimApply(Value v) {
 
 /// The loop index that `index` mirrors on a size-2 dimension: an
 /// `affine.apply` of `1 - d` (linalg's loop lowering of a pair swap's map).
-Value mlir::triton_spirv::distribution::mirroredIndex(Value index) {
+Value triton_spirv::distribution::mirroredIndex(Value index) {
   auto apply = index.getDefiningOp<affine::AffineApplyOp>();
   if (!apply || apply.getMapOperands().size() != 1)
     return {};
@@ -225,9 +225,9 @@ Value mlir::triton_spirv::distribution::mirroredIndex(Value index) {
 }
 
 /// `access` (a memref.load or memref.store) made on `memref` at `index`.
-void mlir::triton_spirv::distribution::replaceAccess(RewriterBase &rewriter,
-                                                 Operation *access, Value memref,
-                                                 Value index) {
+void triton_spirv::distribution::replaceAccess(RewriterBase &rewriter,
+                                               Operation *access, Value memref,
+                                               Value index) {
   if (auto load = dyn_cast<memref::LoadOp>(access))
     rewriter.replaceOpWithNewOp<memref::LoadOp>(load, memref, index);
   else
@@ -237,10 +237,10 @@ void mlir::triton_spirv::distribution::replaceAccess(RewriterBase &rewriter,
 
 /// The row-major position of `steps` in a tile of `extents`, leaving out
 /// dimension `skip`.
-Value mlir::triton_spirv::distribution::linearize(RewriterBase &rewriter, Location loc,
-                                              ValueRange steps,
-                                              ArrayRef<int64_t> extents,
-                                              std::optional<unsigned> skip) {
+Value triton_spirv::distribution::linearize(RewriterBase &rewriter,
+                                            Location loc, ValueRange steps,
+                                            ArrayRef<int64_t> extents,
+                                            std::optional<unsigned> skip) {
   Value position = arith::ConstantIndexOp::create(rewriter, loc, 0);
   for (auto [dim, step, extent] : llvm::enumerate(steps, extents)) {
     if (skip == dim)
@@ -257,7 +257,7 @@ Value mlir::triton_spirv::distribution::linearize(RewriterBase &rewriter, Locati
 
 /// The constant `v` is, also as an `affine.apply` of a constant map (linalg's
 /// loop lowering writes constant indices that way).
-std::optional<int64_t> mlir::triton_spirv::distribution::constantIndex(Value v) {
+std::optional<int64_t> triton_spirv::distribution::constantIndex(Value v) {
   if (auto apply = v.getDefiningOp<affine::AffineApplyOp>())
     if (auto constant =
             dyn_cast<AffineConstantExpr>(apply.getAffineMap().getResult(0)))
@@ -267,7 +267,7 @@ std::optional<int64_t> mlir::triton_spirv::distribution::constantIndex(Value v) 
 
 /// The invocations along each dimension of a buffer in a grid or slice
 /// layout.
-SmallVector<int64_t> mlir::triton_spirv::distribution::heldBy(Attribute layout) {
+SmallVector<int64_t> triton_spirv::distribution::heldBy(Attribute layout) {
   if (auto grid = dyn_cast<triton_spirv::GridLayoutAttr>(layout))
     return SmallVector<int64_t>(grid.getInvocations());
   return cast<triton_spirv::SliceLayoutAttr>(layout).getInvocations();

@@ -1,4 +1,4 @@
-//===- DistributeKernel.h - Spreading one kernel over its workgroup -*- C++ -*-===//
+//===- DistributeKernel.h - One kernel, spread ------------------*- C++ -*-===//
 //
 // KernelDistributor spreads a bufferized kernel's block-level work over the
 // invocations of its workgroup (--triton-spirv-distribute). Its methods live

@@ -1,4 +1,4 @@
-//===- DistributeLayouts.cpp - Grid, slice and fragments layouts ------------===//
+//===- DistributeLayouts.cpp - Grid, slice, fragment layouts --------------===//
 //
 // Element-wise loops over buffers in a grid or slice layout, and epilogues
 // of matmul accumulators kept as cooperative-matrix fragments.

@@ -1,4 +1,4 @@
-//===- DistributeReductions.cpp - Reductions over a workgroup ---------------===//
+//===- DistributeReductions.cpp - Reductions over a workgroup -------------===//
 //
 // Reductions spread over the invocations: partials, shuffles and
 // workgroup slots, and reductions of rows held in a grid layout.
@@ -464,8 +464,8 @@ bool KernelDistributor::distributeReduction(
 /// updates all of an invocation's accumulators instead of one loop per
 /// accumulator: a batched dot's 128 loops of 32 made lavapipe's compiler,
 /// which splits a shader with barriers into coroutines, run for minutes.
-void mlir::triton_spirv::distribution::hoistReductionLoop(RewriterBase &rewriter,
-                                                      scf::ForOp iterations) {
+void triton_spirv::distribution::hoistReductionLoop(RewriterBase &rewriter,
+                                                    scf::ForOp iterations) {
   Block *body = iterations.getBody();
   auto inner =
       dyn_cast_or_null<scf::ForOp>(body->getTerminator()->getPrevNode());

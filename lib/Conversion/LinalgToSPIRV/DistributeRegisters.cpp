@@ -1,4 +1,4 @@
-//===- DistributeRegisters.cpp - Buffers held in registers ------------------===//
+//===- DistributeRegisters.cpp - Buffers held in registers ----------------===//
 //
 // Buffers that invocations hold in registers: private (cyclic) buffers,
 // their accesses, and pair swaps between invocations.

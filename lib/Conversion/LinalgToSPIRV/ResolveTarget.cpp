@@ -53,14 +53,15 @@ struct ResolveTargetPass
         llvm::map_to_vector(featureNames, [&](const std::string &name) {
           return Attribute(StringAttr::get(context, name));
         });
+    ArrayAttr featureList = featureAttrs.empty()
+                                ? ArrayAttr()
+                                : ArrayAttr::get(context, featureAttrs);
     module->setAttr(kTargetAttrName,
                     TargetAttr::get(context, description->name,
                                     description->subgroupSize,
                                     description->maxWorkgroupMemoryBytes,
                                     description->maxWorkgroupInvocations,
-                                    featureAttrs.empty()
-                                        ? ArrayAttr()
-                                        : ArrayAttr::get(context, featureAttrs)));
+                                    featureList));
     module->setAttr(
         kWorkgroupAttrName,
         WorkgroupAttr::get(context, workgroupSize, description->subgroupSize,

@@ -3,6 +3,7 @@
 #include "FragmentCallbacks.h"
 
 #include "triton-spirv/Conversion/LinalgToSPIRV/Passes.h"
+#include "triton-spirv/Conversion/AttributeJSON.h"
 #include "triton-spirv/Conversion/KernelABI.h"
 
 #include "mlir/Dialect/SPIRV/IR/SPIRVOps.h"
@@ -20,31 +21,6 @@ namespace mlir::triton_spirv {
 using namespace mlir;
 
 namespace {
-/// The metadata attribute holds only strings, integers (i1 ones are
-/// booleans), arrays and dictionaries.
-llvm::json::Value toJSON(Attribute attr) {
-  if (auto string = dyn_cast<StringAttr>(attr))
-    return string.getValue().str();
-  if (auto integer = dyn_cast<IntegerAttr>(attr)) {
-    if (integer.getType().isInteger(1))
-      return integer.getValue().getBoolValue();
-    return integer.getInt();
-  }
-  if (auto array = dyn_cast<ArrayAttr>(attr)) {
-    llvm::json::Array elements;
-    for (Attribute element : array)
-      elements.push_back(toJSON(element));
-    return elements;
-  }
-  if (auto dictionary = dyn_cast<DictionaryAttr>(attr)) {
-    llvm::json::Object object;
-    for (NamedAttribute field : dictionary)
-      object[field.getName().getValue()] = toJSON(field.getValue());
-    return object;
-  }
-  return nullptr;
-}
-
 LogicalResult writeFile(Operation *anchor, StringRef path,
                         function_ref<void(llvm::raw_ostream &)> write) {
   std::error_code error;
@@ -117,7 +93,10 @@ struct WriteBinaryPass : triton_spirv::impl::WriteBinaryBase<WriteBinaryPass> {
                          })) ||
         failed(writeFile(spirvModule, output + ".json",
                          [&](llvm::raw_ostream &os) {
-                           os << llvm::formatv("{0:2}", toJSON(abi)) << "\n";
+                           os << llvm::formatv(
+                                     "{0:2}",
+                                     triton_spirv::attributeToJSON(abi))
+                              << "\n";
                          })))
       return signalPassFailure();
   }
