@@ -70,7 +70,12 @@ func.func @rows(%pid: i32 {triton_spirv.abi = "program_id_x"}, %pidy: i32 {trito
 }
 """
 
-TAIL = ("builtin.module(triton-spirv-resolve-target{target=nvidia workgroup-size=32},triton-spirv-kernel-to-spirv,"
+# The passes --triton-to-spirv runs before --triton-spirv-kernel-to-spirv.
+PREPARATION = ("assign-storage-classes", "check-workgroup-memory", "round-correctly",
+               "atomics-to-compare-and-swap", "emulate-small-floats", "expand-double-math",
+               "legalize-for-spirv", "fuse-multiply-adds")
+TAIL = ("builtin.module(triton-spirv-resolve-target{target=nvidia workgroup-size=32},"
+        + ",".join("triton-spirv-" + step for step in PREPARATION) + ",triton-spirv-kernel-to-spirv,"
         "spirv.module(spirv-lower-abi-attrs,spirv-update-vce,triton-spirv-set-target-version,"
         "triton-spirv-declare-implied-capabilities,triton-spirv-declare-read-only-buffers,"
         "canonicalize,cse),triton-spirv-write-binary{output=OUTPUT})")

@@ -16,6 +16,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "Legalization.h"
+#include "triton-spirv/Conversion/LinalgToSPIRV/Passes.h"
+#include "triton-spirv/Conversion/LinalgToSPIRV/Target.h"
 #include "triton-spirv/Conversion/CorrectlyRounded.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -151,3 +153,24 @@ void triton_spirv::roundCorrectly(func::FuncOp kernel, bool float64) {
     op->erase();
   }
 }
+
+namespace mlir::triton_spirv {
+#define GEN_PASS_DEF_ROUNDCORRECTLY
+#include "triton-spirv/Conversion/LinalgToSPIRV/Passes.h.inc"
+} // namespace mlir::triton_spirv
+
+namespace {
+struct RoundCorrectlyPass : triton_spirv::impl::RoundCorrectlyBase<RoundCorrectlyPass> {
+  void runOnOperation() override {
+    FailureOr<triton_spirv::ModuleTarget> target =
+        triton_spirv::lookupTarget(getOperation());
+    if (failed(target))
+      return signalPassFailure();
+    bool float64 = target->description.features.float64;
+    (void)triton_spirv::forEachKernel(getOperation(), [&](func::FuncOp kernel) {
+      triton_spirv::roundCorrectly(kernel, float64);
+      return success();
+    });
+  }
+};
+} // namespace

@@ -9,6 +9,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "Legalization.h"
+#include "triton-spirv/Conversion/LinalgToSPIRV/Passes.h"
+#include "triton-spirv/Conversion/LinalgToSPIRV/Target.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -493,3 +495,18 @@ LogicalResult triton_spirv::expandDoublePrecisionMath(func::FuncOp kernel) {
   });
   return failure(walk.wasInterrupted());
 }
+
+namespace mlir::triton_spirv {
+#define GEN_PASS_DEF_EXPANDDOUBLEMATH
+#include "triton-spirv/Conversion/LinalgToSPIRV/Passes.h.inc"
+} // namespace mlir::triton_spirv
+
+namespace {
+struct ExpandDoubleMathPass : triton_spirv::impl::ExpandDoubleMathBase<ExpandDoubleMathPass> {
+  void runOnOperation() override {
+    if (failed(triton_spirv::forEachKernel(
+            getOperation(), triton_spirv::expandDoublePrecisionMath)))
+      return signalPassFailure();
+  }
+};
+} // namespace

@@ -511,27 +511,6 @@ struct KernelToSPIRVPass
     unsigned workgroupSize = resolved->workgroup.workgroupSize;
     spirv::TargetEnvAttr targetEnv = resolved->env;
 
-    // Kernel buffers are storage buffers; temporaries are in workgroup memory
-    // or private to an invocation.
-    spirv::MemorySpaceToStorageClassConverter storageClasses(
-        [](Attribute space) -> std::optional<spirv::StorageClass> {
-          if (auto gpuSpace = dyn_cast_or_null<gpu::AddressSpaceAttr>(space)) {
-            switch (gpuSpace.getValue()) {
-            case gpu::AddressSpace::Workgroup:
-              return spirv::StorageClass::Workgroup;
-            case gpu::AddressSpace::Private:
-              return spirv::StorageClass::Function;
-            case gpu::AddressSpace::Global:
-              return spirv::StorageClass::StorageBuffer;
-            }
-          }
-          if (auto storageClass =
-                  dyn_cast_or_null<spirv::StorageClassAttr>(space))
-            return storageClass.getValue(); // buffers at device addresses
-          return spirv::mapMemorySpaceToVulkanStorageClass(space);
-        });
-    spirv::convertMemRefTypesAndAttrs(module, storageClasses);
-
     SPIRVConversionOptions options;
     SPIRVTypeConverter typeConverter(targetEnv, options);
     populateMMAToSPIRVCoopMatrixTypeConversion(typeConverter);
@@ -541,33 +520,8 @@ struct KernelToSPIRVPass
       if (func->hasAttr(triton_spirv::kKernelAttrName))
         kernels.push_back(func);
     for (func::FuncOp kernel : kernels) {
+      // (Checked against the target by --triton-spirv-check-workgroup-memory.)
       int64_t bytes = triton_spirv::workgroupMemoryBytes(kernel);
-      if (bytes > description->maxWorkgroupMemoryBytes) {
-        InFlightDiagnostic overrun =
-            kernel.emitError()
-            << "out of resources: the kernel needs " << bytes
-            << " bytes of workgroup memory, the target has "
-            << description->maxWorkgroupMemoryBytes
-            << "; use smaller blocks or fewer live tensors";
-        // The same as data, for callers (--diagnostics-file).
-        OpBuilder builder(context);
-        overrun.attachNote()
-            << "overrun: "
-            << builder.getDictionaryAttr(
-                   {builder.getNamedAttr("resource", builder.getStringAttr(
-                                                         "workgroup-memory")),
-                    builder.getNamedAttr("needed",
-                                         builder.getI64IntegerAttr(bytes)),
-                    builder.getNamedAttr(
-                        "limit", builder.getI64IntegerAttr(
-                                     description->maxWorkgroupMemoryBytes))});
-        return signalPassFailure();
-      }
-      if (failed(triton_spirv::prepareKernelForSPIRV(
-              kernel, description->nativeMinMaxNum,
-              description->features.float64)) ||
-          (fpFusion && failed(triton_spirv::fuseMultiplyAdds(kernel))))
-        return signalPassFailure();
       FailureOr<triton_spirv::WorkgroupVectorWidths> vectorWidths =
           triton_spirv::findWorkgroupVectorBuffers(kernel);
       if (failed(vectorWidths))

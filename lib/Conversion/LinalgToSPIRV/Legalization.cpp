@@ -2,6 +2,9 @@
 
 #include "Legalization.h"
 #include "triton-spirv/Analysis/MatmulPlan.h"
+#include "triton-spirv/Conversion/KernelABI.h"
+#include "triton-spirv/Conversion/LinalgToSPIRV/Passes.h"
+#include "triton-spirv/Conversion/LinalgToSPIRV/Target.h"
 #include "triton-spirv/Conversion/InlineBlock.h"
 #include "triton-spirv/Dialect/TritonSPIRV/IR/Ops.h"
 
@@ -21,11 +24,10 @@
 
 using namespace mlir;
 
-namespace {
 /// SPIR-V's atomic instructions are integer-only (float add needs an
 /// extension), Vulkan has no 8- or 16-bit atomics, and upstream lowers
 /// neither exchange nor xor: those become compare-and-swap updates.
-void atomicsToCompareAndSwap(func::FuncOp kernel) {
+void triton_spirv::atomicsToCompareAndSwap(func::FuncOp kernel) {
   IRRewriter rewriter(kernel.getContext());
   kernel.walk([&](memref::AtomicRMWOp atomic) {
     arith::AtomicRMWKind kind = atomic.getKind();
@@ -51,6 +53,8 @@ void atomicsToCompareAndSwap(func::FuncOp kernel) {
     rewriter.replaceOp(atomic, update.getResult());
   });
 }
+
+namespace {
 
 /// SPIR-V arrays cannot hold `index`: temporaries of indices hold i32 (the
 /// width of `index` on this target).
@@ -644,16 +648,22 @@ LogicalResult triton_spirv::fuseMultiplyAdds(func::FuncOp kernel) {
   return applyPatternsGreedily(kernel, std::move(patterns));
 }
 
-LogicalResult triton_spirv::prepareKernelForSPIRV(func::FuncOp kernel,
-                                                  bool nativeMinMaxNum,
-                                                  bool float64) {
-  roundCorrectly(kernel, float64);
-  // Compare-and-swap updates first: their bodies are ordinary arithmetic,
-  // which bf16 and fp8 emulation then computes in f32.
-  atomicsToCompareAndSwap(kernel);
-  if (failed(emulateSmallFloats(kernel)) ||
-      failed(expandDoublePrecisionMath(kernel)))
-    return failure();
+LogicalResult
+triton_spirv::forEachKernel(Operation *module,
+                            function_ref<LogicalResult(func::FuncOp)> step) {
+  SmallVector<func::FuncOp> kernels;
+  module->walk([&](func::FuncOp func) {
+    if (func->hasAttr(kKernelAttrName))
+      kernels.push_back(func);
+  });
+  for (func::FuncOp kernel : kernels)
+    if (failed(step(kernel)))
+      return failure();
+  return success();
+}
+
+LogicalResult triton_spirv::legalizeForSPIRV(func::FuncOp kernel,
+                                             bool nativeMinMaxNum) {
   guardPossiblyEmptyLoops(kernel);
   if (failed(indexTemporariesToI32(kernel)))
     return failure();
@@ -759,3 +769,47 @@ void triton_spirv::populateAtomicToSPIRVPatterns(
     const SPIRVTypeConverter &typeConverter, RewritePatternSet &patterns) {
   patterns.add<GenericAtomicRMWLowering>(typeConverter, patterns.getContext());
 }
+
+namespace mlir::triton_spirv {
+#define GEN_PASS_DEF_ATOMICSTOCOMPAREANDSWAP
+#define GEN_PASS_DEF_LEGALIZEFORSPIRV
+#define GEN_PASS_DEF_FUSEMULTIPLYADDS
+#include "triton-spirv/Conversion/LinalgToSPIRV/Passes.h.inc"
+} // namespace mlir::triton_spirv
+
+namespace {
+struct AtomicsToCompareAndSwapPass
+    : triton_spirv::impl::AtomicsToCompareAndSwapBase<
+          AtomicsToCompareAndSwapPass> {
+  void runOnOperation() override {
+    (void)triton_spirv::forEachKernel(getOperation(), [](func::FuncOp kernel) {
+      triton_spirv::atomicsToCompareAndSwap(kernel);
+      return success();
+    });
+  }
+};
+
+struct LegalizeForSPIRVPass
+    : triton_spirv::impl::LegalizeForSPIRVBase<LegalizeForSPIRVPass> {
+  void runOnOperation() override {
+    FailureOr<triton_spirv::ModuleTarget> target =
+        triton_spirv::lookupTarget(getOperation());
+    if (failed(target) ||
+        failed(triton_spirv::forEachKernel(
+            getOperation(), [&](func::FuncOp kernel) {
+              return triton_spirv::legalizeForSPIRV(
+                  kernel, target->description.nativeMinMaxNum);
+            })))
+      return signalPassFailure();
+  }
+};
+
+struct FuseMultiplyAddsPass
+    : triton_spirv::impl::FuseMultiplyAddsBase<FuseMultiplyAddsPass> {
+  void runOnOperation() override {
+    if (failed(triton_spirv::forEachKernel(getOperation(),
+                                           triton_spirv::fuseMultiplyAdds)))
+      return signalPassFailure();
+  }
+};
+} // namespace

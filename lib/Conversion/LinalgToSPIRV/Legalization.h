@@ -4,6 +4,7 @@
 #define TRITON_SPIRV_LIB_CONVERSION_LINALGTOSPIRV_LEGALIZATION_H
 
 #include "mlir/Support/LLVM.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringRef.h"
 
@@ -19,15 +20,21 @@ class ModuleOp;
 }
 
 namespace triton_spirv {
-/// Rewrites what SPIR-V cannot express directly into what it can: float
-/// atomics become compare-and-swap updates, `index` temporaries become i32,
-/// arith ops without a SPIR-V instruction are expanded, small floats
-/// emulated. With `nativeMinMaxNum` (TargetDescription), f16/f32
-/// arith.minnumf/maxnumf become GLSL FMin/FMax. Fails, with a diagnostic, on
-/// element types and functions the backend does not support. f32 roots and
-/// quotients marked correctly rounded are, where the target has `float64`.
-LogicalResult prepareKernelForSPIRV(func::FuncOp kernel, bool nativeMinMaxNum,
-                                    bool float64);
+/// The kernels of `module` (func.func marked kKernelAttrName), each given
+/// to `step` in turn; stops at the first that fails.
+LogicalResult forEachKernel(Operation *module,
+                            function_ref<LogicalResult(func::FuncOp)> step);
+
+/// Float atomics (and others without a SPIR-V instruction) as
+/// compare-and-swap updates.
+void atomicsToCompareAndSwap(func::FuncOp kernel);
+
+/// Guards loops that may not run, makes `index` temporaries i32, expands
+/// arith ops without a SPIR-V instruction and math functions without a
+/// GLSL.std.450 one. With `nativeMinMaxNum` (TargetDescription), f16/f32
+/// arith.minnumf/maxnumf become GLSL FMin/FMax. Fails, with a diagnostic,
+/// on what the backend does not support.
+LogicalResult legalizeForSPIRV(func::FuncOp kernel, bool nativeMinMaxNum);
 
 /// f32 math.sqrt and arith.divf marked kCorrectlyRoundedAttrName, computed
 /// in f64 and rounded once (CorrectlyRounded.cpp); without `float64`, a

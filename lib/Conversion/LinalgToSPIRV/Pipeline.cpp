@@ -69,7 +69,19 @@ LogicalResult mlir::triton_spirv::buildLinalgToSPIRVPipeline(
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   pm.addPass(createVectorizeMemoryAccesses());
-  pm.addPass(createKernelToSPIRV({options.fpFusion}));
+  // What SPIR-V cannot express directly, rewritten kernel by kernel.
+  pm.addPass(createAssignStorageClasses());
+  pm.addPass(createCheckWorkgroupMemory());
+  pm.addPass(createRoundCorrectly());
+  // Compare-and-swap updates first: their bodies are ordinary arithmetic,
+  // which bf16 and fp8 emulation then computes in f32.
+  pm.addPass(createAtomicsToCompareAndSwap());
+  pm.addPass(createEmulateSmallFloats());
+  pm.addPass(createExpandDoubleMath());
+  pm.addPass(createLegalizeForSPIRV());
+  if (options.fpFusion)
+    pm.addPass(createFuseMultiplyAdds());
+  pm.addPass(createKernelToSPIRV());
   OpPassManager &spirvModule = pm.nest<spirv::ModuleOp>();
   spirvModule.addPass(spirv::createSPIRVLowerABIAttributesPass());
   spirvModule.addPass(spirv::createSPIRVUpdateVCEPass());

@@ -7,6 +7,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "Legalization.h"
+#include "triton-spirv/Conversion/LinalgToSPIRV/Passes.h"
+#include "triton-spirv/Conversion/LinalgToSPIRV/Target.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Transforms/Passes.h"
@@ -405,3 +407,18 @@ LogicalResult triton_spirv::emulateSmallFloats(func::FuncOp kernel) {
   });
   return success();
 }
+
+namespace mlir::triton_spirv {
+#define GEN_PASS_DEF_EMULATESMALLFLOATS
+#include "triton-spirv/Conversion/LinalgToSPIRV/Passes.h.inc"
+} // namespace mlir::triton_spirv
+
+namespace {
+struct EmulateSmallFloatsPass : triton_spirv::impl::EmulateSmallFloatsBase<EmulateSmallFloatsPass> {
+  void runOnOperation() override {
+    if (failed(triton_spirv::forEachKernel(getOperation(),
+                                           triton_spirv::emulateSmallFloats)))
+      return signalPassFailure();
+  }
+};
+} // namespace

@@ -1,5 +1,5 @@
-// RUN: triton-spirv-opt %s --triton-spirv-resolve-target="target=nvidia workgroup-size=32" --triton-spirv-kernel-to-spirv | FileCheck %s
-// RUN: triton-spirv-opt %s --pass-pipeline="builtin.module(triton-spirv-resolve-target{target=nvidia workgroup-size=32},triton-spirv-kernel-to-spirv,spirv.module(spirv-lower-abi-attrs,spirv-update-vce),triton-spirv-write-binary{output=%t.spv})"
+// RUN: triton-spirv-opt %s --triton-spirv-resolve-target="target=nvidia workgroup-size=32" --triton-spirv-assign-storage-classes --triton-spirv-check-workgroup-memory --triton-spirv-round-correctly --triton-spirv-atomics-to-compare-and-swap --triton-spirv-emulate-small-floats --triton-spirv-expand-double-math --triton-spirv-legalize-for-spirv --triton-spirv-fuse-multiply-adds --triton-spirv-kernel-to-spirv | FileCheck %s
+// RUN: triton-spirv-opt %s --pass-pipeline="builtin.module(triton-spirv-resolve-target{target=nvidia workgroup-size=32},triton-spirv-assign-storage-classes,triton-spirv-check-workgroup-memory,triton-spirv-round-correctly,triton-spirv-atomics-to-compare-and-swap,triton-spirv-emulate-small-floats,triton-spirv-expand-double-math,triton-spirv-legalize-for-spirv,triton-spirv-fuse-multiply-adds,triton-spirv-kernel-to-spirv,spirv.module(spirv-lower-abi-attrs,spirv-update-vce),triton-spirv-write-binary{output=%t.spv})"
 // RUN: python3 %S/../../Tools/spirv_words.py %t.spv | FileCheck %s --check-prefix=BINARY
 
 // Fragment ops become calls of placeholder functions named after their

@@ -1,4 +1,4 @@
-// RUN: triton-spirv-opt %s --triton-spirv-resolve-target="target=lavapipe" --triton-spirv-kernel-to-spirv -split-input-file -verify-diagnostics
+// RUN: triton-spirv-opt %s --triton-spirv-resolve-target="target=lavapipe" --triton-spirv-assign-storage-classes --triton-spirv-check-workgroup-memory --triton-spirv-round-correctly --triton-spirv-atomics-to-compare-and-swap --triton-spirv-emulate-small-floats --triton-spirv-expand-double-math --triton-spirv-legalize-for-spirv --triton-spirv-fuse-multiply-adds --triton-spirv-kernel-to-spirv -split-input-file -verify-diagnostics
 
 // Checked after clean-up, on the allocations left; lavapipe has 32 KiB.
 // expected-error @+2 {{out of resources: the kernel needs 36864 bytes of workgroup memory, the target has 32768}}

@@ -1,15 +1,15 @@
 // Pipeline options change the target preset: features, workgroup memory,
 // workgroup size.
-// RUN: not triton-spirv-opt %s --triton-spirv-resolve-target="target=lavapipe features=-float64 workgroup-size=32" --triton-spirv-kernel-to-spirv 2>&1 | FileCheck %s --check-prefix=NO-F64
-// RUN: not triton-spirv-opt %s --triton-spirv-resolve-target="target=lavapipe workgroup-size=32 max-workgroup-memory=1024" --triton-spirv-kernel-to-spirv 2>&1 | FileCheck %s --check-prefix=SMALL-MEMORY
-// RUN: not triton-spirv-opt %s --triton-spirv-resolve-target="target=lavapipe workgroup-size=128 max-workgroup-size=64" --triton-spirv-kernel-to-spirv 2>&1 | FileCheck %s --check-prefix=SMALL-WORKGROUP
-// RUN: not triton-spirv-opt %s --triton-spirv-resolve-target="target=lavapipe features=+quantum" --triton-spirv-kernel-to-spirv 2>&1 | FileCheck %s --check-prefix=UNKNOWN
+// RUN: not triton-spirv-opt %s --triton-spirv-resolve-target="target=lavapipe features=-float64 workgroup-size=32" --triton-spirv-assign-storage-classes --triton-spirv-check-workgroup-memory --triton-spirv-round-correctly --triton-spirv-atomics-to-compare-and-swap --triton-spirv-emulate-small-floats --triton-spirv-expand-double-math --triton-spirv-legalize-for-spirv --triton-spirv-fuse-multiply-adds --triton-spirv-kernel-to-spirv 2>&1 | FileCheck %s --check-prefix=NO-F64
+// RUN: not triton-spirv-opt %s --triton-spirv-resolve-target="target=lavapipe workgroup-size=32 max-workgroup-memory=1024" --triton-spirv-assign-storage-classes --triton-spirv-check-workgroup-memory --triton-spirv-round-correctly --triton-spirv-atomics-to-compare-and-swap --triton-spirv-emulate-small-floats --triton-spirv-expand-double-math --triton-spirv-legalize-for-spirv --triton-spirv-fuse-multiply-adds --triton-spirv-kernel-to-spirv 2>&1 | FileCheck %s --check-prefix=SMALL-MEMORY
+// RUN: not triton-spirv-opt %s --triton-spirv-resolve-target="target=lavapipe workgroup-size=128 max-workgroup-size=64" --triton-spirv-assign-storage-classes --triton-spirv-check-workgroup-memory --triton-spirv-round-correctly --triton-spirv-atomics-to-compare-and-swap --triton-spirv-emulate-small-floats --triton-spirv-expand-double-math --triton-spirv-legalize-for-spirv --triton-spirv-fuse-multiply-adds --triton-spirv-kernel-to-spirv 2>&1 | FileCheck %s --check-prefix=SMALL-WORKGROUP
+// RUN: not triton-spirv-opt %s --triton-spirv-resolve-target="target=lavapipe features=+quantum" --triton-spirv-assign-storage-classes --triton-spirv-check-workgroup-memory --triton-spirv-round-correctly --triton-spirv-atomics-to-compare-and-swap --triton-spirv-emulate-small-floats --triton-spirv-expand-double-math --triton-spirv-legalize-for-spirv --triton-spirv-fuse-multiply-adds --triton-spirv-kernel-to-spirv 2>&1 | FileCheck %s --check-prefix=UNKNOWN
 // The whole pipeline fails (and the tool with it) on an unknown target or feature.
 // RUN: not triton-spirv-opt %s --triton-to-spirv="target=foo" 2>&1 | FileCheck %s --check-prefix=PIPELINE-TARGET
 // RUN: not triton-spirv-opt %s --triton-to-spirv="target=lavapipe features=0" 2>&1 | FileCheck %s --check-prefix=PIPELINE-FEATURE
 // PIPELINE-TARGET: unknown target 'foo'; expected one of lavapipe, nvidia, generic
 // PIPELINE-FEATURE: unknown target feature '0'
-// RUN: triton-spirv-opt %s --triton-spirv-resolve-target="target=generic features=+float64,+cooperative-matrix workgroup-size=32" --triton-spirv-kernel-to-spirv | FileCheck %s --check-prefix=MORE
+// RUN: triton-spirv-opt %s --triton-spirv-resolve-target="target=generic features=+float64,+cooperative-matrix workgroup-size=32" --triton-spirv-assign-storage-classes --triton-spirv-check-workgroup-memory --triton-spirv-round-correctly --triton-spirv-atomics-to-compare-and-swap --triton-spirv-emulate-small-floats --triton-spirv-expand-double-math --triton-spirv-legalize-for-spirv --triton-spirv-fuse-multiply-adds --triton-spirv-kernel-to-spirv | FileCheck %s --check-prefix=MORE
 
 // NO-F64: error: the target cannot hold buffers of 'f64'
 // SMALL-MEMORY: error: out of resources: the kernel needs 4096 bytes of workgroup memory, the target has 1024

@@ -427,6 +427,106 @@ def VectorizeMemoryAccesses : Pass<"triton-spirv-vectorize-memory-accesses",
                            "::mlir::vector::VectorDialect"];
 }
 
+def AssignStorageClasses : Pass<"triton-spirv-assign-storage-classes",
+                                 "ModuleOp"> {
+  let summary = "Give memrefs the SPIR-V storage classes of their memory spaces";
+  let description = [{
+    Kernel buffers become StorageBuffer, temporaries Workgroup (workgroup
+    memory) or Function (private to an invocation); buffers at device
+    addresses keep their PhysicalStorageBuffer class. The first of the steps
+    that make a distributed kernel ready for --triton-spirv-kernel-to-spirv.
+  }];
+  let dependentDialects = ["::mlir::spirv::SPIRVDialect"];
+}
+
+def CheckWorkgroupMemory : Pass<"triton-spirv-check-workgroup-memory",
+                                 "ModuleOp"> {
+  let summary = "Refuse kernels whose workgroup memory exceeds the target's";
+  let description = [{
+    An error names the bytes the kernel needs and the target's; a note
+    carries both as a dictionary (`resource`, `needed`, `limit`), which
+    triton-spirv-opt --diagnostics-file writes as data and the backend turns
+    into Triton's OutOfResources.
+  }];
+}
+
+def RoundCorrectly : Pass<"triton-spirv-round-correctly", "ModuleOp"> {
+  let summary = "Compute f32 roots and quotients marked correctly rounded in "
+                "f64";
+  let description = [{
+    f32 math.sqrt and arith.divf marked correctly rounded (Triton's
+    div_rn/sqrt_rn) are computed in f64 and rounded once, where the target
+    has float64; elsewhere a remark says they are not (CorrectlyRounded.cpp).
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::math::MathDialect"];
+}
+
+def AtomicsToCompareAndSwap : Pass<"triton-spirv-atomics-to-compare-and-swap",
+                                   "ModuleOp"> {
+  let summary = "Atomics SPIR-V has no instruction for as compare-and-swap "
+                "loops";
+  let description = [{
+    Float and other atomic read-modify-writes without a SPIR-V instruction
+    become compare-and-swap loops whose bodies are ordinary arithmetic (which
+    the small-float emulation then computes in f32).
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
+def EmulateSmallFloats : Pass<"triton-spirv-emulate-small-floats",
+                              "ModuleOp"> {
+  let summary = "bf16 and fp8 values as their bits, computed in f32";
+  let description = [{
+    bf16, f8E5M2 and f8E4M3FN values become their bits (i16, i8): arithmetic
+    in f32, conversions as integer bit operations (SmallFloats.cpp). Other
+    fp8 formats, and ops that cannot be emulated, are errors.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
+def ExpandDoubleMath : Pass<"triton-spirv-expand-double-math", "ModuleOp"> {
+  let summary = "f64 transcendental functions in f64 arithmetic";
+  let description = [{
+    GLSL.std.450 has only 16/32-bit transcendental functions: f64 exp, exp2,
+    expm1, log, log2, tanh, erf, sin and cos are written with f64 arithmetic
+    (DoubleMath.cpp). Other f64 functions are errors that say so.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::math::MathDialect"];
+}
+
+def LegalizeForSPIRV : Pass<"triton-spirv-legalize-for-spirv", "ModuleOp"> {
+  let summary = "Rewrite the arith and math ops SPIR-V cannot express "
+                "directly";
+  let description = [{
+    Loops that may not run get a guard, `index` temporaries become i32,
+    arith ops without a SPIR-V instruction are expanded (float remainders as
+    exact long divisions, FloatRemainder.cpp; booleans' arithmetic as logic),
+    and math functions without a GLSL.std.450 one are approximated. Where the
+    target's FMin/FMax return the operand that is not NaN (NVIDIA),
+    arith.minnumf/maxnumf become them.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::math::MathDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::spirv::SPIRVDialect"];
+}
+
+def FuseMultiplyAdds : Pass<"triton-spirv-fuse-multiply-adds", "ModuleOp"> {
+  let summary = "Fuse each float multiply into the add or subtract that alone "
+                "uses it";
+  let description = [{
+    Triton's enable_fp_fusion: a single-use arith.mulf feeding an addf or
+    subf becomes math.fma. The pipeline runs it with `fp-fusion` (its
+    default); float arithmetic is decorated NoContraction either way, so
+    drivers fuse nothing themselves.
+  }];
+  let dependentDialects = ["::mlir::math::MathDialect"];
+}
+
 def KernelToSPIRV : Pass<"triton-spirv-kernel-to-spirv", "ModuleOp"> {
   let summary = "Lower distributed kernels to a SPIR-V compute shader";
   let description = [{
@@ -441,17 +541,11 @@ def KernelToSPIRV : Pass<"triton-spirv-kernel-to-spirv", "ModuleOp"> {
     memref, gpu and func ops to SPIR-V for the module's `spirv.target_env`.
     A workgroup buffer with vector loads or stores becomes an array of
     vectors (logical addressing has no pointer casts), its scalar accesses
-    components of them. A kernel whose workgroup memory exceeds the target's
-    is an error.
+    components of them. It expects the kernel prepared by the passes before
+    it (storage classes, emulations, legalization).
     The argument layout is recorded in the `triton_spirv.abi` attribute of
     the `spirv.module`; --triton-spirv-write-binary writes it as JSON.
   }];
-  let options = [
-    Option<"fpFusion", "fp-fusion", "bool", "true",
-           "Fuse each float multiply into the add or subtract that alone "
-           "uses it (Triton's enable_fp_fusion); float arithmetic is "
-           "decorated NoContraction either way">,
-  ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::gpu::GPUDialect",
                            "::mlir::math::MathDialect",
