@@ -155,7 +155,7 @@ def test_cpu_tensors_on_a_discrete_gpu_warn_once(monkeypatch: pytest.MonkeyPatch
     from triton_spirv.backend import launcher
     device = _device()
     monkeypatch.setattr(device, "properties", dataclasses.replace(device.properties, is_discrete=True))
-    monkeypatch.setattr(launcher, "_warned_host_memory", False)
+    monkeypatch.setattr(launcher._queue, "warned_host_memory", False)
 
     @triton.jit
     def twice(x_ptr, n, BLOCK_SIZE: tl.constexpr):

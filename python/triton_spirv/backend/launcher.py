@@ -122,6 +122,7 @@ class LaunchQueue:
         # device-side assertion at the next synchronization.
         self.unchecked_assertions: dict[SPIRVLauncher, None] = {}
         self.host_imports: HostImports | None = None
+        self.warned_host_memory = False
 
     def set_asynchronous(self, enabled: bool) -> None:
         with self.lock:
@@ -189,6 +190,16 @@ class LaunchQueue:
         finished = device.finished_launch()
         while self.in_flight and self.in_flight[0].sequence <= finished:
             self.in_flight.popleft().finish()
+
+    def warn_host_memory(self, kernel: str) -> None:
+        """Once per process: a discrete GPU reads CPU tensors over PCIe (a
+        slow path users should know they take)."""
+        if not self.warned_host_memory:
+            self.warned_host_memory = True
+            warnings.warn(f"triton-spirv: {kernel} was given CPU tensors, which this discrete GPU "
+                          f"reaches over PCIe (imported host memory); tensors made on the spirv "
+                          f"device (device='spirv') are read at device-memory speed. Said once.",
+                          RuntimeWarning, stacklevel=4)
 
     def imports(self, device: vulkan.Device) -> HostImports:
         if self.host_imports is None:
@@ -492,7 +503,7 @@ class SPIRVLauncher:
             # Imports are bound whole: the runtime imports page-aligned ranges.
             address, size = _queue.imports(self.device).region(storage, start, nbytes)
             if self.discrete:
-                _warn_host_memory(self.name)
+                _queue.warn_host_memory(self.name)
         offset_bytes = data - address
         self._check_binding(offset_bytes, element_bytes, size, nbytes, position)
         return address, size, offset_bytes // element_bytes, (start - address, start - address + nbytes)
@@ -746,19 +757,6 @@ class SPIRVLauncher:
         return fields, offsets, bounds, addresses
 
 
-_warned_host_memory = False
-
-
-def _warn_host_memory(kernel: str) -> None:
-    """Once per process: a discrete GPU reads CPU tensors over PCIe (a slow
-    path users should know they take)."""
-    global _warned_host_memory
-    if not _warned_host_memory:
-        _warned_host_memory = True
-        warnings.warn(f"triton-spirv: {kernel} was given CPU tensors, which this discrete GPU "
-                      f"reaches over PCIe (imported host memory); tensors made on the spirv "
-                      f"device (device='spirv') are read at device-memory speed. Said once.",
-                      RuntimeWarning, stacklevel=4)
 
 
 _queue = LaunchQueue()
