@@ -27,15 +27,13 @@ MANIFEST = ROOT / "test" / "corpus" / "spirv-sha256.json"
 TARGETS = ("lavapipe", "nvidia")
 
 
-def compile_options(target: str, output: Path) -> str:
-    """The pipeline the corpus's lit format runs (one definition for both)."""
-    return f"--triton-to-spirv=target={target} output={output}"
-
-
 def fingerprint(tool: Path, source: Path, target: str) -> str:
     with tempfile.TemporaryDirectory(prefix="triton-spirv-fingerprint-") as workdir:
         binary = Path(workdir) / "kernel.spv"
-        subprocess.run([str(tool), compile_options(target, binary), str(source), "-o", os.devnull],
+        # The pipeline test/corpus/lit_corpus_format.py runs (its binaries
+        # are compared with what this records).
+        subprocess.run([str(tool), f"--triton-to-spirv=target={target} output={binary}", str(source),
+                        "-o", os.devnull],
                        check=True, capture_output=True, text=True)
         return hashlib.sha256(binary.read_bytes()).hexdigest()
 

@@ -1,7 +1,6 @@
 //===- Pipeline.cpp - The --triton-to-spirv pipeline ----------------------===//
 
 #include "triton-spirv/Conversion/LinalgToSPIRV/Passes.h"
-#include "triton-spirv/Conversion/LinalgToSPIRV/Target.h"
 #include "triton-spirv/Conversion/TritonToLinalg/Passes.h"
 
 #include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
@@ -15,23 +14,13 @@
 
 using namespace mlir;
 
-LogicalResult mlir::triton_spirv::buildLinalgToSPIRVPipeline(
+void mlir::triton_spirv::buildLinalgToSPIRVPipeline(
     OpPassManager &pm, const TritonToSPIRVOptions &options) {
-  // An unknown target or feature fails the pipeline as it is built (and the
-  // tool's exit status), before any pass runs.
-  SmallVector<std::string> features = llvm::to_vector(options.features);
-  std::string error;
-  if (failed(resolveTarget(options.target,
-                           {features, options.maxWorkgroupMemory,
-                            options.maxWorkgroupSize, options.subgroupSize},
-                           error))) {
-    llvm::errs() << error << "\n";
-    return failure();
-  }
-  // Every later pass reads the target's facts from the module.
+  // Every later pass reads the target's facts from the module; an unknown
+  // target or feature fails this first pass (and the tool's exit status).
   ResolveTargetOptions target;
   target.target = options.target;
-  target.features = features;
+  target.features = llvm::to_vector(options.features);
   target.subgroupSize = options.subgroupSize;
   target.maxWorkgroupMemory = options.maxWorkgroupMemory;
   target.maxWorkgroupSize = options.maxWorkgroupSize;
@@ -91,14 +80,13 @@ LogicalResult mlir::triton_spirv::buildLinalgToSPIRVPipeline(
   spirvModule.addPass(createCanonicalizerPass());
   spirvModule.addPass(createCSEPass());
   pm.addPass(createWriteBinary({options.output}));
-  return success();
 }
 
 void mlir::triton_spirv::registerTritonToSPIRVPipeline() {
   registerLinalgToSPIRVPasses();
-  // Registered directly rather than through PassPipelineRegistration, whose
-  // builders return nothing: an unknown target or feature must fail the
-  // pipeline (and the tool's exit status), not leave it empty.
+  // Registered directly rather than through PassPipelineRegistration: options
+  // that do not parse must fail the pipeline (and the tool's exit status),
+  // not leave it empty.
   registerPassPipeline(
       "triton-to-spirv",
       "Compile TTIR to a Vulkan compute shader (see --triton-spirv-write-"
@@ -111,7 +99,8 @@ void mlir::triton_spirv::registerTritonToSPIRVPipeline() {
         buildTritonToLinalgPipeline(
             pm, options.boundsChecks,
             llvm::to_vector(options.addressArguments));
-        return buildLinalgToSPIRVPipeline(pm, options);
+        buildLinalgToSPIRVPipeline(pm, options);
+        return success();
       },
       [](function_ref<void(const ::mlir::detail::PassOptions &)> handler) {
         handler(TritonToSPIRVOptions());

@@ -110,10 +110,10 @@ struct TritonToSPIRVOptions : PassPipelineOptions<TritonToSPIRVOptions> {
       llvm::cl::init("")};
 };
 
-/// Builds the linalg -> SPIR-V half of the pipeline; fails on an unknown
-/// target or a workgroup larger than the target allows.
-LogicalResult buildLinalgToSPIRVPipeline(OpPassManager &pm,
-                                         const TritonToSPIRVOptions &options);
+/// Builds the linalg -> SPIR-V half of the pipeline (its first pass,
+/// --triton-spirv-resolve-target, refuses an unknown target or feature).
+void buildLinalgToSPIRVPipeline(OpPassManager &pm,
+                                const TritonToSPIRVOptions &options);
 /// Registers the passes above and the --triton-to-spirv pipeline.
 void registerTritonToSPIRVPipeline();
 

@@ -328,47 +328,31 @@ struct CtPopTo32Bit : OpRewritePattern<math::CtPopOp> {
   }
 };
 
-/// SPIR-V's integer arithmetic takes no booleans; modulo 2, a sum or
-/// difference of i1 values is their xor, a product their and
-/// (`tl.sum(x, dtype=tl.int1)`).
-template <typename SourceOp, typename TargetOp>
+/// SPIR-V's integer arithmetic takes no booleans: an i1 operation becomes
+/// what it computes. Modulo 2 a sum or difference is the xor, a product the
+/// and (`tl.sum(x, dtype=tl.int1)`); a remainder is 0 (the one nonzero
+/// divisor divides everything); a quotient or a shift is its left operand
+/// (the one nonzero divisor is 1 unsigned, -1 signed, whose negation
+/// overflows unless the dividend is 0; a shift by 0, as any other amount is
+/// at least the width).
+template <typename SourceOp>
 struct BooleanArithmetic : OpRewritePattern<SourceOp> {
   using OpRewritePattern<SourceOp>::OpRewritePattern;
   LogicalResult matchAndRewrite(SourceOp op,
                                 PatternRewriter &rewriter) const override {
     if (!getElementTypeOrSelf(op.getType()).isInteger(1))
       return failure();
-    rewriter.replaceOpWithNewOp<TargetOp>(op, op.getLhs(), op.getRhs());
-    return success();
-  }
-};
-
-/// The i1 operations whose only defined result is an operand: a quotient
-/// (the one nonzero divisor is 1 unsigned, -1 signed, whose negation
-/// overflows unless the dividend is 0) and a shift (by 0: any other amount
-/// is at least the width). SPIR-V takes no booleans in them.
-template <typename SourceOp>
-struct BooleanKeepsLhs : OpRewritePattern<SourceOp> {
-  using OpRewritePattern<SourceOp>::OpRewritePattern;
-  LogicalResult matchAndRewrite(SourceOp op,
-                                PatternRewriter &rewriter) const override {
-    if (!getElementTypeOrSelf(op.getType()).isInteger(1))
-      return failure();
-    rewriter.replaceOp(op, op.getLhs());
-    return success();
-  }
-};
-
-/// An i1 remainder is 0: the one nonzero divisor divides everything.
-template <typename SourceOp>
-struct BooleanRemainder : OpRewritePattern<SourceOp> {
-  using OpRewritePattern<SourceOp>::OpRewritePattern;
-  LogicalResult matchAndRewrite(SourceOp op,
-                                PatternRewriter &rewriter) const override {
-    if (!getElementTypeOrSelf(op.getType()).isInteger(1))
-      return failure();
-    rewriter.replaceOp(op, createScalarOrSplatConstant(rewriter, op.getLoc(),
-                                                       op.getType(), 0));
+    Location loc = op.getLoc();
+    Value result = op.getLhs();
+    if constexpr (llvm::is_one_of<SourceOp, arith::AddIOp,
+                                  arith::SubIOp>::value)
+      result = arith::XOrIOp::create(rewriter, loc, op.getLhs(), op.getRhs());
+    else if constexpr (std::is_same_v<SourceOp, arith::MulIOp>)
+      result = arith::AndIOp::create(rewriter, loc, op.getLhs(), op.getRhs());
+    else if constexpr (llvm::is_one_of<SourceOp, arith::RemUIOp,
+                                       arith::RemSIOp>::value)
+      result = createScalarOrSplatConstant(rewriter, loc, op.getType(), 0);
+    rewriter.replaceOp(op, result);
     return success();
   }
 };
@@ -681,17 +665,19 @@ LogicalResult triton_spirv::legalizeForSPIRV(func::FuncOp kernel,
   populateMathPolynomialApproximationPatterns(patterns, withoutGLInstruction);
   populateExactRemainderPatterns(patterns);
   patterns.add<CtPopTo32Bit, TruncFTowardZero,
-               BooleanArithmetic<arith::AddIOp, arith::XOrIOp>,
-               BooleanArithmetic<arith::SubIOp, arith::XOrIOp>,
-               BooleanArithmetic<arith::MulIOp, arith::AndIOp>,
-               BooleanKeepsLhs<arith::DivUIOp>, BooleanKeepsLhs<arith::DivSIOp>,
-               BooleanKeepsLhs<arith::CeilDivUIOp>,
-               BooleanKeepsLhs<arith::CeilDivSIOp>,
-               BooleanKeepsLhs<arith::FloorDivSIOp>,
-               BooleanKeepsLhs<arith::ShLIOp>, BooleanKeepsLhs<arith::ShRUIOp>,
-               BooleanKeepsLhs<arith::ShRSIOp>,
-               BooleanRemainder<arith::RemUIOp>,
-               BooleanRemainder<arith::RemSIOp>, ConstantFloatCompare>(
+               BooleanArithmetic<arith::AddIOp>,
+               BooleanArithmetic<arith::SubIOp>,
+               BooleanArithmetic<arith::MulIOp>,
+               BooleanArithmetic<arith::DivUIOp>,
+               BooleanArithmetic<arith::DivSIOp>,
+               BooleanArithmetic<arith::CeilDivUIOp>,
+               BooleanArithmetic<arith::CeilDivSIOp>,
+               BooleanArithmetic<arith::FloorDivSIOp>,
+               BooleanArithmetic<arith::ShLIOp>,
+               BooleanArithmetic<arith::ShRUIOp>,
+               BooleanArithmetic<arith::ShRSIOp>,
+               BooleanArithmetic<arith::RemUIOp>,
+               BooleanArithmetic<arith::RemSIOp>, ConstantFloatCompare>(
       kernel.getContext());
   return applyPatternsGreedily(kernel, std::move(patterns));
 }
