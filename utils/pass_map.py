@@ -14,6 +14,7 @@ map is written again.
 from __future__ import annotations
 
 import argparse
+import ast
 import dataclasses
 import re
 import sys
@@ -58,14 +59,31 @@ def _pipeline_order(folder: str, entries: list[PassEntry]) -> list[PassEntry]:
     return sorted(entries, key=lambda entry: position.get(entry.name, len(calls)))
 
 
+def _pass_chains() -> dict[str, str]:
+    """The lit substitutions that stand for chains of passes (`PASS_CHAINS`
+    in test/lit.cfg.py: each a " ".join of a list of flags)."""
+    tree = ast.parse((ROOT / "test" / "lit.cfg.py").read_text())
+    for node in ast.walk(tree):
+        if (isinstance(node, ast.Assign) and isinstance(node.value, ast.Dict)
+                and any(isinstance(target, ast.Name) and target.id == "PASS_CHAINS" for target in node.targets)):
+            return {ast.literal_eval(key): " ".join(ast.literal_eval(value.args[0]))
+                    for key, value in zip(node.value.keys, node.value.values)}
+    return {}
+
+
 def _lit_tests() -> dict[str, str]:
-    """Each lit test's RUN lines, by path from the repository root."""
+    """Each lit test's RUN lines, by path from the repository root, with
+    the chains of passes written out."""
+    chains = _pass_chains()
     runs = {}
     for path in sorted((ROOT / "test").rglob("*")):
         if path.suffix in (".mlir", ".test", ".ttir") and path.is_file():
             lines = [line for line in path.read_text(errors="replace").splitlines() if "RUN:" in line]
             if lines:
-                runs[str(path.relative_to(ROOT))] = "\n".join(lines)
+                text = "\n".join(lines)
+                for name, flags in chains.items():
+                    text = text.replace(name, flags)
+                runs[str(path.relative_to(ROOT))] = text
     return runs
 
 

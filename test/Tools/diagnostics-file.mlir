@@ -1,4 +1,4 @@
-// RUN: not triton-spirv-opt %s --triton-spirv-resolve-target="target=lavapipe" --triton-spirv-assign-storage-classes --triton-spirv-check-workgroup-memory --triton-spirv-round-correctly --triton-spirv-atomics-to-compare-and-swap --triton-spirv-emulate-small-floats --triton-spirv-expand-double-math --triton-spirv-legalize-for-spirv --triton-spirv-fuse-multiply-adds --triton-spirv-kernel-to-spirv --diagnostics-file=%t.jsonl -o /dev/null 2>&1 | FileCheck %s --check-prefix=TEXT
+// RUN: not triton-spirv-opt %s --triton-spirv-resolve-target="target=lavapipe" %prepare-for-spirv --triton-spirv-fuse-multiply-adds %convert-to-spirv --diagnostics-file=%t.jsonl -o /dev/null 2>&1 | FileCheck %s --check-prefix=TEXT
 // RUN: FileCheck %s --input-file=%t.jsonl --check-prefix=JSON
 
 // A resource overrun is text on stderr and, with --diagnostics-file, a JSON

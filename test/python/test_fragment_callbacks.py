@@ -70,12 +70,14 @@ func.func @rows(%pid: i32 {triton_spirv.abi = "program_id_x"}, %pidy: i32 {trito
 }
 """
 
-# The passes --triton-to-spirv runs before --triton-spirv-kernel-to-spirv.
-PREPARATION = ("assign-storage-classes", "check-workgroup-memory", "round-correctly",
-               "atomics-to-compare-and-swap", "emulate-small-floats", "expand-double-math",
-               "legalize-for-spirv", "fuse-multiply-adds")
+# The passes --triton-to-spirv runs from the distributed kernel to SPIR-V.
+TO_SPIRV = ("assign-storage-classes", "check-workgroup-memory", "round-correctly",
+            "atomics-to-compare-and-swap", "emulate-small-floats", "expand-double-math",
+            "legalize-for-spirv", "fuse-multiply-adds", "create-shader-modules",
+            "outline-fragment-callbacks", "lower-kernel-abi", "convert-to-spirv",
+            "retype-bfloat16-matrices", "order-atomics", "forbid-contraction")
 TAIL = ("builtin.module(triton-spirv-resolve-target{target=nvidia workgroup-size=32},"
-        + ",".join("triton-spirv-" + step for step in PREPARATION) + ",triton-spirv-kernel-to-spirv,"
+        + ",".join("triton-spirv-" + step for step in TO_SPIRV) + ","
         "spirv.module(spirv-lower-abi-attrs,spirv-update-vce,triton-spirv-set-target-version,"
         "triton-spirv-declare-implied-capabilities,triton-spirv-declare-read-only-buffers,"
         "canonicalize,cse),triton-spirv-write-binary{output=OUTPUT})")

@@ -84,7 +84,7 @@ bool multipliesBFloat16Bits(linalg::LinalgOp op);
 
 /// On the gpu.subgroup_mma_compute ops of a matmul of bf16 values held as
 /// f16 bits, and on the triton_spirv.convert_fragment ops that round an
-/// accumulator to such bits: --triton-spirv-kernel-to-spirv gives the
+/// accumulator to such bits: --triton-spirv-retype-bfloat16-matrices gives the
 /// matrices they multiply or make bf16 types (gpu.mma_matrix has no bf16
 /// element type).
 inline constexpr llvm::StringLiteral kBFloat16MatrixAttrName =

@@ -3,7 +3,7 @@
 // Triton's tt.precise_sqrt and tt.precise_divf (tl.math.sqrt_rn, div_rn)
 // must round correctly, which Vulkan does not promise of Sqrt and OpFDiv.
 // --triton-to-linalg lowers them to math.sqrt and arith.divf marked with
-// this attribute; --triton-spirv-kernel-to-spirv computes the marked f32
+// this attribute; --triton-spirv-round-correctly computes the marked f32
 // ones so that they round correctly on any driver.
 //
 //===----------------------------------------------------------------------===//

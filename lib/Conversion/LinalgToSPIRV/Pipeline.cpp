@@ -70,7 +70,15 @@ void mlir::triton_spirv::buildLinalgToSPIRVPipeline(
   pm.addPass(createLegalizeForSPIRV());
   if (options.fpFusion)
     pm.addPass(createFuseMultiplyAdds());
-  pm.addPass(createKernelToSPIRV());
+  // One spirv.module per kernel, its ABI, then the conversion and what
+  // the converted module still needs.
+  pm.addPass(createCreateShaderModules());
+  pm.addPass(createOutlineFragmentCallbacks());
+  pm.addPass(createLowerKernelABI());
+  pm.addPass(createConvertToSPIRV());
+  pm.addPass(createRetypeBFloat16Matrices());
+  pm.addPass(createOrderAtomics());
+  pm.addPass(createForbidContraction());
   OpPassManager &spirvModule = pm.nest<spirv::ModuleOp>();
   spirvModule.addPass(spirv::createSPIRVLowerABIAttributesPass());
   spirvModule.addPass(spirv::createSPIRVUpdateVCEPass());

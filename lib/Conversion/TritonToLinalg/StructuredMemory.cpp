@@ -576,28 +576,28 @@ Value createView(OpBuilder &b, Location loc, Value buffer,
 }
 
 /// The part of `memref` of `sizes` at `offsets` (unit steps).
-Value part(OpBuilder &b, Location loc, Value memref,
-           ArrayRef<OpFoldResult> offsets, ArrayRef<OpFoldResult> sizes) {
+Value blockPart(OpBuilder &b, Location loc, Value memref,
+                ArrayRef<OpFoldResult> offsets, ArrayRef<OpFoldResult> sizes) {
   return memref::SubViewOp::create(
       b, loc, memref, offsets, sizes,
       SmallVector<OpFoldResult>(sizes.size(), b.getIndexAttr(1)));
 }
 
 /// The leading `extents` of `memref` (all of it without extents).
-Value leading(OpBuilder &b, Location loc, Value memref,
-              ArrayRef<OpFoldResult> extents) {
+Value leadingPart(OpBuilder &b, Location loc, Value memref,
+                  ArrayRef<OpFoldResult> extents) {
   if (extents.empty())
     return memref;
-  return part(b, loc, memref,
-              SmallVector<OpFoldResult>(extents.size(), b.getIndexAttr(0)),
-              extents);
+  return blockPart(b, loc, memref,
+                   SmallVector<OpFoldResult>(extents.size(), b.getIndexAttr(0)),
+                   extents);
 }
 
 /// A fresh block for a loaded tensor of `type`, filled with `other` when
 /// some elements are masked off (without `other` they are undefined, as in
 /// Triton).
-Value createBlock(OpBuilder &b, Location loc, RankedTensorType type,
-                  Value other, bool masked) {
+Value createBlockTensor(OpBuilder &b, Location loc, RankedTensorType type,
+                        Value other, bool masked) {
   Value block = memref::AllocOp::create(
       b, loc, MemRefType::get(type.getShape(), type.getElementType()));
   if (other && masked)
@@ -704,16 +704,16 @@ void rewriteWrappedLoad(OpBuilder &b, LoadOp load, const Access &access,
   SmallVector<OpFoldResult> tailAt(type.getRank(), index.constant(0));
   tailAt[dim] = headRows;
 
-  Value block =
-      createBlock(b, loc, type, other, /*masked=*/!access.extents.empty());
+  Value block = createBlockTensor(b, loc, type, other,
+                                  /*masked=*/!access.extents.empty());
   SmallVector<OpFoldResult> zeros(type.getRank(), index.constant(0));
   Value headView = createView(b, loc, access.buffer, head, type.getShape());
-  Value headSource = part(b, loc, headView, zeros, headKept);
-  Value headTarget = part(b, loc, block, zeros, headKept);
+  Value headSource = blockPart(b, loc, headView, zeros, headKept);
+  Value headTarget = blockPart(b, loc, block, zeros, headKept);
   memref::CopyOp::create(b, loc, headSource, headTarget);
   Value tailView = createView(b, loc, access.buffer, tail, type.getShape());
-  Value tailSource = part(b, loc, tailView, zeros, tailKept);
-  Value tailTarget = part(b, loc, block, tailAt, tailKept);
+  Value tailSource = blockPart(b, loc, tailView, zeros, tailKept);
+  Value tailTarget = blockPart(b, loc, block, tailAt, tailKept);
   memref::CopyOp::create(b, loc, tailSource, tailTarget);
   scf::YieldOp::create(b, loc, readBlock(b, loc, type, block));
   load.getResult().replaceAllUsesWith(exact.getResult(0));
@@ -802,7 +802,7 @@ LoadOp versionWholeBlockLoad(OpBuilder &b, LoadOp load,
   AffineBlock pointers = access.pointers.wrap
                              ? unwrapped(index, access.pointers, check.first)
                              : access.pointers;
-  Value block = createBlock(b, loc, type, Value(), /*masked=*/false);
+  Value block = createBlockTensor(b, loc, type, Value(), /*masked=*/false);
   memref::CopyOp::create(
       b, loc, createView(b, loc, access.buffer, pointers, type.getShape()),
       block);
@@ -833,10 +833,10 @@ LogicalResult rewriteLoad(LoadOp load, bool matmulOperand) {
   auto type = cast<RankedTensorType>(load.getType());
   Value view =
       createView(b, loc, access->buffer, access->pointers, type.getShape());
-  Value block =
-      createBlock(b, loc, type, other, /*masked=*/!access->extents.empty());
-  Value source = leading(b, loc, view, access->extents);
-  Value target = leading(b, loc, block, access->extents);
+  Value block = createBlockTensor(b, loc, type, other,
+                                  /*masked=*/!access->extents.empty());
+  Value source = leadingPart(b, loc, view, access->extents);
+  Value target = leadingPart(b, loc, block, access->extents);
   memref::CopyOp::create(b, loc, source, target);
   load.replaceAllUsesWith(readBlock(b, loc, type, block));
   load.erase();
@@ -862,7 +862,7 @@ LogicalResult rewriteStore(StoreOp store) {
         access->extents,
         SmallVector<OpFoldResult>(type.getRank(), b.getIndexAttr(1)));
   auto materialize = bufferization::MaterializeInDestinationOp::create(
-      b, loc, value, leading(b, loc, view, access->extents));
+      b, loc, value, leadingPart(b, loc, view, access->extents));
   materialize.setWritable(true);
   store.erase();
   return success();

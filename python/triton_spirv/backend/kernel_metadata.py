@@ -1,5 +1,5 @@
 """The metadata triton-spirv-opt writes next to each kernel's .spv
-(`kernel.spv.json`, made by KernelToSPIRV.cpp and WriteBinary.cpp): its one
+(`kernel.spv.json`, made by LowerKernelABI.cpp and WriteBinary.cpp): its one
 description on the Python side. The backend keeps it as
 `metadata.spirv_abi`; the launcher, the debug-buffer reader and the compiler
 read it through these types. test_kernel_metadata.py checks that kernels'

@@ -92,10 +92,10 @@ def BFloat16CooperativeOperands
     them back in its body, so it computes the same products. Its operand
     buffers are then f16 buffers, which cooperative matrices load;
     --triton-spirv-distribute marks the ops `triton_spirv.bfloat16` and
-    --triton-spirv-kernel-to-spirv gives them bf16 cooperative matrices
-    (SPV_KHR_bfloat16). Only matmuls whose accumulator splits into whole
-    16x16 tiles over the workgroup's subgroups change, and only where the
-    module's workgroup takes bf16 cooperative matrices.
+    --triton-spirv-retype-bfloat16-matrices gives them bf16 cooperative
+    matrices (SPV_KHR_bfloat16). Only matmuls whose accumulator splits into
+    whole 16x16 tiles over the workgroup's subgroups change, and only where
+    the module's workgroup takes bf16 cooperative matrices.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::linalg::LinalgDialect"];
@@ -277,7 +277,8 @@ def DistributeToWorkgroup : Pass<"triton-spirv-distribute", "ModuleOp"> {
     write outside such loops, is executed by invocation 0, with results
     broadcast through workgroup memory. Workgroup barriers separate the
     steps. The workgroup memory used is checked against the target later, by
-    `triton-spirv-kernel-to-spirv`, once clean-up has removed dead buffers.
+    `triton-spirv-check-workgroup-memory`, once clean-up has removed dead
+    buffers.
 
     Shared reductions combine the partials of neighbouring invocations with
     subgroup shuffles (a butterfly within each subgroup) and only the rest
@@ -434,7 +435,7 @@ def AssignStorageClasses : Pass<"triton-spirv-assign-storage-classes",
     Kernel buffers become StorageBuffer, temporaries Workgroup (workgroup
     memory) or Function (private to an invocation); buffers at device
     addresses keep their PhysicalStorageBuffer class. The first of the steps
-    that make a distributed kernel ready for --triton-spirv-kernel-to-spirv.
+    that make a distributed kernel ready for --triton-spirv-convert-to-spirv.
   }];
   let dependentDialects = ["::mlir::spirv::SPIRVDialect"];
 }
@@ -504,10 +505,10 @@ def LegalizeForSPIRV : Pass<"triton-spirv-legalize-for-spirv", "ModuleOp"> {
   let description = [{
     Loops that may not run get a guard, `index` temporaries become i32,
     arith ops without a SPIR-V instruction are expanded (float remainders as
-    exact long divisions, FloatRemainder.cpp; booleans' arithmetic as logic),
-    and math functions without a GLSL.std.450 one are approximated. Where the
-    target's FMin/FMax return the operand that is not NaN (NVIDIA),
-    arith.minnumf/maxnumf become them.
+    exact long divisions and signed ones from the magnitudes,
+    FloatRemainder.cpp; booleans' arithmetic as logic), and math functions without a GLSL.std.450 one are
+    approximated. Where the target's FMin/FMax return the operand that is
+    not NaN (NVIDIA), arith.minnumf/maxnumf become them.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::math::MathDialect",
@@ -527,31 +528,110 @@ def FuseMultiplyAdds : Pass<"triton-spirv-fuse-multiply-adds", "ModuleOp"> {
   let dependentDialects = ["::mlir::math::MathDialect"];
 }
 
-def KernelToSPIRV : Pass<"triton-spirv-kernel-to-spirv", "ModuleOp"> {
-  let summary = "Lower distributed kernels to a SPIR-V compute shader";
+def CreateShaderModules
+    : Pass<"triton-spirv-create-shader-modules", "ModuleOp"> {
+  let summary = "Move each kernel into a shader module of its own";
   let description = [{
-    Moves each kernel into a `spirv.module` and gives it the Vulkan kernel
-    ABI: pointer arguments become storage buffers (descriptor set 0, binding
-    = position among the pointer arguments; aliases of one argument share its
-    binding), element offsets, scalars and the grid become push constants,
-    program ids are `WorkgroupId` plus a base pushed by the runtime for grids
-    split across several dispatches. Offsets and scalars that do not fit in
-    the target's push constants go to an argument buffer (a storage buffer
-    bound after the tensors) instead. Then converts arith, math, scf, cf,
-    memref, gpu and func ops to SPIR-V for the module's `spirv.target_env`.
-    A workgroup buffer with vector loads or stores becomes an array of
-    vectors (logical addressing has no pointer casts), its scalar accesses
-    components of them. It expects the kernel prepared by the passes before
-    it (storage classes, emulations, legalization).
-    The argument layout is recorded in the `triton_spirv.abi` attribute of
-    the `spirv.module`; --triton-spirv-write-binary writes it as JSON.
+    The first step of the conversion to SPIR-V: each kernel (a `func.func`
+    marked `triton_spirv.kernel`) moves into a `builtin.module` of its own,
+    where the passes up to --triton-spirv-convert-to-spirv add its
+    callbacks and interface variables, and which that pass turns into a
+    `spirv.module` (one cannot hold the kernel before its conversion). The
+    module's `triton_spirv.addressing_model` is Logical, or
+    PhysicalStorageBuffer64 where the kernel reaches memory through device
+    addresses (`triton_spirv.address_buffer`), which is an error on a
+    target without buffer device addresses.
+  }];
+  let dependentDialects = ["::mlir::spirv::SPIRVDialect"];
+}
+
+def OutlineFragmentCallbacks
+    : Pass<"triton-spirv-outline-fragment-callbacks", "ModuleOp"> {
+  let summary = "Outline the bodies of fragment ops into cooperative-matrix2 "
+                "callbacks";
+  let description = [{
+    `triton_spirv.reduce_fragment_rows` and `triton_spirv.map_fragments`
+    (and a `triton_spirv.convert_fragment` between uses) have no op in
+    MLIR's SPIR-V dialect. Each op's body becomes a function of the kernel's
+    shader module (its callback) and the op a call of a placeholder named
+    after it; --triton-spirv-write-binary rewrites those calls into
+    VK_NV_cooperative_matrix2's instructions (FragmentCallbacks.h). Fragment
+    ops on a target without `cooperative-matrix2` are errors.
+  }];
+}
+
+def LowerKernelABI : Pass<"triton-spirv-lower-kernel-abi", "ModuleOp"> {
+  let summary = "Replace kernel arguments by the Vulkan kernel ABI";
+  let description = [{
+    After --triton-spirv-create-shader-modules. Pointer arguments become
+    storage buffers (descriptor set 0, binding = position among the pointer
+    arguments; aliases of one argument share its binding), element offsets,
+    scalars and the grid become push constants, program ids are
+    `WorkgroupId` plus a base pushed by the runtime for grids split across
+    several dispatches. Offsets and scalars that do not fit in the target's
+    push constants go to an argument buffer (a storage buffer bound after
+    the tensors) instead; the debug buffer is bound last. The layout is
+    recorded in the `triton_spirv.abi` attribute of the shader module (and
+    then of its `spirv.module`, which --triton-spirv-write-binary writes as
+    JSON), the workgroup size the kernel uses in its
+    `spirv.entry_point_abi`.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::gpu::GPUDialect",
-                           "::mlir::math::MathDialect",
-                           "::mlir::memref::MemRefDialect",
-                           "::mlir::scf::SCFDialect",
                            "::mlir::spirv::SPIRVDialect"];
+}
+
+def ConvertToSPIRV : Pass<"triton-spirv-convert-to-spirv", "ModuleOp"> {
+  let summary = "Convert the kernels' arith, math, scf, cf, memref, gpu and "
+                "func ops to SPIR-V";
+  let description = [{
+    After --triton-spirv-lower-kernel-abi. Each shader module becomes a
+    `spirv.module` of its addressing model, whose ops are converted for the
+    module's `spirv.target_env`: upstream's conversion patterns, and this project's
+    for what they lack (GLSL exp2/log2, population counts, exact FMAs,
+    buffers at device addresses, compare-and-swap loops, fragment
+    variables). `gpu.subgroup_mma_*` ops become KHR cooperative-matrix
+    instructions. A workgroup buffer with vector loads or stores becomes an
+    array of vectors (logical addressing has no pointer casts), its scalar
+    accesses components of them (WorkgroupVectors.cpp). It expects the
+    kernel prepared by the passes before it (storage classes, emulations,
+    legalization); a value of a type SPIR-V cannot hold is an error.
+  }];
+  let dependentDialects = ["::mlir::spirv::SPIRVDialect"];
+}
+
+def RetypeBFloat16Matrices
+    : Pass<"triton-spirv-retype-bfloat16-matrices", "ModuleOp"> {
+  let summary = "Give the cooperative matrices of bf16 bits bf16 types";
+  let description = [{
+    After --triton-spirv-convert-to-spirv. bf16 matmul operands travel as
+    f16-typed bits (--triton-spirv-bfloat16-cooperative-operands); the
+    cooperative-matrix loads of the marked multiply-adds, and the marked
+    conversions of accumulators to bf16 bits, get bf16 matrix types here,
+    and the marks go. Such a matrix with another use is an error.
+  }];
+}
+
+def OrderAtomics : Pass<"triton-spirv-order-atomics", "ModuleOp"> {
+  let summary = "Give ordered atomics the memory semantics the target needs";
+  let description = [{
+    Upstream's ordered atomics name no storage class, so they order no
+    memory: here they order storage-buffer memory (UniformMemory), as
+    Triton's `sem` asks, and the storage buffers of a kernel with ordered
+    atomics are Coherent. On targets that take relaxed atomics only
+    (lavapipe, whose LLVM 15 drops the effects of ordered atomics in loops
+    of varying trip count) every atomic is made relaxed instead.
+  }];
+}
+
+def ForbidContraction : Pass<"triton-spirv-forbid-contraction", "ModuleOp"> {
+  let summary = "Decorate float adds, subtracts and multiplies "
+                "NoContraction";
+  let description = [{
+    Every float add, subtract and multiply rounds on its own: drivers may
+    neither fuse them into FMAs (--triton-spirv-fuse-multiply-adds does what
+    Triton's enable_fp_fusion allows) nor reassociate them.
+  }];
 }
 
 def SetTargetVersion : Pass<"triton-spirv-set-target-version",

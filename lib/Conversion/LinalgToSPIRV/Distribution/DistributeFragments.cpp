@@ -83,7 +83,7 @@ bool FragmentFamilyDistributor::touches(Operation *op) const {
 }
 
 FragmentFamilyDistributor::Access
-FragmentFamilyDistributor::access(Value value) const {
+FragmentFamilyDistributor::memberAccess(Value value) const {
   auto found = members.find(bufferUnderViews(value));
   if (found == members.end())
     return {};
@@ -100,8 +100,8 @@ FragmentFamilyDistributor::access(Value value) const {
   return result;
 }
 
-Value FragmentFamilyDistributor::read(const Access &access, int64_t r,
-                                      int64_t c) {
+Value FragmentFamilyDistributor::readTile(const Access &access, int64_t r,
+                                          int64_t c) {
   FragmentVariables &member = *access.member;
   // A vector of rows has one fragment per row tile, for every column.
   int64_t index = isa<FragmentRowsLayoutAttr>(member.layout)
@@ -114,8 +114,8 @@ Value FragmentFamilyDistributor::read(const Access &access, int64_t r,
       cast<FragmentVariableType>(variable.getType()).getFragment(), variable);
 }
 
-void FragmentFamilyDistributor::write(FragmentVariables &member,
-                                      int64_t index, Value fragment) {
+void FragmentFamilyDistributor::writeTile(FragmentVariables &member,
+                                          int64_t index, Value fragment) {
   WriteFragmentOp::create(rewriter, fragment.getLoc(), fragment,
                           member.variables[index]);
 }
@@ -124,15 +124,16 @@ LogicalResult FragmentFamilyDistributor::distribute(linalg::LinalgOp op) {
   rewriter.setInsertionPoint(op);
   LogicalResult result = failure();
   if (auto fillOp = dyn_cast<linalg::FillOp>(op.getOperation()))
-    result = fill(fillOp);
+    result = fillMembers(fillOp);
   else if (auto copyOp = dyn_cast<linalg::CopyOp>(op.getOperation()))
-    result = copy(copyOp);
+    result = copyMembers(copyOp);
   else if (auto reduceOp = dyn_cast<linalg::ReduceOp>(op.getOperation()))
-    result = reduce(reduceOp);
+    result = reduceMemberRows(reduceOp);
   else if (isStaticMatmul(op))
-    return matmul(op); // erases the op itself
+    return multiplyMembers(op); // erases the op itself
   else if (auto generic = dyn_cast<linalg::GenericOp>(op.getOperation()))
-    result = generic.getNumDpsInits() ? map(generic) : epilogue(generic);
+    result =
+        generic.getNumDpsInits() ? mapMembers(generic) : storeMembers(generic);
   else
     return op->emitError("cannot distribute this op on a fragment family");
   if (failed(result))
@@ -141,31 +142,32 @@ LogicalResult FragmentFamilyDistributor::distribute(linalg::LinalgOp op) {
   return success();
 }
 
-LogicalResult FragmentFamilyDistributor::fill(linalg::FillOp op) {
-  FragmentVariables &member = *access(op.getOutputs()[0]).member;
+LogicalResult FragmentFamilyDistributor::fillMembers(linalg::FillOp op) {
+  FragmentVariables &member = *memberAccess(op.getOutputs()[0]).member;
   for (auto [index, variable] : llvm::enumerate(member.variables)) {
     auto type = cast<FragmentVariableType>(variable.getType()).getFragment();
-    write(member, index,
-          gpu::SubgroupMmaConstantMatrixOp::create(rewriter, op.getLoc(), type,
-                                                   op.value()));
+    writeTile(member, index,
+              gpu::SubgroupMmaConstantMatrixOp::create(rewriter, op.getLoc(),
+                                                       type, op.value()));
   }
   return success();
 }
 
-LogicalResult FragmentFamilyDistributor::copy(linalg::CopyOp op) {
-  Access from = access(op.getInputs()[0]), to = access(op.getOutputs()[0]);
+LogicalResult FragmentFamilyDistributor::copyMembers(linalg::CopyOp op) {
+  Access from = memberAccess(op.getInputs()[0]),
+         to = memberAccess(op.getOutputs()[0]);
   if (!from.member)
-    return load(op.getInputs()[0], to);
+    return loadMember(op.getInputs()[0], to);
   if (from.member->variables.size() != to.member->variables.size())
     return op.emitError("copies between fragment buffers of other shapes");
   for (int64_t r = 0; r < to.member->tilesM; ++r)
     for (int64_t c = 0; c < to.member->tilesN; ++c)
-      write(*to.member, r * to.member->tilesN + c, read(from, r, c));
+      writeTile(*to.member, r * to.member->tilesN + c, readTile(from, r, c));
   return success();
 }
 
-LogicalResult FragmentFamilyDistributor::load(Value staged,
-                                              const Access &to) {
+LogicalResult FragmentFamilyDistributor::loadMember(Value staged,
+                                                    const Access &to) {
   Location loc = staged.getLoc();
   FragmentVariables &member = *to.member;
   auto type = cast<MemRefType>(staged.getType());
@@ -184,30 +186,31 @@ LogicalResult FragmentFamilyDistributor::load(Value staged,
     for (int64_t c = 0; c < tiling.tileN; ++c) {
       int64_t index = (r + to.rowTiles) * member.tilesN + c + to.colTiles;
       Value variable = member.variables[index];
-      write(member, index,
-            gpu::SubgroupMmaLoadMatrixOp::create(
-                rewriter, loc,
-                cast<FragmentVariableType>(variable.getType()).getFragment(),
-                staged, ValueRange{origins.rows[r], origins.cols[c]},
-                rewriter.getIndexAttr(*stride), UnitAttr()));
+      writeTile(
+          member, index,
+          gpu::SubgroupMmaLoadMatrixOp::create(
+              rewriter, loc,
+              cast<FragmentVariableType>(variable.getType()).getFragment(),
+              staged, ValueRange{origins.rows[r], origins.cols[c]},
+              rewriter.getIndexAttr(*stride), UnitAttr()));
     }
   return success();
 }
 
-LogicalResult FragmentFamilyDistributor::matmul(linalg::LinalgOp op) {
-  Access acc = access(op.getDpsInits()[0]);
-  Access lhs = access(op.getDpsInputs()[0]);
+LogicalResult FragmentFamilyDistributor::multiplyMembers(linalg::LinalgOp op) {
+  Access acc = memberAccess(op.getDpsInits()[0]);
+  Access lhs = memberAccess(op.getDpsInputs()[0]);
   SmallVector<Value> initial, lhsFragments;
   for (int64_t r = 0; r < acc.member->tilesM; ++r)
     for (int64_t c = 0; c < acc.member->tilesN; ++c)
-      initial.push_back(read(acc, r, c));
+      initial.push_back(readTile(acc, r, c));
   if (lhs.member) {
     // A view (a chunk of K) has fewer column tiles than its member.
     auto lhsType = cast<MemRefType>(op.getDpsInputs()[0].getType());
     int64_t tilesN = lhsType.getDimSize(1) / (kTile * lhs.member->gridN);
     for (int64_t r = 0; r < lhs.member->tilesM; ++r)
       for (int64_t c = 0; c < tilesN; ++c)
-        lhsFragments.push_back(read(lhs, r, c));
+        lhsFragments.push_back(readTile(lhs, r, c));
   }
   // The right operand's staging is done.
   barrier(op.getLoc());
@@ -217,7 +220,7 @@ LogicalResult FragmentFamilyDistributor::matmul(linalg::LinalgOp op) {
   if (failed(computed))
     return failure();
   for (auto [index, fragment] : llvm::enumerate(*computed))
-    write(*acc.member, index, fragment);
+    writeTile(*acc.member, index, fragment);
   return success();
 }
 
@@ -298,10 +301,10 @@ private:
 };
 } // namespace
 
-LogicalResult FragmentFamilyDistributor::map(linalg::GenericOp op) {
+LogicalResult FragmentFamilyDistributor::mapMembers(linalg::GenericOp op) {
   Location loc = op.getLoc();
   Value output = op.getDpsInits()[0];
-  Access out = access(output);
+  Access out = memberAccess(output);
   FragmentVariables &result = *out.member;
   // The type of the output's fragments, and of the maps' results.
   auto storedType = cast<FragmentVariableType>(result.variables[0].getType())
@@ -318,13 +321,13 @@ LogicalResult FragmentFamilyDistributor::map(linalg::GenericOp op) {
     yielded = trunc.getIn();
     auto yieldedArg = dyn_cast<BlockArgument>(yielded);
     if (yieldedArg && yieldedArg.getOwner() == op.getBlock() &&
-        access(op->getOperand(yieldedArg.getArgNumber())).member) {
-      Access in = access(op->getOperand(yieldedArg.getArgNumber()));
+        memberAccess(op->getOperand(yieldedArg.getArgNumber())).member) {
+      Access in = memberAccess(op->getOperand(yieldedArg.getArgNumber()));
       for (int64_t r = 0; r < result.tilesM; ++r)
         for (int64_t c = 0; c < result.tilesN; ++c)
-          write(result, r * result.tilesN + c,
-                ConvertFragmentOp::create(rewriter, loc, storedType,
-                                          read(in, r, c)));
+          writeTile(result, r * result.tilesN + c,
+                    ConvertFragmentOp::create(rewriter, loc, storedType,
+                                              readTile(in, r, c)));
       return success();
     }
     resultType = gpu::MMAMatrixType::get({kTile, kTile},
@@ -348,7 +351,7 @@ LogicalResult FragmentFamilyDistributor::map(linalg::GenericOp op) {
       source.kind = ArgumentSource::Extra;
       if (!llvm::is_contained(scalars, operand.get()))
         scalars.push_back(operand.get());
-    } else if (access(operand.get()).member) {
+    } else if (memberAccess(operand.get()).member) {
       source.kind = ArgumentSource::Fragment;
     } else if (auto found = indexVectors.find(bufferUnderViews(operand.get()));
                found != indexVectors.end()) {
@@ -385,7 +388,7 @@ LogicalResult FragmentFamilyDistributor::map(linalg::GenericOp op) {
       SmallVector<Value> fragments;
       for (ArgumentSource &source : sources)
         if (source.kind == ArgumentSource::Fragment)
-          fragments.push_back(read(access(source.operand), r, c));
+          fragments.push_back(readTile(memberAccess(source.operand), r, c));
       bool placeholder = fragments.empty();
       if (placeholder)
         fragments.push_back(gpu::SubgroupMmaConstantMatrixOp::create(
@@ -466,16 +469,16 @@ LogicalResult FragmentFamilyDistributor::map(linalg::GenericOp op) {
       if (storedType != resultType)
         computed =
             ConvertFragmentOp::create(rewriter, loc, storedType, computed);
-      write(result, r * result.tilesN + c, computed);
+      writeTile(result, r * result.tilesN + c, computed);
     }
   }
   return success();
 }
 
-LogicalResult FragmentFamilyDistributor::reduce(linalg::ReduceOp op) {
+LogicalResult FragmentFamilyDistributor::reduceMemberRows(linalg::ReduceOp op) {
   Location loc = op.getLoc();
-  Access in = access(op.getInputs()[0]);
-  Access init = access(op.getInits()[0]);
+  Access in = memberAccess(op.getInputs()[0]);
+  Access init = memberAccess(op.getInits()[0]);
   Block &combiner = op.getCombiner().front();
   auto fragmentType = cast<FragmentVariableType>(
                           init.member->variables[0].getType())
@@ -506,13 +509,14 @@ LogicalResult FragmentFamilyDistributor::reduce(linalg::ReduceOp op) {
     return mapOp.getResult();
   };
   for (int64_t r = 0; r < init.member->tilesM; ++r) {
-    Value partial = read(in, r, 0);
+    Value partial = readTile(in, r, 0);
     for (int64_t c = 1; c < in.member->tilesN; ++c)
-      partial = combine(partial, read(in, r, c));
+      partial = combine(partial, readTile(in, r, c));
     auto rowsOp = ReduceFragmentRowsOp::create(rewriter, loc, partial);
     buildCombiner(rowsOp.getCombiner(), 0);
     // linalg.reduce combines each element into the output's value.
-    write(*init.member, r, combine(rowsOp.getResult(), read(init, r, 0)));
+    writeTile(*init.member, r,
+              combine(rowsOp.getResult(), readTile(init, r, 0)));
   }
   return success();
 }
@@ -583,16 +587,16 @@ roundedValue(Block &body, const llvm::SmallDenseSet<Value> &members) {
   return result;
 }
 
-LogicalResult FragmentFamilyDistributor::epilogue(linalg::GenericOp op) {
+LogicalResult FragmentFamilyDistributor::storeMembers(linalg::GenericOp op) {
   Location loc = op.getLoc();
   // The tiles are those of the op's first member input: a block's, or, for
   // a 1-D epilogue (a vector of rows stored), a vector's row tiles.
   bool vector = op.getNumLoops() == 1;
   Access first;
   for (Value input : op.getDpsInputs())
-    if (Access found = access(input);
-        found.member && (vector || isa<FragmentsLayoutAttr>(
-                                       found.member->layout))) {
+    if (Access found = memberAccess(input);
+        found.member &&
+        (vector || isa<FragmentsLayoutAttr>(found.member->layout))) {
       first = found;
       break;
     }
@@ -617,7 +621,7 @@ LogicalResult FragmentFamilyDistributor::epilogue(linalg::GenericOp op) {
   SmallVector<std::pair<Value, Access>> inputs;
   llvm::SmallDenseSet<Value> memberInputs;
   for (Value input : op.getDpsInputs())
-    if (Access found = access(input); found.member) {
+    if (Access found = memberAccess(input); found.member) {
       inputs.push_back({input, found});
       memberInputs.insert(input);
     }
@@ -637,7 +641,7 @@ LogicalResult FragmentFamilyDistributor::epilogue(linalg::GenericOp op) {
       if (rounded) {
         SmallVector<Value> fragments;
         for (memref::LoadOp load : rounded->loads)
-          fragments.push_back(read(access(load.getMemRef()), r, c));
+          fragments.push_back(readTile(memberAccess(load.getMemRef()), r, c));
         auto f32Tile = cast<gpu::MMAMatrixType>(fragments.front().getType());
         auto mapOp = MapFragmentsOp::create(rewriter, loc, f32Tile, fragments,
                                             ValueRange{});
@@ -666,7 +670,7 @@ LogicalResult FragmentFamilyDistributor::epilogue(linalg::GenericOp op) {
             UnitAttr());
       } else {
         for (auto [slot, input] : llvm::enumerate(inputs)) {
-          Value fragment = read(input.second, r, c);
+          Value fragment = readTile(input.second, r, c);
           Type element =
               cast<gpu::MMAMatrixType>(fragment.getType()).getElementType();
           gpu::SubgroupMmaStoreMatrixOp::create(

@@ -65,18 +65,18 @@ private:
     FragmentVariables *member = nullptr;
     int64_t rowTiles = 0, colTiles = 0;
   };
-  Access access(Value value) const;
+  Access memberAccess(Value value) const;
   /// Loads the tiles of `to` (a member, or a view of some of its columns)
   /// from `staged`, a block of that shape in workgroup memory.
-  LogicalResult load(Value staged, const Access &to);
-  Value read(const Access &access, int64_t r, int64_t c);
-  void write(FragmentVariables &member, int64_t index, Value fragment);
-  LogicalResult fill(linalg::FillOp op);
-  LogicalResult copy(linalg::CopyOp op);
-  LogicalResult matmul(linalg::LinalgOp op);
-  LogicalResult map(linalg::GenericOp op);
-  LogicalResult reduce(linalg::ReduceOp op);
-  LogicalResult epilogue(linalg::GenericOp op);
+  LogicalResult loadMember(Value staged, const Access &to);
+  Value readTile(const Access &access, int64_t r, int64_t c);
+  void writeTile(FragmentVariables &member, int64_t index, Value fragment);
+  LogicalResult fillMembers(linalg::FillOp op);
+  LogicalResult copyMembers(linalg::CopyOp op);
+  LogicalResult multiplyMembers(linalg::LinalgOp op);
+  LogicalResult mapMembers(linalg::GenericOp op);
+  LogicalResult reduceMemberRows(linalg::ReduceOp op);
+  LogicalResult storeMembers(linalg::GenericOp op);
 
   RewriterBase &rewriter;
   const WorkgroupShape &shape;

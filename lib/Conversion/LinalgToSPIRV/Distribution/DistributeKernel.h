@@ -75,8 +75,8 @@ private:
   bool distributeReduction(linalg::ReduceOp op,
                            MutableArrayRef<linalg::FillOp> seeds);
   bool forwardResults(linalg::ReduceOp op, ValueRange results);
-  SmallVector<Value> combine(linalg::ReduceOp op, ValueRange elements,
-                             ValueRange accumulators);
+  SmallVector<Value> combinePartials(linalg::ReduceOp op, ValueRange elements,
+                                     ValueRange accumulators);
   SmallVector<Value> xorButterfly(linalg::ReduceOp op,
                                   SmallVector<Value> partial, int64_t first,
                                   int64_t end);

@@ -315,7 +315,7 @@ KernelDistributor::distributeOnFragments(linalg::LinalgOp op, Value buffer,
   // whose memory it can share (triton-spirv-reuse-workgroup-memory). So is
   // one rounded to bf16 where cooperative matrices take bf16: its scratch
   // holds the bf16 bits as f16, as bf16 operands' stagings do, and the
-  // conversion is marked to give bf16 (triton-spirv-kernel-to-spirv).
+  // conversion is marked to give bf16 (triton-spirv-retype-bfloat16-matrices).
   Type element = cast<MemRefType>(buffer.getType()).getElementType();
   // The one type every read rounds to (f16 where there are no reads).
   Type roundedTo;

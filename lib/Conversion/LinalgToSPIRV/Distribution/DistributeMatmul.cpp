@@ -132,16 +132,16 @@ layOutTileMajor(RewriterBase &rewriter, Value operand, Operation *matmul,
     ValueRange indices =
         load ? load.getIndices() : cast<memref::StoreOp>(access).getIndices();
     Value position = indices[0], step = indices[1];
-    auto constant = [&](int64_t value) {
+    auto indexConstant = [&](int64_t value) {
       return arith::ConstantIndexOp::create(rewriter, loc, value);
     };
     Value tileStart = arith::MulIOp::create(
         rewriter, loc,
-        arith::RemUIOp::create(rewriter, loc, position, constant(grid)),
-        constant(stride));
+        arith::RemUIOp::create(rewriter, loc, position, indexConstant(grid)),
+        indexConstant(stride));
     Value moved = arith::AddIOp::create(
         rewriter, loc, tileStart,
-        arith::DivUIOp::create(rewriter, loc, position, constant(grid)));
+        arith::DivUIOp::create(rewriter, loc, position, indexConstant(grid)));
     if (load)
       rewriter.replaceOpWithNewOp<memref::LoadOp>(load, tiles,
                                                   ValueRange{step, moved});
@@ -278,12 +278,12 @@ public:
                             FragmentAccumulator fragments = {});
 
 private:
-  Value constant(int64_t value) {
+  Value indexConstant(int64_t value) {
     return arith::ConstantIndexOp::create(rewriter, loc, value);
   }
   /// `first + step * index` for each index in [from, from + count).
-  SmallVector<Value> strided(Value first, int64_t step, Value from,
-                             int64_t count);
+  SmallVector<Value> stridedIndices(Value first, int64_t step, Value from,
+                                    int64_t count);
   /// Loads the accumulators of tile position (i, j) for all rows i and
   /// columns j, updates them with `reduce` and stores them back. With
   /// accumulation loops, the loads go before the outermost and the stores
@@ -309,20 +309,22 @@ private:
 static SmallVector<Value> stridedValues(RewriterBase &rewriter, Location loc,
                                         Value first, int64_t step, Value from,
                                         int64_t count) {
-  auto constant = [&](int64_t value) {
+  auto indexConstant = [&](int64_t value) {
     return arith::ConstantIndexOp::create(rewriter, loc, value);
   };
   SmallVector<Value> values;
   for (int64_t i = 0; i < count; ++i) {
-    Value index = arith::AddIOp::create(rewriter, loc, from, constant(i));
-    Value offset = arith::MulIOp::create(rewriter, loc, index, constant(step));
+    Value index = arith::AddIOp::create(rewriter, loc, from, indexConstant(i));
+    Value offset =
+        arith::MulIOp::create(rewriter, loc, index, indexConstant(step));
     values.push_back(arith::AddIOp::create(rewriter, loc, first, offset));
   }
   return values;
 }
 
-SmallVector<Value> MatmulDistributor::strided(Value first, int64_t step,
-                                              Value from, int64_t count) {
+SmallVector<Value> MatmulDistributor::stridedIndices(Value first, int64_t step,
+                                                     Value from,
+                                                     int64_t count) {
   return stridedValues(rewriter, loc, first, step, from, count);
 }
 
@@ -330,22 +332,22 @@ FragmentOrigins triton_spirv::fragmentOrigins(RewriterBase &rewriter,
                                               Location loc,
                                               const MatmulTiling &tiling,
                                               Value subgroupId) {
-  auto constant = [&](int64_t value) {
+  auto indexConstant = [&](int64_t value) {
     return arith::ConstantIndexOp::create(rewriter, loc, value);
   };
-  Value gridN = constant(tiling.gridN);
-  Value zero = constant(0);
+  Value gridN = indexConstant(tiling.gridN);
+  Value zero = indexConstant(0);
   Value tileRow0 = arith::DivUIOp::create(rewriter, loc, subgroupId, gridN);
   Value tileCol0 = arith::RemUIOp::create(rewriter, loc, subgroupId, gridN);
   constexpr int64_t size = kCooperativeMatrixSize;
-  return {stridedValues(
-              rewriter, loc,
-              arith::MulIOp::create(rewriter, loc, tileRow0, constant(size)),
-              tiling.gridM * size, zero, tiling.tileM),
-          stridedValues(
-              rewriter, loc,
-              arith::MulIOp::create(rewriter, loc, tileCol0, constant(size)),
-              tiling.gridN * size, zero, tiling.tileN)};
+  return {stridedValues(rewriter, loc,
+                        arith::MulIOp::create(rewriter, loc, tileRow0,
+                                              indexConstant(size)),
+                        tiling.gridM * size, zero, tiling.tileM),
+          stridedValues(rewriter, loc,
+                        arith::MulIOp::create(rewriter, loc, tileCol0,
+                                              indexConstant(size)),
+                        tiling.gridN * size, zero, tiling.tileN)};
 }
 
 void MatmulDistributor::accumulate(
@@ -416,22 +418,23 @@ void MatmulDistributor::emitRegisterTiles(const MatmulTiling &tiling,
     accumulationLoops.clear();
   if (!accumulationLoops.empty())
     rewriter.setInsertionPoint(accumulationLoops.front());
-  Value gridN = constant(tiling.gridN);
+  Value gridN = indexConstant(tiling.gridN);
   Value row0 = arith::DivUIOp::create(rewriter, loc, invocationId, gridN);
   Value col0 = arith::RemUIOp::create(rewriter, loc, invocationId, gridN);
   SmallVector<Value> cols =
-      strided(col0, tiling.gridN, constant(0), tiling.tileN);
+      stridedIndices(col0, tiling.gridN, indexConstant(0), tiling.tileN);
   scf::ForOp chunks;
-  Value firstRow = constant(0);
+  Value firstRow = indexConstant(0);
   if (chunkRows != tiling.tileM) {
-    chunks =
-        scf::ForOp::create(rewriter, loc, constant(0),
-                           constant(tiling.tileM / chunkRows), constant(1));
+    chunks = scf::ForOp::create(rewriter, loc, indexConstant(0),
+                                indexConstant(tiling.tileM / chunkRows),
+                                indexConstant(1));
     rewriter.setInsertionPointToStart(chunks.getBody());
     firstRow = arith::MulIOp::create(rewriter, loc, chunks.getInductionVar(),
-                                     constant(chunkRows));
+                                     indexConstant(chunkRows));
   }
-  SmallVector<Value> rows = strided(row0, tiling.gridM, firstRow, chunkRows);
+  SmallVector<Value> rows =
+      stridedIndices(row0, tiling.gridM, firstRow, chunkRows);
 
   // Whole tiles in registers (no chunks of rows) read A tile-major where
   // enough lanes share its rows: a subgroup's lanes (consecutive
@@ -453,12 +456,12 @@ void MatmulDistributor::emitRegisterTiles(const MatmulTiling &tiling,
     auto vectorType = VectorType::get(
         {kTileVector}, cast<MemRefType>(lhs.getType()).getElementType());
     Value start = arith::MulIOp::create(rewriter, loc, row0,
-                                        constant(lhsTiles->stride));
+                                        indexConstant(lhsTiles->stride));
     for (int64_t i = 0; i < chunkRows; i += kTileVector) {
       Value vector = vector::LoadOp::create(
           rewriter, loc, vectorType, lhsTiles->tiles,
           ValueRange{step, arith::AddIOp::create(rewriter, loc, start,
-                                                 constant(i))});
+                                                 indexConstant(i))});
       for (int64_t lane = 0; lane < kTileVector; ++lane)
         elements.push_back(
             vector::ExtractOp::create(rewriter, loc, vector, lane));
@@ -467,8 +470,9 @@ void MatmulDistributor::emitRegisterTiles(const MatmulTiling &tiling,
   };
 
   auto reduce = [&](ValueRange initial) -> SmallVector<Value> {
-    auto steps = scf::ForOp::create(rewriter, loc, constant(0), constant(k),
-                                    constant(1), initial);
+    auto steps =
+        scf::ForOp::create(rewriter, loc, indexConstant(0), indexConstant(k),
+                           indexConstant(1), initial);
     rewriter.setInsertionPointToStart(steps.getBody());
     Value step = steps.getInductionVar();
     SmallVector<Value> lhsElements, rhsElements;
@@ -498,14 +502,14 @@ void MatmulDistributor::emitRegisterTiles(const MatmulTiling &tiling,
       [&](size_t i, size_t j) -> Value {
         if (registers)
           return memref::LoadOp::create(rewriter, loc, registers,
-                                        constant(i * tiling.tileN + j));
+                                        indexConstant(i * tiling.tileN + j));
         return memref::LoadOp::create(rewriter, loc, acc,
                                       ValueRange{rows[i], cols[j]});
       },
       [&](Value value, size_t i, size_t j) {
         if (registers)
           memref::StoreOp::create(rewriter, loc, value, registers,
-                                  constant(i * tiling.tileN + j));
+                                  indexConstant(i * tiling.tileN + j));
         else
           memref::StoreOp::create(rewriter, loc, value, acc,
                                   ValueRange{rows[i], cols[j]});
@@ -533,7 +537,7 @@ void MatmulDistributor::emitCooperativeTiles(const MatmulTiling &tiling,
   if (!accumulationLoops.empty())
     rewriter.setInsertionPoint(accumulationLoops.front());
   auto [rows, cols] = fragmentOrigins(rewriter, loc, tiling, subgroupId);
-  Value zero = constant(0);
+  Value zero = indexConstant(0);
   // bf16 operands held as f16 bits: their matrices are f16 here, and the
   // multiply-adds are marked (the SPIR-V stage retypes what they multiply).
   bool bfloat16 = multipliesBFloat16Bits(op);
@@ -574,13 +578,13 @@ void MatmulDistributor::emitCooperativeTiles(const MatmulTiling &tiling,
     if (lhsInRegisters) {
       SmallVector<Value> accumulators(initial);
       for (int64_t step = 0; step * kCooperativeMatrixSize < k; ++step)
-        accumulators = multiplyAdd(accumulators,
-                                   constant(step * kCooperativeMatrixSize),
-                                   step);
+        accumulators = multiplyAdd(
+            accumulators, indexConstant(step * kCooperativeMatrixSize), step);
       return accumulators;
     }
-    auto steps = scf::ForOp::create(rewriter, loc, zero, constant(k),
-                                    constant(kCooperativeMatrixSize), initial);
+    auto steps =
+        scf::ForOp::create(rewriter, loc, zero, indexConstant(k),
+                           indexConstant(kCooperativeMatrixSize), initial);
     rewriter.setInsertionPointToStart(steps.getBody());
     scf::YieldOp::create(rewriter, loc,
                          multiplyAdd(steps.getRegionIterArgs(),

@@ -33,16 +33,16 @@ SmallVector<Value> KernelDistributor::xorButterfly(linalg::ReduceOp op,
                                         subgroupSize, gpu::ShuffleMode::XOR)
               .getShuffleResult();
         });
-    partial = combine(op, theirs, partial);
+    partial = combinePartials(op, theirs, partial);
   }
   return partial;
 }
 
 /// The reduction's combiner applied to (element, accumulator), at the
 /// rewriter's insertion point.
-SmallVector<Value> KernelDistributor::combine(linalg::ReduceOp op,
-                                              ValueRange elements,
-                                              ValueRange accumulators) {
+SmallVector<Value> KernelDistributor::combinePartials(linalg::ReduceOp op,
+                                                      ValueRange elements,
+                                                      ValueRange accumulators) {
   SmallVector<Value> args(elements);
   llvm::append_range(args, accumulators);
   return triton_spirv::inlineBlock(rewriter, op.getCombiner().front(), args);
@@ -304,7 +304,7 @@ bool KernelDistributor::distributeReduction(
     SmallVector<Value> elements =
         fromRegisters ? loadRegisters(loop.getInductionVar())
                       : loadAll(op.getInputs(), elementIndices(position));
-    return combine(op, elements, loop.getRegionIterArgs());
+    return combinePartials(op, elements, loop.getRegionIterArgs());
   };
   if (reduced % group == 0) {
     scf::YieldOp::create(rewriter, loc, foldStep());
@@ -342,7 +342,7 @@ bool KernelDistributor::distributeReduction(
     return values;
   };
   auto finish = [&](ValueRange result) {
-    storeAll(combine(op, result, initialValues()), op.getInits(),
+    storeAll(combinePartials(op, result, initialValues()), op.getInits(),
              outputIndices);
   };
   if (laneGroup == group) {
@@ -400,7 +400,7 @@ bool KernelDistributor::distributeReduction(
         indexConstant(loc, step)));
     SmallVector<Value> mine = loadAll(buffers, invocationId);
     SmallVector<Value> theirs = partnerPartials(indexConstant(loc, step));
-    storeAll(combine(op, theirs, mine), buffers, invocationId);
+    storeAll(combinePartials(op, theirs, mine), buffers, invocationId);
     rewriter.setInsertionPointAfter(guard);
     barrier(loc);
     remaining = step;
@@ -415,8 +415,8 @@ bool KernelDistributor::distributeReduction(
     };
     SmallVector<Value> folded = loadAll(buffers, slotOf(0));
     for (int64_t partial = 1; partial < remaining / laneGroup; ++partial)
-      folded = combine(op, loadAll(buffers, slotOf(partial)), folded);
-    SmallVector<Value> result = combine(op, folded, initial);
+      folded = combinePartials(op, loadAll(buffers, slotOf(partial)), folded);
+    SmallVector<Value> result = combinePartials(op, folded, initial);
     bool forwarded = forwardResults(op, result);
     // Outputs that nothing reads any more need no write.
     if (!forwarded || outputsUsedElsewhere(op)) {
@@ -444,8 +444,9 @@ bool KernelDistributor::distributeReduction(
   SmallVector<Value> theirs = partnerPartials(arith::MulIOp::create(
       rewriter, loc, sequential.getInductionVar(),
       indexConstant(loc, laneGroup)));
-  scf::YieldOp::create(rewriter, loc,
-                       combine(op, theirs, sequential.getRegionIterArgs()));
+  scf::YieldOp::create(
+      rewriter, loc,
+      combinePartials(op, theirs, sequential.getRegionIterArgs()));
   rewriter.setInsertionPointAfter(sequential);
   // The output's initial value is folded in last.
   finish(sequential.getResults());
@@ -590,7 +591,7 @@ bool KernelDistributor::distributeGridReduction(linalg::ReduceOp op) {
     Value initial =
         memref::LoadOp::create(rewriter, loc, output.registers, keptSlot);
     memref::StoreOp::create(rewriter, loc,
-                            combine(op, partial, initial).front(),
+                            combinePartials(op, partial, initial).front(),
                             output.registers, keptSlot);
   };
 
@@ -608,7 +609,7 @@ bool KernelDistributor::distributeGridReduction(linalg::ReduceOp op) {
   Value value =
       memref::LoadOp::create(rewriter, loc, input.registers, slotOf(true));
   scf::YieldOp::create(rewriter, loc,
-                       combine(op, value, fold.getRegionIterArgs()));
+                       combinePartials(op, value, fold.getRegionIterArgs()));
   rewriter.setInsertionPointAfter(fold);
   if (shuffles) {
     addToResult(xorButterfly(op, {fold.getResult(0)}, stride,
@@ -630,7 +631,7 @@ bool KernelDistributor::distributeGridReduction(linalg::ReduceOp op) {
       Value next = memref::LoadOp::create(
           rewriter, loc, rowPartials,
           ValueRange{indexConstant(loc, other), position});
-      partial = combine(op, next, partial).front();
+      partial = combinePartials(op, next, partial).front();
     }
     addToResult(partial);
   }

@@ -160,7 +160,8 @@ namespace mlir::triton_spirv {
 } // namespace mlir::triton_spirv
 
 namespace {
-struct RoundCorrectlyPass : triton_spirv::impl::RoundCorrectlyBase<RoundCorrectlyPass> {
+struct RoundCorrectlyPass
+    : triton_spirv::impl::RoundCorrectlyBase<RoundCorrectlyPass> {
   void runOnOperation() override {
     FailureOr<triton_spirv::ModuleTarget> target =
         triton_spirv::lookupTarget(getOperation());

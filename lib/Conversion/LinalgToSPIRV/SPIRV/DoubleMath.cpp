@@ -502,7 +502,8 @@ namespace mlir::triton_spirv {
 } // namespace mlir::triton_spirv
 
 namespace {
-struct ExpandDoubleMathPass : triton_spirv::impl::ExpandDoubleMathBase<ExpandDoubleMathPass> {
+struct ExpandDoubleMathPass
+    : triton_spirv::impl::ExpandDoubleMathBase<ExpandDoubleMathPass> {
   void runOnOperation() override {
     if (failed(triton_spirv::forEachKernel(
             getOperation(), triton_spirv::expandDoublePrecisionMath)))

@@ -1,8 +1,12 @@
 //===- FragmentCallbacks.cpp - Fragment ops as SPIR-V callbacks -----------===//
 
 #include "FragmentCallbacks.h"
+#include "Legalization.h"
+#include "ShaderModule.h"
 
 #include "triton-spirv/Analysis/MatmulPlan.h"
+#include "triton-spirv/Conversion/LinalgToSPIRV/Passes.h"
+#include "triton-spirv/Conversion/LinalgToSPIRV/Target.h"
 #include "triton-spirv/Dialect/TritonSPIRV/IR/Ops.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -11,6 +15,11 @@
 #include "mlir/Transforms/DialectConversion.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringMap.h"
+
+namespace mlir::triton_spirv {
+#define GEN_PASS_DEF_OUTLINEFRAGMENTCALLBACKS
+#include "triton-spirv/Conversion/LinalgToSPIRV/Passes.h.inc"
+} // namespace mlir::triton_spirv
 
 using namespace mlir;
 
@@ -42,8 +51,8 @@ constexpr StringLiteral kExtension = "SPV_NV_cooperative_matrix2";
 
 /// Moves a fragment op's single-block body into a new private function
 /// `name` of `module` that returns what the body yields.
-func::FuncOp outlineBody(OpBuilder &builder, spirv::ModuleOp module,
-                         Region &body, StringRef name, Location loc) {
+func::FuncOp outlineBody(OpBuilder &builder, ModuleOp module, Region &body,
+                         StringRef name, Location loc) {
   Block &block = body.front();
   builder.setInsertionPointToEnd(module.getBody());
   auto yield = cast<triton_spirv::YieldOp>(block.getTerminator());
@@ -62,7 +71,7 @@ func::FuncOp outlineBody(OpBuilder &builder, spirv::ModuleOp module,
 /// A private function `name` of `type` that returns its first argument (a
 /// zero matrix where the result's type differs): a call of it stands for the
 /// NV instruction until the binary is rewritten.
-func::FuncOp createPlaceholder(OpBuilder &builder, spirv::ModuleOp module,
+func::FuncOp createPlaceholder(OpBuilder &builder, ModuleOp module,
                                StringRef name, FunctionType type,
                                Location loc) {
   builder.setInsertionPointToEnd(module.getBody());
@@ -185,7 +194,7 @@ void triton_spirv::populateFragmentVariablePatterns(
 }
 
 LogicalResult triton_spirv::outlineFragmentCallbacks(func::FuncOp kernel,
-                                                     spirv::ModuleOp module,
+                                                     ModuleOp module,
                                                      bool cooperativeMatrix2) {
   SmallVector<Operation *> ops;
   kernel.walk([&](Operation *op) {
@@ -329,3 +338,28 @@ triton_spirv::rewriteFragmentCallbackCalls(SmallVectorImpl<uint32_t> &binary,
   binary = std::move(rewritten);
   return success();
 }
+
+namespace {
+struct OutlineFragmentCallbacksPass
+    : triton_spirv::impl::OutlineFragmentCallbacksBase<
+          OutlineFragmentCallbacksPass> {
+  void runOnOperation() override {
+    FailureOr<triton_spirv::ModuleTarget> resolved =
+        triton_spirv::lookupTarget(getOperation());
+    if (failed(resolved))
+      return signalPassFailure();
+    const triton_spirv::TargetFeatures &features =
+        resolved->description.features;
+    auto outline = [&](func::FuncOp kernel) -> LogicalResult {
+      FailureOr<ModuleOp> shader = triton_spirv::getShaderModule(kernel);
+      if (failed(shader))
+        return failure();
+      return triton_spirv::outlineFragmentCallbacks(
+          kernel, *shader,
+          features.cooperativeMatrix && features.cooperativeMatrix2);
+    };
+    if (failed(triton_spirv::forEachKernel(getOperation(), outline)))
+      signalPassFailure();
+  }
+};
+} // namespace

@@ -26,8 +26,7 @@ namespace mlir::triton_spirv {
 /// Outlines the bodies of `kernel`'s fragment ops into functions of `module`
 /// and replaces each op by a call of its placeholder. Fails (with an error
 /// naming the op) where the target lacks `cooperativeMatrix2`.
-LogicalResult outlineFragmentCallbacks(func::FuncOp kernel,
-                                       spirv::ModuleOp module,
+LogicalResult outlineFragmentCallbacks(func::FuncOp kernel, ModuleOp module,
                                        bool cooperativeMatrix2);
 
 /// Rewrites the calls of placeholders in a serialized module into

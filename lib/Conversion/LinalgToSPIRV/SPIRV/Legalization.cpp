@@ -254,7 +254,8 @@ struct GenericAtomicRMWLowering
       return spirv::BitwiseOrOp::create(b, loc, kept, bits);
     };
     Value initial = spirv::LoadOp::create(rewriter, loc, pointer);
-    // Which memory it orders is set for the whole module (KernelToSPIRV).
+    // Which memory it orders is set for the whole module, by
+    // --triton-spirv-order-atomics.
     auto semantics = spirv::MemorySemantics::AcquireRelease;
     Type wordType = initial.getType();
     auto loop = scf::WhileOp::create(
@@ -688,67 +689,6 @@ void triton_spirv::populateKernelToSPIRVPatterns(
                ToGLInstruction<math::Log2Op, spirv::GLLog2Op>, CtPopToBitCount,
                ExactFma, AddressBufferToPointer, MarkedMatrixMulAdd>(
       typeConverter, patterns.getContext());
-}
-
-LogicalResult triton_spirv::retypeBFloat16Matrices(spirv::ModuleOp module) {
-  // The marked ops: multiply-adds, whose A and B loads read bf16 bits, and
-  // conversions rounding accumulators to bf16 bits, which only
-  // cooperative-matrix stores may use (they store the bits).
-  SmallVector<Operation *> marked;
-  llvm::SetVector<spirv::KHRCooperativeMatrixLoadOp> loads;
-  SmallVector<Value> matrices; // to retype as bf16
-  WalkResult walk = module.walk([&](Operation *op) {
-    if (!op->hasAttr(kBFloat16MatrixAttrName))
-      return WalkResult::advance();
-    if (auto convert = dyn_cast<spirv::FConvertOp>(op)) {
-      for (Operation *user : convert->getUsers())
-        if (!isa<spirv::KHRCooperativeMatrixStoreOp>(user)) {
-          convert.emitError("a matrix rounded to bf16 is used by ")
-              << user->getName() << " besides cooperative-matrix stores";
-          return WalkResult::interrupt();
-        }
-      marked.push_back(convert);
-      matrices.push_back(convert.getResult());
-      return WalkResult::advance();
-    }
-    auto mulAdd = dyn_cast<spirv::KHRCooperativeMatrixMulAddOp>(op);
-    if (!mulAdd)
-      return WalkResult::advance();
-    marked.push_back(mulAdd);
-    for (Value operand : {mulAdd.getA(), mulAdd.getB()}) {
-      auto load = operand.getDefiningOp<spirv::KHRCooperativeMatrixLoadOp>();
-      if (!load) {
-        mulAdd.emitError("an operand of a bf16 multiply-add is not a "
-                         "cooperative-matrix load");
-        return WalkResult::interrupt();
-      }
-      loads.insert(load);
-    }
-    return WalkResult::advance();
-  });
-  if (walk.wasInterrupted())
-    return failure();
-  for (spirv::KHRCooperativeMatrixLoadOp load : loads) {
-    // Only marked multiply-adds may read the bits as bf16.
-    for (OpOperand &use : load->getUses())
-      if (!isa<spirv::KHRCooperativeMatrixMulAddOp>(use.getOwner()) ||
-          !use.getOwner()->hasAttr(kBFloat16MatrixAttrName) ||
-          use.getOperandNumber() > 1)
-        return load.emitError("a bf16 cooperative matrix is used by ")
-               << use.getOwner()->getName()
-               << " besides bf16 multiply-adds";
-    matrices.push_back(load.getResult());
-  }
-  auto bf16 = BFloat16Type::get(module.getContext());
-  for (Value matrix : matrices) {
-    auto type = cast<spirv::CooperativeMatrixType>(matrix.getType());
-    matrix.setType(spirv::CooperativeMatrixType::get(
-        bf16, type.getRows(), type.getColumns(), type.getScope(),
-        type.getUse()));
-  }
-  for (Operation *op : marked)
-    op->removeAttr(kBFloat16MatrixAttrName);
-  return success();
 }
 
 void triton_spirv::populateAtomicToSPIRVPatterns(

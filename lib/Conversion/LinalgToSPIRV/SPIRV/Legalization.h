@@ -67,13 +67,6 @@ void populateExactRemainderPatterns(RewritePatternSet &patterns);
 /// (NVIDIA's and Mesa's compilers turn a*b + a*c into a*(b + c)).
 inline constexpr llvm::StringLiteral kExactAttrName = "triton_spirv.exact";
 
-/// After the conversion: the cooperative-matrix loads of the A and B
-/// operands of the marked multiply-adds (bf16 bits) get bf16 matrix types
-/// (the multiply-adds then multiply bf16), so do the results of marked
-/// FConverts (accumulators rounded to bf16 bits, which only
-/// cooperative-matrix stores may use), and the marks go. Fails, with a
-/// diagnostic, where such a matrix has another use or is not loaded.
-LogicalResult retypeBFloat16Matrices(spirv::ModuleOp module);
 
 /// Patterns for what upstream SPIR-V conversions lack: GLSL exp2/log2,
 /// population counts, exact FMAs, buffers at device addresses, the

@@ -414,7 +414,8 @@ namespace mlir::triton_spirv {
 } // namespace mlir::triton_spirv
 
 namespace {
-struct EmulateSmallFloatsPass : triton_spirv::impl::EmulateSmallFloatsBase<EmulateSmallFloatsPass> {
+struct EmulateSmallFloatsPass
+    : triton_spirv::impl::EmulateSmallFloatsBase<EmulateSmallFloatsPass> {
   void runOnOperation() override {
     if (failed(triton_spirv::forEachKernel(getOperation(),
                                            triton_spirv::emulateSmallFloats)))

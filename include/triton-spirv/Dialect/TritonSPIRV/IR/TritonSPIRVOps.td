@@ -56,7 +56,7 @@ def TritonSPIRV_AddressBufferOp
       `root`: the accesses name their argument (`triton_spirv.root_arg`),
       and the buffer is found through the argument's address.
 
-    --triton-spirv-kernel-to-spirv lowers the op to `spirv.ConvertUToPtr`.
+    --triton-spirv-convert-to-spirv lowers the op to `spirv.ConvertUToPtr`.
 
     ```mlir
     %a = triton_spirv.address_buffer %address root 0 : memref<?xf16, #spirv.storage_class<PhysicalStorageBuffer>>
@@ -73,7 +73,8 @@ def TritonSPIRV_AddressBufferOp
 // Element-wise work on cooperative matrices whose lane-to-element mapping the
 // driver chooses (VK_NV_cooperative_matrix2's reductions and per-element
 // operations). Their bodies run on scalars and are isolated from above (what
-// they need from outside comes as an operand); --triton-spirv-kernel-to-spirv
+// they need from outside comes as an operand);
+// --triton-spirv-outline-fragment-callbacks
 // outlines each body into a SPIR-V function that the instruction calls.
 
 def TritonSPIRV_ReduceFragmentRowsOp

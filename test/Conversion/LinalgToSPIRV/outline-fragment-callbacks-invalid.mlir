@@ -1,4 +1,4 @@
-// RUN: triton-spirv-opt %s --triton-spirv-resolve-target="target=nvidia features=-cooperative-matrix2" --triton-spirv-assign-storage-classes --triton-spirv-check-workgroup-memory --triton-spirv-round-correctly --triton-spirv-atomics-to-compare-and-swap --triton-spirv-emulate-small-floats --triton-spirv-expand-double-math --triton-spirv-legalize-for-spirv --triton-spirv-fuse-multiply-adds --triton-spirv-kernel-to-spirv -verify-diagnostics
+// RUN: triton-spirv-opt %s --triton-spirv-resolve-target="target=nvidia features=-cooperative-matrix2" %prepare-for-spirv --triton-spirv-fuse-multiply-adds %convert-to-spirv -verify-diagnostics
 
 // Fragment ops need VK_NV_cooperative_matrix2.
 func.func @fragment_ops_without_the_feature(%pid: i32 {triton_spirv.abi = "program_id_x"}, %pidy: i32 {triton_spirv.abi = "program_id_y"},

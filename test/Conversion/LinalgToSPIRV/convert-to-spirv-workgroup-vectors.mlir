@@ -1,4 +1,4 @@
-// RUN: triton-spirv-opt %s --split-input-file --verify-diagnostics --triton-spirv-resolve-target="target=nvidia workgroup-size=64" --triton-spirv-assign-storage-classes --triton-spirv-check-workgroup-memory --triton-spirv-round-correctly --triton-spirv-atomics-to-compare-and-swap --triton-spirv-emulate-small-floats --triton-spirv-expand-double-math --triton-spirv-legalize-for-spirv --triton-spirv-fuse-multiply-adds --triton-spirv-kernel-to-spirv | FileCheck %s
+// RUN: triton-spirv-opt %s --split-input-file --verify-diagnostics --triton-spirv-resolve-target="target=nvidia workgroup-size=64" %prepare-for-spirv --triton-spirv-fuse-multiply-adds %convert-to-spirv | FileCheck %s
 
 // A workgroup buffer read as vectors is an array of vectors: its vector
 // loads take one element, its scalar stores one component of an element

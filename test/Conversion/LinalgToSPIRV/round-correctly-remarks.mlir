@@ -1,4 +1,4 @@
-// RUN: triton-spirv-opt %s --triton-spirv-resolve-target="target=generic workgroup-size=32" --triton-spirv-assign-storage-classes --triton-spirv-check-workgroup-memory --triton-spirv-round-correctly --triton-spirv-atomics-to-compare-and-swap --triton-spirv-emulate-small-floats --triton-spirv-expand-double-math --triton-spirv-legalize-for-spirv --triton-spirv-fuse-multiply-adds --triton-spirv-kernel-to-spirv -verify-diagnostics -o /dev/null
+// RUN: triton-spirv-opt %s --triton-spirv-resolve-target="target=generic workgroup-size=32" %prepare-for-spirv --triton-spirv-fuse-multiply-adds %convert-to-spirv -verify-diagnostics -o /dev/null
 
 // Without 64-bit floats (the generic preset), marked ops keep the driver's
 // precision, and a remark says so.

@@ -1,40 +1,25 @@
-//===- KernelToSPIRV.cpp - Kernels to Vulkan compute shaders --------------===//
+//===- LowerKernelABI.cpp - Kernel arguments as the Vulkan kernel ABI -----===//
 
 #include "triton-spirv/Conversion/DebugBuffer.h"
 #include "triton-spirv/Conversion/LinalgToSPIRV/Passes.h"
 
 #include "triton-spirv/Analysis/WorkgroupMemory.h"
-#include "triton-spirv/Conversion/LinalgToSPIRV/Target.h"
 #include "triton-spirv/Conversion/KernelABI.h"
-#include "triton-spirv/Dialect/TritonSPIRV/IR/Ops.h"
+#include "triton-spirv/Conversion/LinalgToSPIRV/Target.h"
 
-#include "FragmentCallbacks.h"
 #include "Legalization.h"
+#include "ShaderModule.h"
 
-#include "mlir/Conversion/ArithToSPIRV/ArithToSPIRV.h"
-#include "mlir/Conversion/ControlFlowToSPIRV/ControlFlowToSPIRV.h"
-#include "mlir/Conversion/FuncToSPIRV/FuncToSPIRV.h"
-#include "mlir/Conversion/GPUToSPIRV/GPUToSPIRV.h"
-#include "mlir/Conversion/IndexToSPIRV/IndexToSPIRV.h"
-#include "mlir/Conversion/MathToSPIRV/MathToSPIRV.h"
-#include "mlir/Conversion/MemRefToSPIRV/MemRefToSPIRV.h"
-#include "mlir/Conversion/SCFToSPIRV/SCFToSPIRV.h"
-#include "mlir/Conversion/UBToSPIRV/UBToSPIRV.h"
-#include "mlir/Conversion/VectorToSPIRV/VectorToSPIRV.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
-#include "mlir/Dialect/Math/IR/Math.h"
-#include "mlir/Dialect/MemRef/IR/MemRef.h"
-#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SPIRV/IR/SPIRVDialect.h"
 #include "mlir/Dialect/SPIRV/IR/SPIRVOps.h"
 #include "mlir/Dialect/SPIRV/IR/TargetAndABI.h"
 #include "mlir/Dialect/SPIRV/Transforms/SPIRVConversion.h"
-#include "mlir/Transforms/DialectConversion.h"
 
 namespace mlir::triton_spirv {
-#define GEN_PASS_DEF_KERNELTOSPIRV
+#define GEN_PASS_DEF_LOWERKERNELABI
 #include "triton-spirv/Conversion/LinalgToSPIRV/Passes.h.inc"
 } // namespace mlir::triton_spirv
 
@@ -77,17 +62,17 @@ Value narrowFromSlot(OpBuilder &b, Location loc, Value slot, Type type) {
 
 class KernelLowering {
 public:
-  KernelLowering(func::FuncOp kernel, spirv::ModuleOp spirvModule,
+  KernelLowering(func::FuncOp kernel, ModuleOp shader,
                  const SPIRVTypeConverter &typeConverter,
                  const triton_spirv::TargetDescription &target,
                  unsigned workgroupSize, int64_t workgroupMemoryBytes)
-      : kernel(kernel), spirvModule(spirvModule), typeConverter(typeConverter),
+      : kernel(kernel), shader(shader), typeConverter(typeConverter),
         target(target), workgroupSize(workgroupSize),
         workgroupMemoryBytes(workgroupMemoryBytes),
         builder(kernel.getContext()) {}
 
   /// Replaces the kernel's arguments by interface variables and records the
-  /// layout in `triton_spirv.abi` on the spirv.module.
+  /// layout in `triton_spirv.abi` on the shader module.
   LogicalResult lowerArguments();
 
 private:
@@ -119,7 +104,7 @@ private:
                                SmallVectorImpl<Attribute> &records);
 
   func::FuncOp kernel;
-  spirv::ModuleOp spirvModule;
+  ModuleOp shader;
   const SPIRVTypeConverter &typeConverter;
   const triton_spirv::TargetDescription &target;
   unsigned workgroupSize;
@@ -169,8 +154,7 @@ KernelLowering::loadBlock(bool argumentBuffer, unsigned binding,
       spirv::StructType::get(memberTypes, offsets),
       argumentBuffer ? spirv::StorageClass::StorageBuffer
                      : spirv::StorageClass::PushConstant);
-  OpBuilder moduleBuilder(spirvModule.getBody(),
-                          spirvModule.getBody()->begin());
+  OpBuilder moduleBuilder(shader.getBody(), shader.getBody()->begin());
   spirv::GlobalVariableOp block =
       argumentBuffer
           ? spirv::GlobalVariableOp::create(moduleBuilder, loc, blockType,
@@ -389,8 +373,8 @@ LogicalResult KernelLowering::lowerArguments() {
     abi.push_back(
         builder.getNamedAttr("debug_buffer", record.getDictionary(context)));
   }
-  spirvModule->setAttr(triton_spirv::kAbiAttrName,
-                       DictionaryAttr::get(context, abi));
+  shader->setAttr(triton_spirv::kAbiAttrName,
+                  DictionaryAttr::get(context, abi));
   return success();
 }
 
@@ -403,8 +387,7 @@ LogicalResult KernelLowering::bindStorageBuffer(BlockArgument arg,
     return kernel.emitError("the target cannot hold buffers of ")
            << memrefType.getElementType();
   Location loc = kernel.getLoc();
-  OpBuilder moduleBuilder(spirvModule.getBody(),
-                          spirvModule.getBody()->begin());
+  OpBuilder moduleBuilder(shader.getBody(), shader.getBody()->begin());
   auto variable =
       spirv::GlobalVariableOp::create(moduleBuilder, loc, pointerType,
                                       name.str(), /*descriptorSet=*/0, binding);
@@ -416,224 +399,41 @@ LogicalResult KernelLowering::bindStorageBuffer(BlockArgument arg,
   return success();
 }
 
-/// Whether `semantics` orders memory (acquire, release or both).
-bool isOrdered(spirv::MemorySemantics semantics) {
-  return spirv::bitEnumContainsAny(
-      semantics, spirv::MemorySemantics::Acquire |
-                     spirv::MemorySemantics::Release |
-                     spirv::MemorySemantics::AcquireRelease |
-                     spirv::MemorySemantics::SequentiallyConsistent);
-}
-
-/// Rewrites every memory-semantics operand of the module's atomics with
-/// `rewrite`; returns whether any was ordered.
-bool rewriteAtomicSemantics(
-    spirv::ModuleOp module,
-    function_ref<spirv::MemorySemantics(spirv::MemorySemantics)> rewrite) {
-  bool ordered = false;
-  module.walk([&](Operation *op) {
-    for (StringRef name :
-         {"semantics", "equal_semantics", "unequal_semantics"}) {
-      auto semantics = op->getAttrOfType<spirv::MemorySemanticsAttr>(name);
-      if (!semantics)
-        continue;
-      ordered |= isOrdered(semantics.getValue());
-      op->setAttr(
-          name, spirv::MemorySemanticsAttr::get(module.getContext(),
-                                                rewrite(semantics.getValue())));
-    }
-  });
-  return ordered;
-}
-
-/// lavapipe (Mesa 22.3, LLVM 15) drops the effects of atomics that carry
-/// acquire/release ordering inside a loop whose trip count differs between
-/// invocations, as distributed loops over fewer elements than invocations
-/// have: the last such loops of a kernel do nothing, or their results read 0.
-/// Relaxed atomics are unaffected.
-void dropAtomicOrdering(spirv::ModuleOp module) {
-  // Storage-class bits without an ordering bit are invalid: clear them too.
-  rewriteAtomicSemantics(module, [](spirv::MemorySemantics) {
-    return spirv::MemorySemantics::None;
-  });
-}
-
-/// Upstream's ordered atomics name no storage class, so they order no
-/// memory: a lock taken with an acquiring compare-and-swap would not make
-/// the previous holder's writes visible (NVIDIA: a spin-locked critical
-/// section over 2000 programs lost most of its updates). Ordered atomics
-/// order storage-buffer memory, as Triton's `sem` asks.
-void orderStorageBufferMemory(spirv::ModuleOp module) {
-  bool ordered =
-      rewriteAtomicSemantics(module, [](spirv::MemorySemantics semantics) {
-        // A storage-class bit without an ordering bit is invalid.
-        return isOrdered(semantics)
-                   ? semantics | spirv::MemorySemantics::UniformMemory
-                   : semantics;
-      });
-  // What the atomics order must bypass incoherent caches too: the storage
-  // buffers of such a kernel are Coherent.
-  if (!ordered)
-    return;
-  UnitAttr unit = UnitAttr::get(module.getContext());
-  for (auto variable : module.getOps<spirv::GlobalVariableOp>()) {
-    auto pointer = dyn_cast<spirv::PointerType>(variable.getType());
-    if (pointer &&
-        pointer.getStorageClass() == spirv::StorageClass::StorageBuffer)
-      variable->setAttr("coherent", unit);
-  }
-}
-
-/// Every float add, subtract and multiply rounds on its own: drivers may
-/// neither fuse them into FMAs (fuseMultiplyAdds does what Triton's
-/// enable_fp_fusion allows) nor reassociate them.
-void forbidContraction(spirv::ModuleOp module) {
-  UnitAttr unit = UnitAttr::get(module.getContext());
-  module.walk([&](Operation *op) {
-    if (isa<spirv::FAddOp, spirv::FSubOp, spirv::FMulOp>(op))
-      op->setAttr("no_contraction", unit);
-  });
-}
-
-struct KernelToSPIRVPass
-    : triton_spirv::impl::KernelToSPIRVBase<KernelToSPIRVPass> {
-  using Base::Base;
+struct LowerKernelABIPass
+    : triton_spirv::impl::LowerKernelABIBase<LowerKernelABIPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    MLIRContext *context = &getContext();
     FailureOr<triton_spirv::ModuleTarget> resolved =
         triton_spirv::lookupTarget(module);
     if (failed(resolved))
       return signalPassFailure();
-    const triton_spirv::TargetDescription *description =
-        &resolved->description;
-    StringRef target = description->name;
-    unsigned workgroupSize = resolved->workgroup.workgroupSize;
-    spirv::TargetEnvAttr targetEnv = resolved->env;
-
     SPIRVConversionOptions options;
-    SPIRVTypeConverter typeConverter(targetEnv, options);
-    populateMMAToSPIRVCoopMatrixTypeConversion(typeConverter);
-    triton_spirv::addFragmentVariableConversion(typeConverter);
-    SmallVector<func::FuncOp> kernels;
-    for (auto func : module.getOps<func::FuncOp>())
-      if (func->hasAttr(triton_spirv::kKernelAttrName))
-        kernels.push_back(func);
-    for (func::FuncOp kernel : kernels) {
+    SPIRVTypeConverter typeConverter(resolved->env, options);
+    unsigned workgroupSize = resolved->workgroup.workgroupSize;
+    auto lower = [&](func::FuncOp kernel) -> LogicalResult {
+      FailureOr<ModuleOp> shader = triton_spirv::getShaderModule(kernel);
+      if (failed(shader))
+        return failure();
       // (Checked against the target by --triton-spirv-check-workgroup-memory.)
       int64_t bytes = triton_spirv::workgroupMemoryBytes(kernel);
-      FailureOr<triton_spirv::WorkgroupVectorWidths> vectorWidths =
-          triton_spirv::findWorkgroupVectorBuffers(kernel);
-      if (failed(vectorWidths))
-        return signalPassFailure();
       unsigned invocations = workgroupSize;
       if (auto used = kernel->getAttrOfType<IntegerAttr>(
               triton_spirv::kWorkgroupSizeAttrName))
         invocations = std::clamp<int64_t>(used.getInt(), 1, workgroupSize);
-      // Buffers at device addresses need 64-bit physical addressing.
-      bool usesAddresses =
-          kernel
-              .walk([](triton_spirv::AddressBufferOp) {
-                return WalkResult::interrupt();
-              })
-              .wasInterrupted();
-      if (usesAddresses && !description->features.bufferDeviceAddress) {
-        kernel.emitError("the kernel reaches memory through device "
-                         "addresses (pointers read from memory, or arguments "
-                         "passed by address), which needs buffer device "
-                         "addresses; target '")
-            << target << "' has none";
-        return signalPassFailure();
-      }
-      OpBuilder builder(module.getBody(), module.getBody()->end());
-      auto spirvModule = spirv::ModuleOp::create(
-          builder, kernel.getLoc(),
-          usesAddresses ? spirv::AddressingModel::PhysicalStorageBuffer64
-                        : spirv::AddressingModel::Logical,
-          spirv::MemoryModel::GLSL450);
-      kernel->moveBefore(spirvModule.getBody(), spirvModule.getBody()->end());
-      if (failed(triton_spirv::outlineFragmentCallbacks(
-              kernel, spirvModule,
-              description->features.cooperativeMatrix &&
-                  description->features.cooperativeMatrix2)))
-        return signalPassFailure();
-      if (failed(KernelLowering(kernel, spirvModule, typeConverter,
-                                *description, invocations, bytes)
+      if (failed(KernelLowering(kernel, *shader, typeConverter,
+                                resolved->description, invocations, bytes)
                      .lowerArguments()))
-        return signalPassFailure();
-      StringRef name = kernel.getName();
-      if (failed(convertToSPIRV(spirvModule, targetEnv, typeConverter,
-                                *vectorWidths)) ||
-          failed(triton_spirv::retypeBFloat16Matrices(spirvModule)))
-        return signalPassFailure();
-      if (description->relaxedAtomicsOnly)
-        dropAtomicOrdering(spirvModule);
-      else
-        orderStorageBufferMemory(spirvModule);
-      // Fusion, where allowed, is done above: drivers may neither contract
-      // nor reassociate.
-      forbidContraction(spirvModule);
-      auto entry = spirvModule.lookupSymbol<spirv::FuncOp>(name);
-      if (!entry) {
-        spirvModule.emitError("kernel '") << name << "' was not converted";
-        return signalPassFailure();
-      }
-      entry->setAttr(spirv::getEntryPointABIAttrName(),
-                     spirv::getEntryPointABIAttr(
-                         context, {static_cast<int32_t>(invocations), 1, 1}));
-    }
-  }
-
-  LogicalResult
-  convertToSPIRV(spirv::ModuleOp spirvModule, spirv::TargetEnvAttr targetEnv,
-                 const SPIRVTypeConverter &typeConverter,
-                 const triton_spirv::WorkgroupVectorWidths &vectorWidths) {
-    MLIRContext *context = &getContext();
-    std::unique_ptr<ConversionTarget> conversionTarget =
-        SPIRVConversionTarget::get(targetEnv);
-    // Argument casts meet their inverse casts and are folded afterwards.
-    conversionTarget->addLegalOp<UnrealizedConversionCastOp>();
-    RewritePatternSet patterns(context);
-    ScfToSPIRVContext scfContext;
-    arith::populateArithToSPIRVPatterns(typeConverter, patterns);
-    populateMathToSPIRVPatterns(typeConverter, patterns);
-    populateSCFToSPIRVPatterns(typeConverter, scfContext, patterns);
-    cf::populateControlFlowToSPIRVPatterns(typeConverter, patterns);
-    populateMemRefToSPIRVPatterns(typeConverter, patterns);
-    populateGPUToSPIRVPatterns(typeConverter, patterns);
-    populateGpuWMMAToSPIRVCoopMatrixKHRConversionPatterns(typeConverter,
-                                                          patterns);
-    populateFuncToSPIRVPatterns(typeConverter, patterns);
-    populateBuiltinFuncToSPIRVPatterns(typeConverter, patterns);
-    index::populateIndexToSPIRVPatterns(typeConverter, patterns);
-    ub::populateUBToSPIRVConversionPatterns(typeConverter, patterns);
-    populateVectorToSPIRVPatterns(typeConverter, patterns);
-    triton_spirv::populateKernelToSPIRVPatterns(typeConverter, patterns);
-    triton_spirv::populateFragmentVariablePatterns(typeConverter, patterns);
-    triton_spirv::populateWorkgroupVectorPatterns(typeConverter, vectorWidths,
-                                                  patterns);
-    // Compare-and-swap loops first: they create scf.while loops, which the
-    // main conversion then lowers with everything else.
-    ConversionTarget atomicsTarget(*context);
-    atomicsTarget.addIllegalOp<memref::GenericAtomicRMWOp>();
-    atomicsTarget.markUnknownOpDynamicallyLegal(
-        [](Operation *) { return true; });
-    RewritePatternSet atomicPatterns(context);
-    triton_spirv::populateAtomicToSPIRVPatterns(typeConverter, atomicPatterns);
-    if (failed(applyPartialConversion(spirvModule, atomicsTarget,
-                                      std::move(atomicPatterns))))
-      return failure();
-    if (failed(applyFullConversion(spirvModule, *conversionTarget,
-                                   std::move(patterns))))
-      return failure();
-    SmallVector<UnrealizedConversionCastOp> casts, remaining;
-    spirvModule.walk(
-        [&](UnrealizedConversionCastOp cast) { casts.push_back(cast); });
-    reconcileUnrealizedCasts(casts, &remaining);
-    for (UnrealizedConversionCastOp cast : remaining)
-      return cast.emitError("value of type ")
-             << cast.getOperandTypes().front() << " has no SPIR-V equivalent";
-    return success();
+        return failure();
+      // The conversion keeps the attribute on the spirv.func, where
+      // spirv-lower-abi-attrs makes it the entry point's execution mode.
+      kernel->setAttr(
+          spirv::getEntryPointABIAttrName(),
+          spirv::getEntryPointABIAttr(
+              &getContext(), {static_cast<int32_t>(invocations), 1, 1}));
+      return success();
+    };
+    if (failed(triton_spirv::forEachKernel(module, lower)))
+      signalPassFailure();
   }
 };
 } // namespace
