@@ -12,10 +12,12 @@ there. The spirv side runs with CUDA hidden (`CUDA_VISIBLE_DEVICES=`):
 Inductor takes one GPU type per process. `--mode` is torch.compile's mode (default: its default, where matmuls
 are the device's eager `mm`; `max-autotune-no-cudagraphs` autotunes Triton
 matmul templates); `--models` picks some. Times are wall clock per call
-after synchronizing, the median of ROUNDS rounds (and their spread) of up
-to 20 calls (fewer where a call is slow), after a round not counted; "first
-call" is the first call's wall clock with empty compile caches: compiling
-(and autotuning) every kernel, and running once.
+after synchronizing, the median of ROUNDS rounds (and their spread) of
+about a quarter of a second each, after WARMUP_S seconds of calls not
+counted (on both sides: through Vulkan the H200 idles at 345 MHz and
+reaches its 1980 MHz only after some 0.1-0.3 s of load, where CUDA keeps
+its clocks up); "first call" is the first call's wall clock with empty
+compile caches: compiling (and autotuning) every kernel, and running once.
 """
 
 from __future__ import annotations
@@ -35,6 +37,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from side_by_side import argument_parser, device_name, run_command_line  # noqa: E402
 
 ROUNDS = 5
+# Seconds of calls before the rounds that count, and the length of a round.
+WARMUP_S = 1.0
+ROUND_S = 0.25
 Model = tuple[Callable[..., Any], list[torch.Tensor], torch.nn.Module | None]
 
 
@@ -180,27 +185,33 @@ def _max_error(actual: Any, expected: Any) -> float:
 
 
 def _per_call_ms(fn: Callable[[], Any], synchronize: Callable[[], None], calls: int) -> list[float]:
+    # Calls for WARMUP_S first, not counted: the GPU's clocks ramp up under
+    # load (rounds right after a compile measured up to 5 times as long).
+    synchronize()
+    start = time.perf_counter()
+    while time.perf_counter() - start < WARMUP_S:
+        for _ in range(calls):
+            fn()
+        synchronize()
     rounds = []
-    # One round more, not counted: the GPU's clocks ramp up under load, and
-    # a round from idle measured up to 4 times as long on the H200.
-    for _ in range(ROUNDS + 1):
+    for _ in range(ROUNDS):
         synchronize()
         start = time.perf_counter()
         for _ in range(calls):
             fn()
         synchronize()
         rounds.append((time.perf_counter() - start) / calls * 1e3)
-    return rounds[1:]
+    return rounds
 
 
 def _calls_per_round(fn: Callable[[], Any], synchronize: Callable[[], None], most: int) -> int:
-    """Calls that take about a quarter of a second (at least one, at most
-    `most`), from the time of one call: slow eager steps keep runs short."""
+    """Calls that take about ROUND_S (at least one, at most `most`), from
+    the time of one call: slow eager steps keep runs short."""
     synchronize()
     start = time.perf_counter()
     fn()
     synchronize()
-    return max(1, min(most, int(0.25 / max(time.perf_counter() - start, 1e-6))))
+    return max(1, min(most, int(ROUND_S / max(time.perf_counter() - start, 1e-6))))
 
 
 def _summary(rounds: list[float]) -> dict[str, float]:
@@ -216,7 +227,7 @@ def measure(backend_name: str, small: bool, mode: str, models: list[str]) -> dic
     device = torch.device(backend_name)
     synchronize = torch.cuda.synchronize if backend_name == "cuda" else torch.spirv.synchronize
     inductor_config.max_autotune_gemm_backends = "TRITON"
-    calls = 3 if small else 20
+    calls = 3 if small else 1000
     results: dict[str, Any] = {"device": device_name(backend_name), "small": small, "mode": mode,
                                "models": {}}
     for name in models:
