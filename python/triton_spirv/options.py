@@ -21,7 +21,7 @@ class SPIRVOptions:
     # tl.device_assert alone.
     sanitize_overflow: bool = True
     # fp8e4b15 converts through the frontend's `convert_custom_types` hook.
-    supported_fp8_dtypes: tuple[str, ...] = ("fp8e4b15", "fp8e4nv", "fp8e5")
+    supported_fp8_dtypes: tuple[str, ...] = ("fp8e4b15", "fp8e4b8", "fp8e4nv", "fp8e5", "fp8e5b16")
     deprecated_fp8_dot_operand_dtypes: tuple[str, ...] = ()
     default_dot_input_precision: str = "tf32"
     allowed_dot_input_precisions: tuple[str, ...] = ("tf32", "tf32x3", "ieee", "bf16x3", "bf16x6")

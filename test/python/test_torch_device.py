@@ -220,6 +220,18 @@ def test_a_kernel_that_does_not_compile_runs_on_the_cpu() -> None:
     assert torch.equal(on_device.cpu(), values % 5)  # written back in place
 
 
+@pytest.mark.parametrize("dtype", [torch.int8, torch.uint8, torch.int16, torch.int32])
+def test_integer_comparisons_take_the_scalar_in_the_tensors_type(dtype: torch.dtype) -> None:
+    # PyTorch converts an integer scalar to the tensor's type (int8 == 0x80
+    # holds for -128); Triton's test_conversions relies on it.
+    values = torch.tensor([-128, -1, 0, 5, 127], dtype=torch.int8).to(dtype)
+    on_device = values.to(DEVICE)
+    for scalar in (0x80, -1, 255, 5, 2**40 + 5, 0.5):
+        for compare in (torch.eq, torch.ne, torch.lt, torch.le, torch.gt, torch.ge):
+            assert torch.equal(compare(on_device, scalar).cpu(), compare(values, scalar)), \
+                (compare.__name__, scalar)
+
+
 def test_fp16_layer_norm_keeps_fp32_statistics_as_cuda_does() -> None:
     torch.manual_seed(3)
     # Rows around 40, where fp16 statistics would be 0.03 coarse: the weight

@@ -481,11 +481,13 @@ def EmulateSmallFloats : Pass<"triton-spirv-emulate-small-floats",
                               "ModuleOp"> {
   let summary = "bf16 and fp8 values as their bits, computed in f32";
   let description = [{
-    bf16, f8E5M2 and f8E4M3FN values become their bits (i16, i8): arithmetic
-    in f32, conversions as integer bit operations (SmallFloats.cpp). Other
-    fp8 formats, and ops that cannot be emulated, are errors.
+    bf16, f8E5M2, f8E4M3FN, f8E5M2FNUZ and f8E4M3FNUZ values become their
+    bits (i16, i8): arithmetic in f32, conversions as integer bit operations
+    (SmallFloats.cpp). Other fp8 formats, and ops that cannot be emulated,
+    are errors.
   }];
-  let dependentDialects = ["::mlir::arith::ArithDialect"];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::math::MathDialect"];
 }
 
 def ExpandDoubleMath : Pass<"triton-spirv-expand-double-math", "ModuleOp"> {

@@ -41,8 +41,8 @@ LogicalResult legalizeForSPIRV(func::FuncOp kernel, bool nativeMinMaxNum);
 /// remark says they are not.
 void roundCorrectly(func::FuncOp kernel, bool float64);
 
-/// bf16, f8E5M2 and f8E4M3FN values become their bits (i16, i8): arithmetic
-/// in f32, conversions as integer bit operations (SmallFloats.cpp). Fails,
+/// bf16, f8E5M2, f8E4M3FN, f8E5M2FNUZ and f8E4M3FNUZ values become their
+/// bits (i16, i8): arithmetic in f32, conversions as integer bit operations (SmallFloats.cpp). Fails,
 /// with a diagnostic, on other fp8 formats and on ops that cannot be
 /// emulated.
 LogicalResult emulateSmallFloats(func::FuncOp kernel);

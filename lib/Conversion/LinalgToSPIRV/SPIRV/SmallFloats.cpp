@@ -26,20 +26,27 @@ using namespace mlir;
 
 namespace {
 /// The 8-bit formats of Triton's fp8e5 and fp8e4nv (those of NVIDIA GPUs and
-/// PyTorch's float8_e5m2 / float8_e4m3fn).
+/// PyTorch's float8_e5m2 / float8_e4m3fn) and fp8e5b16 and fp8e4b8 (AMD's
+/// float8_e5m2fnuz / float8_e4m3fnuz).
 struct Float8Format {
   unsigned mantissaBits;
   int bias;
   bool hasInfinity;       // E5M2: exponent all ones is inf/NaN; E4M3FN: only
                           // 0x7F is NaN and there is no infinity
   uint32_t maxFiniteCode; // the largest finite magnitude's bits
+  bool negativeZeroIsNaN; // FNUZ: 0x80 is the one NaN, there is no -0 and
+                          // every other code is finite
 };
 
 std::optional<Float8Format> float8Format(Type type) {
   if (isa<Float8E5M2Type>(type))
-    return Float8Format{2, 15, true, 0x7B};
+    return Float8Format{2, 15, true, 0x7B, false};
   if (isa<Float8E4M3FNType>(type))
-    return Float8Format{3, 7, false, 0x7E};
+    return Float8Format{3, 7, false, 0x7E, false};
+  if (isa<Float8E5M2FNUZType>(type))
+    return Float8Format{2, 16, false, 0x7F, true};
+  if (isa<Float8E4M3FNUZType>(type))
+    return Float8Format{3, 8, false, 0x7F, true};
   return std::nullopt;
 }
 
@@ -117,7 +124,10 @@ struct Float8ToF32 : OpRewritePattern<arith::ExtFOp> {
     Value subnormal = bits.orI(sign, bits.bitsOf(subnormalValue));
     Value isSubnormal = bits.cmp(arith::CmpIPredicate::ult, magnitude, 1 << m);
     Value isSpecial, special;
-    if (format->hasInfinity) {
+    if (format->negativeZeroIsNaN) {
+      isSpecial = bits.cmp(arith::CmpIPredicate::eq, u, 0x80);
+      special = bits.i32(0x7FC00000);
+    } else if (format->hasInfinity) {
       // Exponent all ones: infinity with a zero mantissa, else NaN.
       isSpecial = bits.cmp(arith::CmpIPredicate::uge, magnitude,
                            0x7F & ~((1 << m) - 1));
@@ -129,6 +139,8 @@ struct Float8ToF32 : OpRewritePattern<arith::ExtFOp> {
     }
     Value result = bits.select(isSubnormal, subnormal,
                                bits.select(isSpecial, special, normal));
+    if (format->negativeZeroIsNaN) // 0x80's magnitude reads as a zero
+      result = bits.select(isSpecial, special, result);
     rewriter.replaceOp(op, bits.floatOf(result));
     return success();
   }
@@ -185,10 +197,18 @@ struct TruncFToFloat8 : OpRewritePattern<arith::TruncFOp> {
     Value isSubnormal = bits.cmp(arith::CmpIPredicate::ult, magnitude,
                                  (127 + 1 - format->bias) << 23);
     Value isNaN = bits.cmp(arith::CmpIPredicate::ugt, magnitude, 0x7F800000);
-    Value code = bits.select(isNaN, bits.i32(0x7F),
-                             bits.select(isSubnormal, subnormal, normal));
+    Value code = bits.select(isSubnormal, subnormal, normal);
+    Value withSign;
+    if (format->negativeZeroIsNaN) {
+      // NaN is 0x80; a zero drops its sign (0x80 would read as NaN).
+      Value isZero = bits.cmp(arith::CmpIPredicate::eq, code, 0);
+      withSign = bits.select(isNaN, bits.i32(0x80),
+                            bits.select(isZero, code, bits.orI(sign, code)));
+    } else {
+      withSign = bits.orI(sign, bits.select(isNaN, bits.i32(0x7F), code));
+    }
     Value byte = arith::TruncIOp::create(rewriter, loc, rewriter.getI8Type(),
-                                         bits.orI(sign, code));
+                                         withSign);
     rewriter.replaceOpWithNewOp<arith::BitcastOp>(op, op.getType(), byte);
     return success();
   }
@@ -288,7 +308,7 @@ LogicalResult rejectOtherSmallFloats(func::FuncOp kernel) {
         op->emitError("element type ")
             << floatType
             << " is not supported by the SPIR-V backend (of the fp8 formats, "
-               "f8E5M2 and f8E4M3FN are)";
+               "f8E5M2, f8E4M3FN, f8E5M2FNUZ and f8E4M3FNUZ are)";
         return WalkResult::interrupt();
       }
     }

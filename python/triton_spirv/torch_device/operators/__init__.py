@@ -145,6 +145,32 @@ _NOT_FROM_FLAGGEMS = {"fill_.Scalar", "zero_", "cat", "stack", "embedding_backwa
                       "native_layer_norm", "_safe_softmax"}
 
 
+# Comparisons with a Python scalar, whose integer scalar PyTorch converts to
+# the tensor's integer type first (int8 == 128 holds for -128, as 128 wraps
+# to -128); FlagGems' kernels compare the scalar as it is.
+_COMPARISONS_WITH_SCALAR = {"eq.Scalar", "ne.Scalar", "lt.Scalar", "le.Scalar", "gt.Scalar",
+                            "ge.Scalar"}
+
+
+def _in_dtype(value: Any, dtype: torch.dtype) -> Any:
+    """An integer scalar as PyTorch converts it to the integer `dtype` of the
+    tensor it meets (two's complement wrap-around); other scalars as they are."""
+    if (isinstance(value, bool) or not isinstance(value, int) or dtype == torch.bool
+            or dtype.is_floating_point or dtype.is_complex):
+        return value
+    info = torch.iinfo(dtype)
+    value &= (1 << info.bits) - 1
+    return value - (1 << info.bits) if info.min < 0 and value > info.max else value
+
+
+def _scalar_in_dtype(function: Any) -> Any:
+    @functools.wraps(function)
+    def run(tensor: torch.Tensor, other: Any, *args: Any, **kwargs: Any) -> Any:
+        return function(tensor, _in_dtype(other, tensor.dtype), *args, **kwargs)
+
+    return run
+
+
 def _takes(key: str) -> bool:
     """Whether FlagGems' kernel for the ATen operator `key` is registered.
     Not for operators that torch decomposes (CompositeImplicitAutograd, such
@@ -291,6 +317,8 @@ def enable() -> bool:
             self.config = [(key, function) for key, function in self.config if _takes(key)]
 
         def register_impl(self, key: str, function: Any) -> None:
+            if key in _COMPARISONS_WITH_SCALAR:
+                function = _scalar_in_dtype(function)
             super().register_impl(key, _or_on_the_cpu(key, function))
 
     with contextlib.redirect_stdout(io.StringIO()), warnings.catch_warnings():
