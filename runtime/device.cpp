@@ -350,8 +350,11 @@ int createLogicalDevice(tsr_device *device) {
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MAINTENANCE_3_PROPERTIES};
   VkPhysicalDeviceMaintenance4Properties maintenance4{
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MAINTENANCE_4_PROPERTIES};
+  VkPhysicalDeviceFloatControlsProperties floatControls{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FLOAT_CONTROLS_PROPERTIES};
   subgroup.pNext = &maintenance3;
-  void **next = &maintenance3.pNext;
+  maintenance3.pNext = &floatControls;
+  void **next = &floatControls.pNext;
   VkPhysicalDeviceProperties basics;
   vkGetPhysicalDeviceProperties(device->physical, &basics);
   if (basics.apiVersion >= VK_API_VERSION_1_3) {
@@ -396,6 +399,7 @@ int createLogicalDevice(tsr_device *device) {
             vkGetDeviceProcAddr(device->device,
                                 "vkGetPipelineExecutableStatisticsKHR"));
   }
+  device->denormPreserveFloat32 = floatControls.shaderDenormPreserveFloat32;
   device->subgroupSize = subgroup.subgroupSize;
   device->computeUnits = smBuiltins ? smProperties.shaderSMCount : 0;
   if (hostImport) {
@@ -582,6 +586,7 @@ int tsr_get_properties(tsr_device *device, tsr_properties *out) {
   out->min_storage_buffer_offset_alignment =
       limits.minStorageBufferOffsetAlignment;
   out->max_allocation_bytes = device->maxAllocationBytes;
+  out->denorm_preserve_float32 = device->denormPreserveFloat32;
   return 0;
 }
 } // extern "C"

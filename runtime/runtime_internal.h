@@ -138,6 +138,7 @@ struct tsr_device {
   /// per element and convert accumulators to operands
   /// (VK_NV_cooperative_matrix2).
   bool cooperativeMatrix2 = false;
+  bool denormPreserveFloat32 = false; // shaderDenormPreserveFloat32
   bool timestamps = false;
   PFN_vkGetMemoryHostPointerPropertiesEXT getHostPointerProperties = nullptr;
   std::mutex mutex;

@@ -55,6 +55,9 @@ typedef struct tsr_properties {
   /* The most bytes one allocation may have (tsr_allocate refuses more):
    * maxMemoryAllocationSize, and maxBufferSize on Vulkan 1.3. */
   uint64_t max_allocation_bytes;
+  /* Shaders may keep f32 denormals (shaderDenormPreserveFloat32), as CUDA
+   * does; without the DenormPreserve execution mode drivers may flush them. */
+  uint32_t denorm_preserve_float32;
 } tsr_properties;
 
 /* A host memory range bound as one storage buffer. */

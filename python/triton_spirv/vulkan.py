@@ -53,6 +53,7 @@ class _Properties(ctypes.Structure):
         ("bfloat16_cooperative_matrix", ctypes.c_uint32),
         ("cooperative_matrix2", ctypes.c_uint32),
         ("max_allocation_bytes", ctypes.c_uint64),
+        ("denorm_preserve_float32", ctypes.c_uint32),
     ]
 
 
@@ -87,6 +88,8 @@ class DeviceProperties:
     cooperative_matrix2: bool
     # The most bytes of one allocation or host import.
     max_allocation_bytes: int
+    # Shaders may keep f32 denormals (shaderDenormPreserveFloat32).
+    denorm_preserve_float32: bool
 
     @property
     def target(self) -> str:
@@ -225,7 +228,8 @@ class Device:
             buffer_device_address=bool(raw.buffer_device_address),
             bfloat16_cooperative_matrix=bool(raw.bfloat16_cooperative_matrix),
             cooperative_matrix2=bool(raw.cooperative_matrix2),
-            max_allocation_bytes=raw.max_allocation_bytes)
+            max_allocation_bytes=raw.max_allocation_bytes,
+            denorm_preserve_float32=bool(raw.denorm_preserve_float32))
 
     def synchronize(self) -> None:
         """Waits for the launches in flight."""

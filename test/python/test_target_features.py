@@ -28,7 +28,8 @@ def _row_max_of_dot(a_ptr, b_ptr, out_ptr, BLOCK: tl.constexpr):
 def _nvidia_properties(**changes) -> vulkan.DeviceProperties:
     return dataclasses.replace(vulkan.device().properties, vendor_id=0x10DE, name="NVIDIA test",
                                subgroup_size=32, max_shared_memory=49152,
-                               max_workgroup_invocations=1024, **changes)
+                               max_workgroup_invocations=1024,
+                               **{"denorm_preserve_float32": True, **changes})
 
 
 @pytest.mark.parametrize("bfloat16, matrix2, suffix", [
@@ -41,6 +42,33 @@ def test_arch_names_missing_features(monkeypatch: pytest.MonkeyPatch, bfloat16: 
     monkeypatch.setattr(vulkan.device(), "properties",
                         _nvidia_properties(bfloat16_cooperative_matrix=bfloat16, cooperative_matrix2=matrix2))
     assert driver.device_target().arch == "nvidia:32:49152:1024" + suffix
+
+
+@triton.jit
+def _scale(x_ptr, y_ptr):
+    tl.store(y_ptr, tl.load(x_ptr) * 0.5)
+
+
+@pytest.mark.parametrize("preserved", [True, False])
+def test_f32_denormals_are_kept_where_the_device_can(monkeypatch: pytest.MonkeyPatch,
+                                                     preserved: bool) -> None:
+    """As CUDA does, where the driver may keep them (the DenormPreserve
+    execution mode: NVIDIA's flushes f32 denormals without it)."""
+    monkeypatch.setattr(vulkan.device(), "properties",
+                        _nvidia_properties(denorm_preserve_float32=preserved))
+    target = driver.device_target()
+    assert target.arch.endswith(":-denorm-preserve-float32") != preserved
+    source = ASTSource(_scale, {"x_ptr": "*fp32", "y_ptr": "*fp32"})
+    compiled = triton.compile(source, target=target)
+    # OpExecutionMode (16) of DenormPreserve (4459) for 32-bit floats.
+    words = memoryview(compiled.asm["spv"]).cast("I")
+    modes, position = [], 5  # after the header
+    while position < len(words):
+        count, opcode = words[position] >> 16, words[position] & 0xFFFF
+        if opcode == 16:
+            modes.append(tuple(words[position + 2:position + count]))
+        position += count
+    assert ((4459, 32) in modes) == preserved
 
 
 @pytest.mark.parametrize("features", ["", ":-cooperative-matrix2", ":-bfloat16-cooperative-matrix:-cooperative-matrix2"])

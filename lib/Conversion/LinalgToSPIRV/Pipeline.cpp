@@ -81,6 +81,7 @@ void mlir::triton_spirv::buildLinalgToSPIRVPipeline(
   pm.addPass(createForbidContraction());
   OpPassManager &spirvModule = pm.nest<spirv::ModuleOp>();
   spirvModule.addPass(spirv::createSPIRVLowerABIAttributesPass());
+  spirvModule.addPass(createPreserveDenormals());
   spirvModule.addPass(spirv::createSPIRVUpdateVCEPass());
   spirvModule.addPass(createSetTargetVersion());
   spirvModule.addPass(createDeclareImpliedCapabilities());

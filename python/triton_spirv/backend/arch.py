@@ -44,8 +44,8 @@ def device_target() -> GPUTarget:
     """The active Vulkan device as a compile target. The arch names the tool's
     target preset and what the code depends on of this device: its subgroup
     size (shuffles), workgroup memory and largest workgroup, and the preset
-    features it lacks (an NVIDIA driver without bf16 cooperative matrices or
-    VK_NV_cooperative_matrix2);
+    features it lacks (an NVIDIA driver without bf16 cooperative matrices,
+    VK_NV_cooperative_matrix2 or f32 denormals);
     warp_size stays 32 because a workgroup is num_warps * 32 invocations."""
     p = vulkan.device().properties
     missing = []
@@ -53,6 +53,8 @@ def device_target() -> GPUTarget:
         missing.append("-bfloat16-cooperative-matrix")
     if p.target == "nvidia" and not p.cooperative_matrix2:
         missing.append("-cooperative-matrix2")
+    if p.target == "nvidia" and not p.denorm_preserve_float32:
+        missing.append("-denorm-preserve-float32")
     arch = Arch(p.target, p.subgroup_size, p.max_shared_memory, p.max_workgroup_invocations,
                 tuple(missing))
     return GPUTarget("spirv", str(arch), 32)

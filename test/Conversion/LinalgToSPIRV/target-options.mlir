@@ -14,7 +14,7 @@
 // NO-F64: error: the target cannot hold buffers of 'f64'
 // SMALL-MEMORY: error: out of resources: the kernel needs 4096 bytes of workgroup memory, the target has 1024
 // SMALL-WORKGROUP: error: workgroup size 128 is outside 1..64 for target 'lavapipe'
-// UNKNOWN: error: unknown target feature 'quantum'; expected int8, int16, int64, float16, float64, atomic-float-add, cooperative-matrix, bfloat16-cooperative-matrix, cooperative-matrix2 or buffer-device-address
+// UNKNOWN: error: unknown target feature 'quantum'; expected int8, int16, int64, float16, float64, atomic-float-add, cooperative-matrix, bfloat16-cooperative-matrix, cooperative-matrix2, buffer-device-address or denorm-preserve-float32
 // MORE: spirv.target_env = #spirv.target_env<#spirv.vce<v1.6, [{{.*}}Float64, CooperativeMatrixKHR], [{{.*}}SPV_KHR_cooperative_matrix]>
 func.func @kernel(%d: memref<?xf64> {triton_spirv.abi = "buffer", triton_spirv.arg_index = 0 : i64})
     attributes {triton_spirv.kernel} {

@@ -650,6 +650,18 @@ def SetTargetVersion : Pass<"triton-spirv-set-target-version",
   }];
 }
 
+def PreserveDenormals : Pass<"triton-spirv-preserve-denormals",
+                              "::mlir::spirv::ModuleOp"> {
+  let summary = "Keep f32 denormals where the target can, as CUDA does";
+  let description = [{
+    After spirv-lower-abi-attrs, where the target has
+    `denorm-preserve-float32`: each entry point gets the DenormPreserve
+    execution mode for 32-bit floats. Without it drivers may flush f32
+    denormal operands and results to zero (NVIDIA's does), where Triton's
+    CUDA backend keeps them.
+  }];
+}
+
 def DeclareReadOnlyBuffers
     : Pass<"triton-spirv-declare-read-only-buffers", "::mlir::spirv::ModuleOp"> {
   let summary = "Decorate the storage buffers the shader never writes "

@@ -34,6 +34,10 @@ struct TargetFeatures {
   /// Buffer device addresses (PhysicalStorageBuffer64): pointers read from
   /// memory as integers reach the memory they address.
   bool bufferDeviceAddress = false;
+  /// The DenormPreserve execution mode for f32 (shaderDenormPreserveFloat32):
+  /// f32 denormals are kept, as CUDA keeps them, where drivers would flush
+  /// them (NVIDIA's does).
+  bool denormPreserveFloat32 = false;
 };
 
 /// What the pipeline needs to know about a Vulkan device.
@@ -59,9 +63,9 @@ struct TargetDescription {
 
 /// Changes to a preset (0 or empty: keep the preset's). Features are named
 /// `int8`, `int16`, `int64`, `float16`, `float64`, `atomic-float-add`,
-/// `cooperative-matrix`, `bfloat16-cooperative-matrix`, `cooperative-matrix2`
-/// and `buffer-device-address`; `+name` (or `name`) enables one, `-name`
-/// disables it.
+/// `cooperative-matrix`, `bfloat16-cooperative-matrix`, `cooperative-matrix2`,
+/// `buffer-device-address` and `denorm-preserve-float32`; `+name` (or `name`)
+/// enables one, `-name` disables it.
 struct TargetOverrides {
   ArrayRef<std::string> features;
   unsigned maxWorkgroupMemoryBytes = 0;

@@ -24,7 +24,8 @@ constexpr TargetFeatures kDesktopFeatures{/*int8=*/true,
                                           /*cooperativeMatrix=*/false,
                                           /*bfloat16CooperativeMatrix=*/false,
                                           /*cooperativeMatrix2=*/false,
-                                          /*bufferDeviceAddress=*/true};
+                                          /*bufferDeviceAddress=*/true,
+                                          /*denormPreserveFloat32=*/false};
 const TargetDescription kTargets[] = {
     {"lavapipe", "", 32768, 1024, 128, 8, true, false, kDesktopFeatures},
     {"nvidia", "NVIDIA:DiscreteGPU", 49152, 1024, 256, 32, false, true,
@@ -33,6 +34,7 @@ const TargetDescription kTargets[] = {
        features.cooperativeMatrix = true;
        features.bfloat16CooperativeMatrix = true;
        features.cooperativeMatrix2 = true;
+       features.denormPreserveFloat32 = true;
        return features;
      }()},
     {"generic", "", 16384, 128, 128, 32, false, false, TargetFeatures{}},
@@ -49,7 +51,8 @@ SmallVector<std::pair<StringRef, bool *>> featureFlags(TargetFeatures &f) {
           {"cooperative-matrix", &f.cooperativeMatrix},
           {"bfloat16-cooperative-matrix", &f.bfloat16CooperativeMatrix},
           {"cooperative-matrix2", &f.cooperativeMatrix2},
-          {"buffer-device-address", &f.bufferDeviceAddress}};
+          {"buffer-device-address", &f.bufferDeviceAddress},
+          {"denorm-preserve-float32", &f.denormPreserveFloat32}};
 }
 } // namespace
 
@@ -139,6 +142,10 @@ triton_spirv::getTargetEnv(MLIRContext *context,
   if (f.bufferDeviceAddress) {
     capabilities.push_back("PhysicalStorageBufferAddresses");
     extensions.push_back("SPV_KHR_physical_storage_buffer");
+  }
+  if (f.denormPreserveFloat32) {
+    capabilities.push_back("DenormPreserve");
+    extensions.push_back("SPV_KHR_float_controls");
   }
   // Cooperative matrices need SPIR-V 1.6 (Vulkan 1.3).
   StringRef version = f.cooperativeMatrix ? "v1.6" : "v1.5";
