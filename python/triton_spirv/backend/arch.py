@@ -44,17 +44,18 @@ def device_target() -> GPUTarget:
     """The active Vulkan device as a compile target. The arch names the tool's
     target preset and what the code depends on of this device: its subgroup
     size (shuffles), workgroup memory and largest workgroup, and the preset
-    features it lacks (an NVIDIA driver without bf16 cooperative matrices,
-    VK_NV_cooperative_matrix2 or f32 denormals);
+    features it lacks (an NVIDIA driver without bf16 cooperative matrices or
+    VK_NV_cooperative_matrix2), and the DenormPreserve mode for f32 where the
+    device has it (no preset assumes it);
     warp_size stays 32 because a workgroup is num_warps * 32 invocations."""
     p = vulkan.device().properties
-    missing = []
+    changes = []
     if p.target == "nvidia" and not p.bfloat16_cooperative_matrix:
-        missing.append("-bfloat16-cooperative-matrix")
+        changes.append("-bfloat16-cooperative-matrix")
     if p.target == "nvidia" and not p.cooperative_matrix2:
-        missing.append("-cooperative-matrix2")
-    if p.target == "nvidia" and not p.denorm_preserve_float32:
-        missing.append("-denorm-preserve-float32")
+        changes.append("-cooperative-matrix2")
+    if p.denorm_preserve_float32:  # no preset assumes it
+        changes.append("+denorm-preserve-float32")
     arch = Arch(p.target, p.subgroup_size, p.max_shared_memory, p.max_workgroup_invocations,
-                tuple(missing))
+                tuple(changes))
     return GPUTarget("spirv", str(arch), 32)

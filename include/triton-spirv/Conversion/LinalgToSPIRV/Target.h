@@ -36,7 +36,8 @@ struct TargetFeatures {
   bool bufferDeviceAddress = false;
   /// The DenormPreserve execution mode for f32 (shaderDenormPreserveFloat32):
   /// f32 denormals are kept, as CUDA keeps them, where drivers would flush
-  /// them (NVIDIA's does).
+  /// them. No preset has it (the H200's NVIDIA driver lacks it and flushes);
+  /// the backend adds it for devices that report it.
   bool denormPreserveFloat32 = false;
 };
 

@@ -34,7 +34,6 @@ const TargetDescription kTargets[] = {
        features.cooperativeMatrix = true;
        features.bfloat16CooperativeMatrix = true;
        features.cooperativeMatrix2 = true;
-       features.denormPreserveFloat32 = true;
        return features;
      }()},
     {"generic", "", 16384, 128, 128, 32, false, false, TargetFeatures{}},
