@@ -60,7 +60,7 @@ convertModule(spirv::ModuleOp spirvModule, spirv::TargetEnvAttr targetEnv,
   index::populateIndexToSPIRVPatterns(typeConverter, patterns);
   ub::populateUBToSPIRVConversionPatterns(typeConverter, patterns);
   populateVectorToSPIRVPatterns(typeConverter, patterns);
-  triton_spirv::populateKernelToSPIRVPatterns(typeConverter, patterns);
+  triton_spirv::populateConvertToSPIRVPatterns(typeConverter, patterns);
   triton_spirv::populateFragmentVariablePatterns(typeConverter, patterns);
   triton_spirv::populateWorkgroupVectorPatterns(typeConverter, vectorWidths,
                                                 patterns);

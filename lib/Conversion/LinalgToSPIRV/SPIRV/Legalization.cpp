@@ -683,7 +683,7 @@ LogicalResult triton_spirv::legalizeForSPIRV(func::FuncOp kernel,
   return applyPatternsGreedily(kernel, std::move(patterns));
 }
 
-void triton_spirv::populateKernelToSPIRVPatterns(
+void triton_spirv::populateConvertToSPIRVPatterns(
     const SPIRVTypeConverter &typeConverter, RewritePatternSet &patterns) {
   patterns.add<ToGLInstruction<math::Exp2Op, spirv::GLExp2Op>,
                ToGLInstruction<math::Log2Op, spirv::GLLog2Op>, CtPopToBitCount,

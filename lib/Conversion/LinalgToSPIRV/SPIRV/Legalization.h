@@ -15,9 +15,6 @@ class SPIRVTypeConverter;
 namespace func {
 class FuncOp;
 }
-namespace spirv {
-class ModuleOp;
-}
 
 namespace triton_spirv {
 /// The kernels of `module` (func.func marked kKernelAttrName), each given
@@ -42,9 +39,9 @@ LogicalResult legalizeForSPIRV(func::FuncOp kernel, bool nativeMinMaxNum);
 void roundCorrectly(func::FuncOp kernel, bool float64);
 
 /// bf16, f8E5M2, f8E4M3FN, f8E5M2FNUZ and f8E4M3FNUZ values become their
-/// bits (i16, i8): arithmetic in f32, conversions as integer bit operations (SmallFloats.cpp). Fails,
-/// with a diagnostic, on other fp8 formats and on ops that cannot be
-/// emulated.
+/// bits (i16, i8): arithmetic in f32, conversions as integer bit operations
+/// (SmallFloats.cpp). Fails, with a diagnostic, on other fp8 formats and on
+/// ops that cannot be emulated.
 LogicalResult emulateSmallFloats(func::FuncOp kernel);
 
 /// Fuses each float multiply into the add or subtract that alone uses it
@@ -67,13 +64,12 @@ void populateExactRemainderPatterns(RewritePatternSet &patterns);
 /// (NVIDIA's and Mesa's compilers turn a*b + a*c into a*(b + c)).
 inline constexpr llvm::StringLiteral kExactAttrName = "triton_spirv.exact";
 
-
 /// Patterns for what upstream SPIR-V conversions lack: GLSL exp2/log2,
 /// population counts, exact FMAs, buffers at device addresses, the
 /// cooperative multiply-adds of bf16 bits (marked kBFloat16MatrixAttrName,
 /// lowered as f16 with the mark kept).
-void populateKernelToSPIRVPatterns(const SPIRVTypeConverter &typeConverter,
-                                   RewritePatternSet &patterns);
+void populateConvertToSPIRVPatterns(const SPIRVTypeConverter &typeConverter,
+                                    RewritePatternSet &patterns);
 
 /// The vector width of each workgroup buffer (memref.alloc) that has vector
 /// accesses (vector.load, vector.store).
