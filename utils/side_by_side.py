@@ -10,10 +10,26 @@ import json
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any, Callable
 
 import torch
+
+
+# Seconds of work before anything is timed, on both sides: through Vulkan the
+# H200 idles at 345 MHz and reaches its 1980 MHz only after some 0.1-0.3 s of
+# load, where CUDA keeps its clocks up (rounds right after a compile measured
+# up to 5 times as long).
+WARMUP_S = 1.0
+
+
+def warm_up(step: Callable[[], Any], seconds: float = WARMUP_S) -> None:
+    """Runs `step` (at least once) until `seconds` have passed."""
+    start = time.perf_counter()
+    step()
+    while time.perf_counter() - start < seconds:
+        step()
 
 
 def argument_parser(description: str | None) -> argparse.ArgumentParser:

@@ -13,11 +13,10 @@ Inductor takes one GPU type per process. `--mode` is torch.compile's mode (defau
 are the device's eager `mm`; `max-autotune-no-cudagraphs` autotunes Triton
 matmul templates); `--models` picks some. Times are wall clock per call
 after synchronizing, the median of ROUNDS rounds (and their spread) of
-about a quarter of a second each, after WARMUP_S seconds of calls not
-counted (on both sides: through Vulkan the H200 idles at 345 MHz and
-reaches its 1980 MHz only after some 0.1-0.3 s of load, where CUDA keeps
-its clocks up); "first call" is the first call's wall clock with empty
-compile caches: compiling (and autotuning) every kernel, and running once.
+about a quarter of a second each, after a second of calls not counted
+(side_by_side.WARMUP_S: the GPU's clocks); "first call" is the first
+call's wall clock with empty compile caches: compiling (and autotuning)
+every kernel, and running once.
 """
 
 from __future__ import annotations
@@ -34,11 +33,10 @@ import torch
 import torch.nn.functional as F
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from side_by_side import argument_parser, device_name, run_command_line  # noqa: E402
+from side_by_side import argument_parser, device_name, run_command_line, warm_up  # noqa: E402
 
 ROUNDS = 5
-# Seconds of calls before the rounds that count, and the length of a round.
-WARMUP_S = 1.0
+# Seconds a round of calls takes.
 ROUND_S = 0.25
 Model = tuple[Callable[..., Any], list[torch.Tensor], torch.nn.Module | None]
 
@@ -185,14 +183,13 @@ def _max_error(actual: Any, expected: Any) -> float:
 
 
 def _per_call_ms(fn: Callable[[], Any], synchronize: Callable[[], None], calls: int) -> list[float]:
-    # Calls for WARMUP_S first, not counted: the GPU's clocks ramp up under
-    # load (rounds right after a compile measured up to 5 times as long).
-    synchronize()
-    start = time.perf_counter()
-    while time.perf_counter() - start < WARMUP_S:
+    def round_of_calls() -> None:
         for _ in range(calls):
             fn()
         synchronize()
+
+    synchronize()
+    warm_up(round_of_calls)  # not counted: the GPU's clocks ramp up
     rounds = []
     for _ in range(ROUNDS):
         synchronize()

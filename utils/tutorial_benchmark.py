@@ -8,9 +8,8 @@ left out; its correctness checks run as written. Then the function its
 `triton.testing.perf_report` decorates is called for the points below, with
 provider "triton": the tutorial's own tensors, wrapper, autotune list and
 `do_bench` call, and its own GB/s or TFLOP/s (the median of three calls,
-after calls for WARMUP_S not counted: through Vulkan the H200 idles at 345
-MHz and reaches its 1980 MHz only under some 0.1-0.3 s of load, where CUDA
-keeps its clocks up). `--only 01,05` picks tutorials. The tutorials are not part of
+after a second of calls not counted: side_by_side.WARMUP_S, the GPU's
+clocks). `--only 01,05` picks tutorials. The tutorials are not part of
 this repository: pass a Triton 3.6 checkout's python/tutorials folder.
 
     bash scripts/gpu_machine.sh python3 utils/tutorial_benchmark.py benchmarks/h200-tutorials.json .tt/tutorials --side-by-side
@@ -23,17 +22,13 @@ import ast
 import os
 import statistics
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
 import torch
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from side_by_side import argument_parser, device_name, run_command_line  # noqa: E402
-
-# Seconds of calls of a point's function before the calls that count.
-WARMUP_S = 1.0
+from side_by_side import WARMUP_S, argument_parser, device_name, run_command_line, warm_up  # noqa: E402
 
 # (file, decorated function, unit, points)
 POINTS: list[tuple[str, str, str, list[dict[str, Any]]]] = [
@@ -98,13 +93,9 @@ def measure(backend: str, tutorials: Path, small: bool, only: str | None) -> dic
         checks[file] = failures
         mark = namespace[function]
         for point in points:
-            # The tutorial's function until WARMUP_S has passed (autotuning,
-            # caches, the GPU's clocks), then the median of three calls.
-            start = time.perf_counter()
-            while True:
-                mark.fn(provider="triton", **point)
-                if small or time.perf_counter() - start >= WARMUP_S:
-                    break
+            # The tutorial's function for a second (autotuning, caches, the
+            # GPU's clocks), then the median of three calls.
+            warm_up(lambda: mark.fn(provider="triton", **point), 0.0 if small else WARMUP_S)
             rates = [mark.fn(provider="triton", **point) for _ in range(3)]
             median = statistics.median(rate[0] if isinstance(rate, tuple) else rate for rate in rates)
             records.append({"tutorial": file, "point": describe(point), "unit": unit, "rate": median})
