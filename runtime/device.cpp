@@ -383,6 +383,11 @@ int createLogicalDevice(tsr_device *device) {
                            maintenance4.maxBufferSize);
   device->isCpu =
       properties.properties.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU;
+  if (features.features.sparseBinding && !device->isCpu &&
+      (families[device->queueFamily].queueFlags &
+       VK_QUEUE_SPARSE_BINDING_BIT) &&
+      basics.apiVersion >= VK_API_VERSION_1_3)
+    device->maxSpanningBytes = maintenance4.maxBufferSize;
   if (pushDescriptor) {
     device->maxPushDescriptors = pushDescriptorProperties.maxPushDescriptors;
     device->cmdPushDescriptorSet =
@@ -587,6 +592,7 @@ int tsr_get_properties(tsr_device *device, tsr_properties *out) {
       limits.minStorageBufferOffsetAlignment;
   out->max_allocation_bytes = device->maxAllocationBytes;
   out->denorm_preserve_float32 = device->denormPreserveFloat32;
+  out->max_spanning_bytes = device->maxSpanningBytes;
   return 0;
 }
 } // extern "C"

@@ -7,6 +7,9 @@
 
 #include "runtime_internal.h"
 
+#include <sys/mman.h>
+#include <unistd.h>
+
 using namespace tsr_internal;
 
 namespace tsr_internal {
@@ -53,9 +56,44 @@ void release(tsr_device *device, std::vector<ImportedBuffer> &buffers) {
   buffers.clear();
 }
 
+} // namespace tsr_internal
+
+namespace {
+/// The first memory type in `requirements` that has all of `wanted` and a
+/// heap that can hold them; -1 where none.
+int memoryTypeFor(const tsr_device *device,
+                  const VkMemoryRequirements &requirements,
+                  VkMemoryPropertyFlags wanted) {
+  VkPhysicalDeviceMemoryProperties memory;
+  vkGetPhysicalDeviceMemoryProperties(device->physical, &memory);
+  for (uint32_t type = 0; type < memory.memoryTypeCount; ++type)
+    if ((requirements.memoryTypeBits & (1u << type)) &&
+        (memory.memoryTypes[type].propertyFlags & wanted) == wanted &&
+        memory.memoryHeaps[memory.memoryTypes[type].heapIndex].size >=
+            requirements.size)
+      return type;
+  return -1;
+}
+
+/// Destroys a spanning allocation's buffer and memory, and gives back its
+/// host range.
+void destroySpanning(VkDevice device, tsr_allocation &allocation) {
+  destroyBuffer(device, allocation.buffer, VK_NULL_HANDLE);
+  for (VkDeviceMemory memory : allocation.spans)
+    vkFreeMemory(device, memory, nullptr);
+  allocation.spans.clear();
+  if (allocation.mapped)
+    munmap(allocation.mapped, allocation.size);
+}
+} // namespace
+
+namespace tsr_internal {
 void destroyAllocation(tsr_allocation *allocation) {
-  destroyBuffer(allocation->device->device, allocation->buffer,
-                allocation->memory);
+  if (!allocation->spans.empty())
+    destroySpanning(allocation->device->device, *allocation);
+  else
+    destroyBuffer(allocation->device->device, allocation->buffer,
+                  allocation->memory);
   delete allocation;
 }
 
@@ -149,41 +187,30 @@ int importHostMemory(tsr_device *device, void *hostPointer, uint64_t size,
 }
 } // namespace tsr_internal
 
-extern "C" {
-int tsr_allocate(tsr_device *device, uint64_t size, void **hostPointer,
-                 tsr_allocation **out) {
-  if (int status = checkAllocationSize(device, size, "allocating", "device"))
-    return status;
-  auto allocation = std::make_unique<tsr_allocation>();
-  allocation->device = device;
-  allocation->size = std::max<uint64_t>(size, 1);
+namespace {
+/// Makes `allocation` one buffer bound to one memory object, mapped.
+int allocateWhole(tsr_device *device, tsr_allocation &allocation) {
+  uint64_t size = allocation.size;
   VkBufferCreateInfo bufferInfo{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
-  bufferInfo.size = allocation->size;
+  bufferInfo.size = size;
   bufferInfo.usage = storageBufferUsage(device);
   bufferInfo.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
   TSR_CHECK(
-      vkCreateBuffer(device->device, &bufferInfo, nullptr, &allocation->buffer),
+      vkCreateBuffer(device->device, &bufferInfo, nullptr, &allocation.buffer),
       "vkCreateBuffer");
   VkMemoryRequirements requirements;
-  vkGetBufferMemoryRequirements(device->device, allocation->buffer,
+  vkGetBufferMemoryRequirements(device->device, allocation.buffer,
                                 &requirements);
-  VkPhysicalDeviceMemoryProperties memory;
-  vkGetPhysicalDeviceMemoryProperties(device->physical, &memory);
-  // Prefer device-local memory the host sees coherently; else any coherent
-  // host-visible memory.
+  // Device-local memory the host sees coherently where there is such (GPUs
+  // with resizable BAR), else any coherent host-visible memory.
   const VkMemoryPropertyFlags visible = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
                                         VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
-  int chosen = -1;
-  for (VkMemoryPropertyFlags wanted :
-       {visible | VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, visible})
-    for (uint32_t type = 0; type < memory.memoryTypeCount && chosen < 0; ++type)
-      if ((requirements.memoryTypeBits & (1u << type)) &&
-          (memory.memoryTypes[type].propertyFlags & wanted) == wanted &&
-          memory.memoryHeaps[memory.memoryTypes[type].heapIndex].size >=
-              requirements.size)
-        chosen = type;
+  int chosen = memoryTypeFor(device, requirements,
+                             visible | VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
+  if (chosen < 0)
+    chosen = memoryTypeFor(device, requirements, visible);
   auto cleanUp = [&] {
-    destroyBuffer(device->device, allocation->buffer, allocation->memory);
+    destroyBuffer(device->device, allocation.buffer, allocation.memory);
   };
   if (chosen < 0) {
     cleanUp();
@@ -196,25 +223,141 @@ int tsr_allocate(tsr_device *device, uint64_t size, void **hostPointer,
   allocateInfo.allocationSize = requirements.size;
   allocateInfo.memoryTypeIndex = chosen;
   VkResult result = vkAllocateMemory(device->device, &allocateInfo, nullptr,
-                                     &allocation->memory);
+                                     &allocation.memory);
   if (result == VK_SUCCESS)
-    result = vkBindBufferMemory(device->device, allocation->buffer,
-                                allocation->memory, 0);
+    result = vkBindBufferMemory(device->device, allocation.buffer,
+                                allocation.memory, 0);
   void *mapped = nullptr;
   if (result == VK_SUCCESS)
-    result = vkMapMemory(device->device, allocation->memory, 0, VK_WHOLE_SIZE,
+    result = vkMapMemory(device->device, allocation.memory, 0, VK_WHOLE_SIZE,
                          0, &mapped);
   if (result != VK_SUCCESS) {
     cleanUp();
     return fail("allocating " + std::to_string(size) +
                 " bytes of device memory: " + resultName(result));
   }
-  allocation->mapped = static_cast<uint8_t *>(mapped);
+  allocation.mapped = static_cast<uint8_t *>(mapped);
+  return 0;
+}
+
+/// Makes `allocation` an allocation of `size` bytes larger than one memory
+/// object may be: a sparse buffer bound to device-local memory objects of at
+/// most maxMemoryAllocationSize each, with a host range reserved to stand
+/// for it (the host cannot map sparse buffers' memory on NVIDIA).
+int allocateSpanning(tsr_device *device, uint64_t size,
+                     tsr_allocation &allocation) {
+  VkBufferCreateInfo bufferInfo{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
+  bufferInfo.flags = VK_BUFFER_CREATE_SPARSE_BINDING_BIT;
+  bufferInfo.size = size;
+  bufferInfo.usage = storageBufferUsage(device);
+  bufferInfo.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
+  TSR_CHECK(vkCreateBuffer(device->device, &bufferInfo, nullptr,
+                           &allocation.buffer),
+            "vkCreateBuffer (sparse)");
+  VkMemoryRequirements requirements;
+  vkGetBufferMemoryRequirements(device->device, allocation.buffer,
+                                &requirements);
+  // Pieces start at multiples of the sparse block size (the alignment).
+  uint64_t block = std::max<VkDeviceSize>(requirements.alignment, 1);
+  uint64_t piece = device->maxAllocationBytes / block * block;
+  int type = memoryTypeFor(device, requirements,
+                           VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
+  if (type < 0 || piece == 0)
+    return fail("no Vulkan memory type can back a sparse buffer of " +
+                std::to_string(size) + " bytes");
+  void *reserved = mmap(nullptr, size, PROT_NONE,
+                        MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (reserved == MAP_FAILED)
+    return fail("reserving " + std::to_string(size) +
+                " bytes of host address space for a spanning allocation");
+  allocation.mapped = static_cast<uint8_t *>(reserved);
+  allocation.size = size;
+
+  VkMemoryAllocateFlagsInfo flags = memoryAllocateFlags(device);
+  std::vector<VkSparseMemoryBind> binds;
+  for (uint64_t offset = 0; offset < requirements.size; offset += piece) {
+    VkMemoryAllocateInfo allocateInfo{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
+    allocateInfo.pNext = &flags;
+    allocateInfo.allocationSize = std::min(piece, requirements.size - offset);
+    allocateInfo.memoryTypeIndex = type;
+    VkDeviceMemory memory = VK_NULL_HANDLE;
+    TSR_CHECK(vkAllocateMemory(device->device, &allocateInfo, nullptr, &memory),
+              "allocating " + std::to_string(size) +
+                  " bytes of device memory in pieces");
+    allocation.spans.push_back(memory);
+    VkSparseMemoryBind bind{};
+    bind.resourceOffset = offset;
+    bind.size = allocateInfo.allocationSize;
+    bind.memory = memory;
+    binds.push_back(bind);
+  }
+  VkSparseBufferMemoryBindInfo bufferBinds{
+      allocation.buffer, uint32_t(binds.size()), binds.data()};
+  VkBindSparseInfo bindInfo{VK_STRUCTURE_TYPE_BIND_SPARSE_INFO};
+  bindInfo.bufferBindCount = 1;
+  bindInfo.pBufferBinds = &bufferBinds;
+  VkFenceCreateInfo fenceInfo{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+  VkFence bound = VK_NULL_HANDLE;
+  TSR_CHECK(vkCreateFence(device->device, &fenceInfo, nullptr, &bound),
+            "vkCreateFence");
+  VkResult result;
+  {
+    std::lock_guard<std::mutex> lock(device->mutex); // the queue's users
+    result = vkQueueBindSparse(device->queue, 1, &bindInfo, bound);
+  }
+  if (result == VK_SUCCESS)
+    result = vkWaitForFences(device->device, 1, &bound, VK_TRUE, UINT64_MAX);
+  vkDestroyFence(device->device, bound, nullptr);
+  TSR_CHECK(result, "binding the pieces of a spanning allocation");
+  return 0;
+}
+
+/// Registers a made allocation: launches, copies and lookups find it.
+void addAllocation(tsr_device *device,
+                   std::unique_ptr<tsr_allocation> allocation,
+                   void **hostPointer, tsr_allocation **out) {
   allocation->deviceAddress = bufferAddress(device, allocation->buffer);
-  *hostPointer = mapped;
+  *hostPointer = allocation->mapped;
   std::lock_guard<std::mutex> lock(device->mutex);
   device->allocations.emplace(allocation->mapped, allocation.get());
   *out = allocation.release();
+}
+} // namespace
+
+extern "C" {
+int tsr_allocate(tsr_device *device, uint64_t size, void **hostPointer,
+                 tsr_allocation **out) {
+  if (int status = checkAllocationSize(device, size, "allocating", "device"))
+    return status;
+  auto allocation = std::make_unique<tsr_allocation>();
+  allocation->device = device;
+  allocation->size = std::max<uint64_t>(size, 1);
+  if (int status = allocateWhole(device, *allocation))
+    return status;
+  addAllocation(device, std::move(allocation), hostPointer, out);
+  return 0;
+}
+
+int tsr_allocate_spanning(tsr_device *device, uint64_t size,
+                          void **hostPointer, tsr_allocation **out) {
+  if (size <= device->maxAllocationBytes)
+    return tsr_allocate(device, size, hostPointer, out);
+  if (size > device->maxSpanningBytes) {
+    checkAllocationSize(device, size, "allocating", "device");
+    return fail(lastError +
+                (device->maxSpanningBytes
+                     ? ", or " + std::to_string(device->maxSpanningBytes) +
+                           " spanning several (maxBufferSize)"
+                     : "; larger allocations span several, which needs "
+                       "sparse binding on a GPU"));
+  }
+  auto allocation = std::make_unique<tsr_allocation>();
+  allocation->device = device;
+  if (int status = allocateSpanning(device, size, *allocation)) {
+    destroySpanning(device->device, *allocation);
+    return status;
+  }
+  addAllocation(device, std::move(allocation), hostPointer, out);
   return 0;
 }
 

@@ -125,6 +125,10 @@ struct tsr_device {
   /// The most bytes one allocation (a buffer and its memory) may have:
   /// maxMemoryAllocationSize, and maxBufferSize where the device says.
   uint64_t maxAllocationBytes = 0;
+  /// The most bytes of a spanning allocation (tsr_allocate_spanning):
+  /// maxBufferSize where the device binds sparse buffers and is not the
+  /// CPU (whose copies go through host mappings); else 0.
+  uint64_t maxSpanningBytes = 0;
   // Whether launches can be timed, and whether they are: timestamps cost a
   // few microseconds per launch, so they are written once timing is asked
   // for (tsr_enable_timing).
@@ -184,6 +188,10 @@ struct tsr_allocation {
   VkDeviceAddress deviceAddress = 0;
   /// Host memory imported (tsr_import_host), not device memory.
   bool imported = false;
+  /// A spanning allocation: a sparse buffer over these memory objects, which
+  /// the host cannot map; `mapped` is a host range reserved to stand for it
+  /// (`memory` is then null).
+  std::vector<VkDeviceMemory> spans;
 };
 
 struct tsr_kernel {

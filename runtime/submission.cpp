@@ -538,8 +538,17 @@ int tsr_copy(tsr_device *device, void *destination, const void *source,
           });
     }
     // Host memory the driver cannot import (a file mapping, say): the CPU
-    // copies through the device memory's mapping.
+    // copies through the device memory's mapping, which spanning
+    // allocations do not have.
     release(device, imports);
+    for (const uint8_t *end : {from, static_cast<const uint8_t *>(to)})
+      if (tsr_allocation *allocation = allocationHolding(device, end, size))
+        if (!allocation->spans.empty())
+          return fail("copying " + std::to_string(size) +
+                      " bytes between a spanning allocation (past the "
+                      "device's largest single one) and host memory the "
+                      "device cannot import: copy through a plain CPU "
+                      "tensor");
   }
   if (int status = waitAll(device))
     return status;

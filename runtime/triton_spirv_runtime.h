@@ -58,6 +58,9 @@ typedef struct tsr_properties {
   /* Shaders may keep f32 denormals (shaderDenormPreserveFloat32), as CUDA
    * does; without the DenormPreserve execution mode drivers may flush them. */
   uint32_t denorm_preserve_float32;
+  /* The most bytes tsr_allocate_spanning allocates (maxBufferSize), or 0
+   * where the device cannot span several allocations (no sparse binding). */
+  uint64_t max_spanning_bytes;
 } tsr_properties;
 
 /* A host memory range bound as one storage buffer. */
@@ -84,6 +87,14 @@ int tsr_get_properties(tsr_device *device, tsr_properties *properties);
 typedef struct tsr_allocation tsr_allocation;
 int tsr_allocate(tsr_device *device, uint64_t size, void **host_pointer,
                  tsr_allocation **allocation);
+/* Device memory that the host reaches only through tsr_copy: as tsr_allocate
+ * up to max_allocation_bytes; beyond, up to max_spanning_bytes, one sparse
+ * buffer over several memory objects that the host cannot map. Then
+ * `host_pointer` receives a host address range reserved to stand for it:
+ * tsr_copy, tsr_fill and launches take addresses in it as they take
+ * mappings, but the host must never touch it. */
+int tsr_allocate_spanning(tsr_device *device, uint64_t size,
+                          void **host_pointer, tsr_allocation **allocation);
 /* Imports host memory (aligned to host_import_alignment, `size` a multiple
  * of it) for as long as the allocation lives: launches then bind ranges
  * inside it as they bind tsr_allocate memory, without importing it again. */

@@ -54,6 +54,7 @@ class _Properties(ctypes.Structure):
         ("cooperative_matrix2", ctypes.c_uint32),
         ("max_allocation_bytes", ctypes.c_uint64),
         ("denorm_preserve_float32", ctypes.c_uint32),
+        ("max_spanning_bytes", ctypes.c_uint64),
     ]
 
 
@@ -90,6 +91,9 @@ class DeviceProperties:
     max_allocation_bytes: int
     # Shaders may keep f32 denormals (shaderDenormPreserveFloat32).
     denorm_preserve_float32: bool
+    # The most bytes of an allocation spanning several (the spirv torch
+    # device's tensors past max_allocation_bytes); 0: none can.
+    max_spanning_bytes: int
 
     @property
     def target(self) -> str:
@@ -229,7 +233,8 @@ class Device:
             bfloat16_cooperative_matrix=bool(raw.bfloat16_cooperative_matrix),
             cooperative_matrix2=bool(raw.cooperative_matrix2),
             max_allocation_bytes=raw.max_allocation_bytes,
-            denorm_preserve_float32=bool(raw.denorm_preserve_float32))
+            denorm_preserve_float32=bool(raw.denorm_preserve_float32),
+            max_spanning_bytes=raw.max_spanning_bytes)
 
     def synchronize(self) -> None:
         """Waits for the launches in flight."""

@@ -69,7 +69,7 @@ struct CachingAllocator::Impl {
                       : (bytes + kSegmentRound - 1) / kSegmentRound * kSegmentRound;
     void *mapped = nullptr;
     tsr_allocation *allocation = nullptr;
-    if (tsr_allocate(activeDevice(), size, &mapped, &allocation))
+    if (tsr_allocate_spanning(activeDevice(), size, &mapped, &allocation))
       return nullptr;
     auto *block = new Block;
     block->address = static_cast<uint8_t *>(mapped);

@@ -5,7 +5,9 @@
 // mapping, so the Triton launcher finds its buffer with one lookup in the
 // runtime and binds it in place; the host never reads it directly except on
 // devices whose memory is the host's (lavapipe), copies go through
-// tsr_copy.
+// tsr_copy. Tensors past one Vulkan allocation (NVIDIA's 4 GiB) span
+// several (tsr_allocate_spanning): their data_ptr() is a reserved host
+// range that stands for the device memory and is never touched.
 //
 //===----------------------------------------------------------------------===//
 

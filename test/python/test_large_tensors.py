@@ -1,7 +1,9 @@
 """Tensors larger than one binding spans (maxStorageBufferRange: 128 MiB on
 lavapipe): the launcher passes them by buffer device address, through a
 variant of the kernel compiled for it, CPU tensors and spirv tensors alike.
-One allocation is at most maxMemoryAllocationSize."""
+One allocation is at most maxMemoryAllocationSize; the spirv device's tensors
+past it span several where the device binds sparse buffers (NVIDIA, not
+lavapipe)."""
 
 from __future__ import annotations
 
@@ -92,8 +94,41 @@ def test_operators_on_tensors_past_one_binding_stay_on_the_device() -> None:
 def test_allocations_past_the_device_limit_are_refused() -> None:
     # Past maxMemoryAllocationSize (2 GiB on lavapipe, 4 GiB on NVIDIA), a
     # driver may accept an allocation whose end the GPU never writes.
-    limit = vulkan.device().properties.max_allocation_bytes
+    properties = vulkan.device().properties
+    limit = max(properties.max_allocation_bytes, properties.max_spanning_bytes)
     if limit > 2**33:
-        pytest.skip("the device allocates more than 8 GiB at once")
-    with pytest.raises(torch.OutOfMemoryError, match="maxMemoryAllocationSize"):
+        pytest.skip("the device allocates more than 8 GiB")
+    with pytest.raises(torch.OutOfMemoryError, match="maxMemoryAllocationSize") as refused:
         torch.empty(limit + 2**20, dtype=torch.uint8, device="spirv")
+    if not properties.max_spanning_bytes:
+        assert "sparse binding" in str(refused.value)
+
+
+@triton.jit
+def _fill_with_index(out_ptr, n, BLOCK: tl.constexpr):
+    offsets = tl.program_id(0).to(tl.int64) * BLOCK + tl.arange(0, BLOCK)
+    tl.store(out_ptr + offsets, (offsets % 1000003).to(tl.int32), mask=offsets < n)
+
+
+def test_tensors_past_one_allocation_span_several() -> None:
+    # NVIDIA allocates at most 4 GiB at once: a 6 GiB tensor is one sparse
+    # buffer over two allocations, which kernels and copies see as one.
+    properties = vulkan.device().properties
+    if properties.max_spanning_bytes <= properties.max_allocation_bytes:
+        pytest.skip("the device cannot span several allocations (no sparse binding)")
+    n = max(6 * 2**30, properties.max_allocation_bytes + 2**30) // 4
+    before = torch.spirv.memory_allocated()
+    x = torch.empty(n, dtype=torch.int32, device="spirv")
+    _fill_with_index[(triton.cdiv(n, 1024),)](x, n, BLOCK=1024)
+    seam = properties.max_allocation_bytes // 4  # about where the second allocation starts
+    for start, end in [(0, 4096), (seam - 65536, seam + 65536), (n - 4096, n)]:
+        expected = (torch.arange(start, end) % 1000003).to(torch.int32)
+        assert torch.equal(x[start:end].cpu(), expected)  # a copy to the host
+        assert torch.equal(x[start:end].clone().cpu(), expected)  # on the device first
+    sample = torch.randint(0, n, (4096,))
+    assert torch.equal(x[sample.to("spirv")].cpu(), (sample % 1000003).to(torch.int32))
+    x.fill_(3)
+    assert torch.equal(x[seam - 8:seam + 8].cpu(), torch.full((16,), 3, dtype=torch.int32))
+    assert x[-1].item() == 3
+    del x
+    assert torch.spirv.memory_allocated() == before

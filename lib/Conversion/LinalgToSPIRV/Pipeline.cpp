@@ -82,6 +82,7 @@ void mlir::triton_spirv::buildLinalgToSPIRVPipeline(
   OpPassManager &spirvModule = pm.nest<spirv::ModuleOp>();
   spirvModule.addPass(spirv::createSPIRVLowerABIAttributesPass());
   spirvModule.addPass(createPreserveDenormals());
+  spirvModule.addPass(createComputeElementAddresses());
   spirvModule.addPass(spirv::createSPIRVUpdateVCEPass());
   spirvModule.addPass(createSetTargetVersion());
   spirvModule.addPass(createDeclareImpliedCapabilities());

@@ -16,3 +16,8 @@
 // CHECK-NEXT: "type": "i64"
 // SPIRV: OpMemoryModel PhysicalStorageBuffer64
 // SPIRV: OpConvertUToPtr
+// Element addresses are computed in 64 bits
+// (--triton-spirv-compute-element-addresses).
+// SPIRV: OpConvertPtrToU %ulong
+// SPIRV-NEXT: OpIAdd %ulong
+// SPIRV-NEXT: OpConvertUToPtr %_ptr_PhysicalStorageBuffer_float

@@ -662,6 +662,21 @@ def PreserveDenormals : Pass<"triton-spirv-preserve-denormals",
   }];
 }
 
+def ComputeElementAddresses
+    : Pass<"triton-spirv-compute-element-addresses", "::mlir::spirv::ModuleOp"> {
+  let summary = "Compute the addresses of elements reached through device "
+                "addresses in 64-bit integer arithmetic";
+  let description = [{
+    An access chain through a PhysicalStorageBuffer pointer (a tensor taken
+    by device address, a pointer loaded from memory) becomes the pointer's
+    address plus the byte offset of the element, in 64-bit integers, made a
+    pointer again. NVIDIA's driver computes access chains' offsets in 32
+    bits, even with 64-bit indices: elements 4 GiB or more past the pointer
+    wrapped around to its start. Struct members and array elements are
+    folded in; vector components stay an access chain of the result.
+  }];
+}
+
 def DeclareReadOnlyBuffers
     : Pass<"triton-spirv-declare-read-only-buffers", "::mlir::spirv::ModuleOp"> {
   let summary = "Decorate the storage buffers the shader never writes "
