@@ -494,6 +494,37 @@ void savePipelineCache(tsr_device *device) {
 extern "C" {
 const char *tsr_last_error(void) { return lastError.c_str(); }
 
+int tsr_enumerate_devices(tsr_device_summary *summaries, uint32_t capacity,
+                          uint32_t *count) {
+  tsr_device probe;
+  if (createInstance(&probe, /*validation=*/false))
+    return TSR_ERROR;
+  uint32_t found = 0;
+  vkEnumeratePhysicalDevices(probe.instance, &found, nullptr);
+  std::vector<VkPhysicalDevice> devices(found);
+  vkEnumeratePhysicalDevices(probe.instance, &found, devices.data());
+  std::vector<std::pair<VkPhysicalDeviceProperties, uint32_t>> listed;
+  for (uint32_t i = 0; i < found; ++i) {
+    VkPhysicalDeviceProperties properties;
+    vkGetPhysicalDeviceProperties(devices[i], &properties);
+    listed.emplace_back(properties, i);
+  }
+  std::stable_sort(listed.begin(), listed.end(),
+                   [](const auto &a, const auto &b) {
+                     return typeRank(a.first.deviceType) <
+                            typeRank(b.first.deviceType);
+                   });
+  for (uint32_t i = 0; i < found && i < capacity; ++i) {
+    summaries[i].vulkan_index = listed[i].second;
+    summaries[i].device_type = listed[i].first.deviceType;
+    std::snprintf(summaries[i].name, sizeof(summaries[i].name), "%s",
+                  listed[i].first.deviceName);
+  }
+  *count = found;
+  vkDestroyInstance(probe.instance, nullptr);
+  return 0;
+}
+
 int tsr_open_device(const char *selector, const char *pipelineCachePath,
                     int validation, tsr_device **out) {
   auto *device = new tsr_device();

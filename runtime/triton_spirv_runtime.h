@@ -71,6 +71,20 @@ typedef struct tsr_binding {
 
 const char *tsr_last_error(void);
 
+/* One Vulkan device, as tsr_enumerate_devices lists it. */
+typedef struct tsr_device_summary {
+  uint32_t vulkan_index; /* its selector for tsr_open_device */
+  uint32_t device_type;  /* VkPhysicalDeviceType */
+  char name[256];
+} tsr_device_summary;
+
+/* The Vulkan devices, in the order the default selection prefers them
+ * (discrete GPUs, integrated, virtual, then the rest, such as lavapipe;
+ * ties in Vulkan's order): `count` receives how many there are, and the
+ * first `capacity` are written to `devices`. */
+int tsr_enumerate_devices(tsr_device_summary *devices, uint32_t capacity,
+                          uint32_t *count);
+
 /* `selector`: NULL or "" for the default device (discrete GPU, else
  * integrated, else any), a decimal index, or a substring of the name.
  * `pipeline_cache_path`: file for VkPipelineCache data, or NULL.

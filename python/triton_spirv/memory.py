@@ -49,22 +49,21 @@ class _SlotPool:
             self._free[slot].append(address)
 
 
-_pool: _SlotPool | None = None
+_pools: dict[int, _SlotPool] = {}  # by device index
 
 
 def empty(shape: Sequence[int] | int, dtype: torch.dtype = torch.float32) -> torch.Tensor:
-    """An uninitialized tensor in device memory."""
-    global _pool
+    """An uninitialized tensor in the current device's memory."""
     shape = (shape,) if isinstance(shape, int) else tuple(shape)
     size = math.prod(shape) * dtype.itemsize
     if size == 0:
         return torch.empty(shape, dtype=dtype)
-    device = vulkan.device()
+    index = vulkan.current_index()
+    device = vulkan.device(index)
     if size <= _LARGEST_SLOT:
-        if _pool is None:
-            _pool = _SlotPool(device)
-        address, slot = _pool.take(size)
-        release = (_pool.give_back, address, slot)
+        pool = _pools.get(index) or _pools.setdefault(index, _SlotPool(device))
+        address, slot = pool.take(size)
+        release = (pool.give_back, address, slot)
     else:
         address, handle = device.allocate(size)
         release = (device.free, address, handle)

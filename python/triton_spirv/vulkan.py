@@ -7,6 +7,7 @@ import os
 import struct
 import threading
 from dataclasses import dataclass
+from typing import Callable
 from pathlib import Path
 
 from ._paths import runtime_library_path
@@ -122,6 +123,8 @@ def _lib() -> ctypes.CDLL:
             lib.tsr_open_device.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_int,
                                             ctypes.POINTER(ctypes.c_void_p)]
             lib.tsr_close_device.argtypes = [ctypes.c_void_p]
+            lib.tsr_enumerate_devices.argtypes = [ctypes.POINTER(_DeviceSummary), ctypes.c_uint32,
+                                                  ctypes.POINTER(ctypes.c_uint32)]
             lib.tsr_get_properties.argtypes = [ctypes.c_void_p, ctypes.POINTER(_Properties)]
             lib.tsr_create_kernel.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_size_t,
                                               ctypes.c_char_p, ctypes.c_uint32, ctypes.c_uint32,
@@ -312,24 +315,77 @@ class Device:
             self.handle = None
 
 
-_device: Device | None = None
+class _DeviceSummary(ctypes.Structure):
+    """tsr_device_summary (triton_spirv_runtime.h)."""
+    _fields_ = [("vulkan_index", ctypes.c_uint32), ("device_type", ctypes.c_uint32),
+                ("name", ctypes.c_char * 256)]
+
+
+_MAX_DEVICES = 16  # the spirv torch device's kMaxDevices
+_selectors: list[str] | None = None
+_devices: dict[int, Device] = {}
 _device_lock = threading.Lock()
 
 
-def device() -> Device:
-    """The process's Vulkan device: TRITON_SPIRV_DEVICE selects it (index or part of
-    the name; default: a discrete GPU, else integrated, else lavapipe), and
+def _device_selectors() -> list[str]:
+    """What opens each device index: TRITON_SPIRV_DEVICE's one device where it
+    is set (an index or part of the name), else every Vulkan device in the
+    order the runtime prefers them (discrete GPUs, integrated, then the rest
+    such as lavapipe)."""
+    global _selectors
+    if _selectors is None:
+        chosen = os.environ.get("TRITON_SPIRV_DEVICE")
+        if chosen:
+            _selectors = [chosen]
+        else:
+            summaries = (_DeviceSummary * _MAX_DEVICES)()
+            count = ctypes.c_uint32()
+            _check(_lib().tsr_enumerate_devices(summaries, _MAX_DEVICES, ctypes.byref(count)))
+            if count.value == 0:
+                raise VulkanError("no Vulkan device found")
+            _selectors = [str(summaries[i].vulkan_index)
+                          for i in range(min(count.value, _MAX_DEVICES))]
+    return _selectors
+
+
+def device_count() -> int:
+    """How many Vulkan devices this process uses (index 0 to count - 1)."""
+    return len(_device_selectors())
+
+
+def _default_index() -> int:
+    return 0
+
+
+# The current device's index where a caller names none: the spirv torch
+# device's current device once it is registered (it sets this), else 0.
+current_index: Callable[[], int] = _default_index
+
+
+def device(index: int | None = None) -> Device:
+    """Vulkan device `index` of this process (default: the current one;
+    device_count() says how many), opened on first use. TRITON_SPIRV_DEVICE
+    selects one device alone (an index or part of the name); without it
+    every Vulkan device is there, discrete GPUs first and lavapipe last.
     TRITON_SPIRV_VALIDATION=1 enables the validation layer."""
-    global _device
-    if _device is not None:
-        return _device
+    if index is None:
+        index = current_index()
+    opened = _devices.get(index)
+    if opened is not None:
+        return opened
     with _device_lock:
-        if _device is None:
+        if index not in _devices:
+            selectors = _device_selectors()
+            if not 0 <= index < len(selectors):
+                raise VulkanError(f"Vulkan device {index} does not exist: this process has "
+                                  f"{len(selectors)}")
             cache_dir = Path(os.environ.get("TRITON_CACHE_DIR", Path.home() / ".triton" / "cache"))
             cache_dir.mkdir(parents=True, exist_ok=True)
-            _device = Device(os.environ.get("TRITON_SPIRV_DEVICE"),
-                             cache_dir / "spirv-pipeline-cache.bin",
-                             os.environ.get("TRITON_SPIRV_VALIDATION") == "1")
+            # A pipeline cache per device (a driver rejects another's).
+            cache = cache_dir / ("spirv-pipeline-cache.bin" if index == 0
+                                 else f"spirv-pipeline-cache-{index}.bin")
+            opened = Device(selectors[index], cache, os.environ.get("TRITON_SPIRV_VALIDATION") == "1")
             import atexit
-            atexit.register(_device.close)
-        return _device
+            atexit.register(opened.close)
+            _devices[index] = opened
+        return _devices[index]

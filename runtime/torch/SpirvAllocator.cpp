@@ -18,7 +18,9 @@
 namespace triton_spirv {
 namespace {
 
-std::atomic<tsr_device *> theDevice{nullptr};
+std::atomic<tsr_device *> vulkanDevices[kMaxDevices];
+std::atomic<c10::DeviceIndex> registeredCount{1};
+thread_local c10::DeviceIndex current = 0;
 
 constexpr size_t kRound = 512;
 constexpr size_t kSmallRequest = 1 << 20;      // served from small segments
@@ -38,6 +40,7 @@ struct Block {
   Block *next = nullptr;
   tsr_allocation *segment = nullptr; // the Vulkan allocation it is part of
   size_t segmentSize = 0;
+  c10::DeviceIndex device = 0; // whose allocator it goes back to
 };
 
 struct BySizeThenAddress {
@@ -51,6 +54,7 @@ void deleteBlock(void *context);
 } // namespace
 
 struct CachingAllocator::Impl {
+  c10::DeviceIndex device = 0;
   std::mutex mutex;
   std::set<Block *, BySizeThenAddress> freeSmall, freeLarge;
   std::unordered_map<void *, Block *> inUse;
@@ -69,9 +73,11 @@ struct CachingAllocator::Impl {
                       : (bytes + kSegmentRound - 1) / kSegmentRound * kSegmentRound;
     void *mapped = nullptr;
     tsr_allocation *allocation = nullptr;
-    if (tsr_allocate_spanning(activeDevice(), size, &mapped, &allocation))
+    if (tsr_allocate_spanning(vulkanDevice(device), size, &mapped,
+                              &allocation))
       return nullptr;
     auto *block = new Block;
+    block->device = device;
     block->address = static_cast<uint8_t *>(mapped);
     block->size = size;
     block->small = small;
@@ -175,37 +181,69 @@ struct CachingAllocator::Impl {
 
 namespace {
 void deleteBlock(void *context) {
-  deviceAllocator().release(context);
+  auto *block = static_cast<Block *>(context);
+  deviceAllocator(block->device).release(block);
 }
 } // namespace
 
-tsr_device *activeDevice() {
-  tsr_device *device = theDevice.load();
+void registerDevice(c10::DeviceIndex index, tsr_device *device) {
+  TORCH_CHECK(index >= 0 && index < kMaxDevices, "spirv: device index ",
+              int(index), " out of range");
+  tsr_device *expected = nullptr;
+  TORCH_CHECK(vulkanDevices[index].compare_exchange_strong(expected, device) ||
+                  expected == device,
+              "spirv:", int(index),
+              " is already bound to another Vulkan device");
+}
+
+void setDeviceCount(c10::DeviceIndex count) {
+  TORCH_CHECK(count >= 1 && count <= kMaxDevices, "spirv: ", int(count),
+              " devices (at most ", int(kMaxDevices), ")");
+  registeredCount = count;
+}
+
+c10::DeviceIndex deviceCount() { return registeredCount.load(); }
+
+bool deviceRegistered(c10::DeviceIndex index) {
+  return index >= 0 && index < kMaxDevices && vulkanDevices[index].load();
+}
+
+c10::DeviceIndex checkedDeviceIndex(c10::DeviceIndex index) {
+  if (index < 0)
+    index = current;
+  TORCH_CHECK(index < deviceCount(), "spirv:", int(index),
+              " does not exist: this process has ", int(deviceCount()),
+              " spirv device(s)");
+  return index;
+}
+
+tsr_device *vulkanDevice(c10::DeviceIndex index) {
+  index = checkedDeviceIndex(index);
+  tsr_device *device = vulkanDevices[index].load();
   TORCH_CHECK(device,
               "the spirv device is not initialised: call torch.spirv.init() "
               "(torch does on the first tensor made on it from Python)");
   return device;
 }
 
-bool deviceInitialized() { return theDevice.load() != nullptr; }
+c10::DeviceIndex currentDevice() { return current; }
 
-void initializeDevice(tsr_device *device) {
-  tsr_device *expected = nullptr;
-  TORCH_CHECK(theDevice.compare_exchange_strong(expected, device) ||
-                  expected == device,
-              "the spirv device is already initialised with another "
-              "Vulkan device");
+void setCurrentDevice(c10::DeviceIndex index) {
+  current = checkedDeviceIndex(index);
 }
 
 void checkRuntime(int status, const char *what) {
   TORCH_CHECK(status == 0, "spirv: ", what, ": ", tsr_last_error());
 }
 
-CachingAllocator::CachingAllocator() : impl(std::make_unique<Impl>()) {}
+CachingAllocator::CachingAllocator(c10::DeviceIndex device)
+    : impl(std::make_unique<Impl>()) {
+  impl->device = device;
+}
 CachingAllocator::~CachingAllocator() = default;
 
 c10::DataPtr CachingAllocator::allocate(size_t bytes) {
-  c10::Device device(c10::DeviceType::PrivateUse1, 0);
+  c10::Device device(c10::DeviceType::PrivateUse1, impl->device);
   if (bytes == 0)
     return c10::DataPtr(nullptr, nullptr, nullptr, device);
   std::lock_guard<std::mutex> lock(impl->mutex);
@@ -219,8 +257,8 @@ void CachingAllocator::release(void *block) {
 
 void CachingAllocator::copy_data(void *destination, const void *source,
                                  size_t bytes) const {
-  checkRuntime(tsr_copy(activeDevice(), destination, source, bytes,
-                        /*wait=*/0, nullptr),
+  checkRuntime(tsr_copy(vulkanDevice(impl->device), destination, source,
+                        bytes, /*wait=*/0, nullptr),
                "copying device memory");
 }
 
@@ -240,23 +278,45 @@ void CachingAllocator::emptyCache() {
   impl->releaseFreeSegments();
 }
 
-CachingAllocator &deviceAllocator() {
-  static CachingAllocator allocator;
-  return allocator;
+CachingAllocator &deviceAllocator(c10::DeviceIndex index) {
+  index = checkedDeviceIndex(index);
+  static CachingAllocator *allocators[kMaxDevices] = {};
+  static std::once_flag made;
+  std::call_once(made, [] {
+    for (c10::DeviceIndex i = 0; i < kMaxDevices; ++i)
+      allocators[i] = new CachingAllocator(i); // lives with the process
+  });
+  return *allocators[index];
 }
 
 void resizeStorageBytes(const c10::Storage &storage, size_t bytes) {
   if (bytes <= storage.nbytes())
     return;
   TORCH_CHECK(storage.resizable(), "spirv: the storage is not resizable");
-  c10::DataPtr grown = deviceAllocator().allocate(bytes);
+  c10::DeviceIndex index = storage.device().index();
+  c10::DataPtr grown = deviceAllocator(index).allocate(bytes);
   if (storage.nbytes())
-    checkRuntime(tsr_copy(activeDevice(), grown.get(), storage.data(),
+    checkRuntime(tsr_copy(vulkanDevice(index), grown.get(), storage.data(),
                           storage.nbytes(), /*wait=*/0, nullptr),
                  "copying a resized storage");
   storage.set_data_ptr_noswap(std::move(grown));
   storage.set_nbytes(bytes);
 }
+
+/// What torch allocates spirv memory through where it names no device (a
+/// storage of the current one).
+struct CurrentDeviceAllocator final : public c10::Allocator {
+  c10::DataPtr allocate(size_t bytes) override {
+    return deviceAllocator(-1).allocate(bytes);
+  }
+  c10::DeleterFnPtr raw_deleter() const override { return nullptr; }
+  void copy_data(void *destination, const void *source,
+                 size_t bytes) const override {
+    deviceAllocator(-1).copy_data(destination, source, bytes);
+  }
+};
+
+CurrentDeviceAllocator currentDeviceAllocator;
 
 namespace {
 
@@ -265,10 +325,10 @@ namespace {
 /// it can be allocated before the device is opened.
 constexpr size_t kPinnedAlignment = 64 << 10;
 
-/// A pinned allocation and the device's import of it, once made.
+/// A pinned allocation and each device's import of it, once made.
 struct PinnedBlock {
   size_t bytes = 0;
-  tsr_allocation *import = nullptr;
+  std::vector<std::pair<tsr_device *, tsr_allocation *>> imports;
 };
 
 struct PinnedRegistry {
@@ -282,15 +342,16 @@ PinnedRegistry &pinnedRegistry() {
 }
 
 void freePinned(void *address) {
-  tsr_allocation *import = nullptr;
+  std::vector<std::pair<tsr_device *, tsr_allocation *>> imports;
   {
     PinnedRegistry &registry = pinnedRegistry();
     std::lock_guard<std::mutex> lock(registry.mutex);
     auto found = registry.blocks.find(static_cast<const uint8_t *>(address));
-    import = found->second.import;
+    imports = std::move(found->second.imports);
     registry.blocks.erase(found);
   }
-  tsr_free(import); // after the copies in flight that use it
+  for (auto [device, import] : imports)
+    tsr_free(import); // after the copies in flight that use it
   std::free(address);
 }
 
@@ -337,18 +398,23 @@ bool PinnedHostAllocator::isPinned(const void *address) {
   return pinnedBlockHolding(registry, address) != registry.blocks.end();
 }
 
-bool PinnedHostAllocator::prepareForCopy(const void *address) {
+bool PinnedHostAllocator::prepareForCopy(const void *address,
+                                         tsr_device *device) {
   PinnedRegistry &registry = pinnedRegistry();
   std::lock_guard<std::mutex> lock(registry.mutex);
   auto found = pinnedBlockHolding(registry, address);
   if (found == registry.blocks.end())
     return false;
   PinnedBlock &block = found->second;
+  for (auto [importer, import] : block.imports)
+    if (importer == device)
+      return true;
   // A device that cannot import host memory copies through the CPU.
-  if (!block.import &&
-      tsr_import_host(activeDevice(), const_cast<uint8_t *>(found->first),
-                      block.bytes, &block.import))
+  tsr_allocation *import = nullptr;
+  if (tsr_import_host(device, const_cast<uint8_t *>(found->first),
+                      block.bytes, &import))
     return false;
+  block.imports.emplace_back(device, import);
   return true;
 }
 
@@ -357,6 +423,6 @@ PinnedHostAllocator &pinnedHostAllocator() {
   return allocator;
 }
 
-REGISTER_ALLOCATOR(c10::DeviceType::PrivateUse1, &deviceAllocator());
+REGISTER_ALLOCATOR(c10::DeviceType::PrivateUse1, &currentDeviceAllocator);
 
 } // namespace triton_spirv

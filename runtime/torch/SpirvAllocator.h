@@ -24,12 +24,22 @@
 
 namespace triton_spirv {
 
-/// The Vulkan device the spirv device's tensors live on: set once by the
-/// Python package's lazy initialisation (which opens the device the Triton
-/// driver uses); an error names what to call before that.
-tsr_device *activeDevice();
-bool deviceInitialized();
-void initializeDevice(tsr_device *device);
+/// spirv:i lives on one Vulkan device, which the Python package opens (for
+/// the Triton driver too) and registers here at its lazy initialisation;
+/// before that there is one device, unregistered.
+constexpr c10::DeviceIndex kMaxDevices = 16;
+void registerDevice(c10::DeviceIndex index, tsr_device *device);
+void setDeviceCount(c10::DeviceIndex count);
+c10::DeviceIndex deviceCount();
+bool deviceRegistered(c10::DeviceIndex index);
+/// The Vulkan device of spirv:index; an error names what to call first.
+tsr_device *vulkanDevice(c10::DeviceIndex index);
+/// The calling thread's current device (torch.spirv.set_device).
+c10::DeviceIndex currentDevice();
+void setCurrentDevice(c10::DeviceIndex index);
+/// `index`, or the current device for -1; an error for one that does not
+/// exist.
+c10::DeviceIndex checkedDeviceIndex(c10::DeviceIndex index);
 
 /// Raises a torch error describing the runtime's last failure.
 void checkRuntime(int status, const char *what);
@@ -51,7 +61,7 @@ struct MemoryStats {
 /// to Vulkan on emptyCache() or when an allocation fails.
 class CachingAllocator final : public c10::Allocator {
 public:
-  CachingAllocator();
+  explicit CachingAllocator(c10::DeviceIndex device);
   ~CachingAllocator() override;
   c10::DataPtr allocate(size_t bytes) override;
   c10::DeleterFnPtr raw_deleter() const override { return nullptr; }
@@ -72,7 +82,8 @@ private:
   std::unique_ptr<Impl> impl;
 };
 
-CachingAllocator &deviceAllocator();
+/// The allocator of spirv:index (-1: the current device).
+CachingAllocator &deviceAllocator(c10::DeviceIndex index = -1);
 
 /// Pinned host memory (`pin_memory=True`): page-aligned host allocations
 /// the device imports once, at their first copy (tsr_import_host), so
@@ -86,9 +97,10 @@ public:
                  size_t bytes) const override;
   /// Whether `address` lies in pinned memory this allocator gave.
   bool isPinned(const void *address);
-  /// Imports the pinned memory holding `address` if it is not yet; whether
-  /// it is pinned and imported (copies of it may then be left queued).
-  bool prepareForCopy(const void *address);
+  /// Imports the pinned memory holding `address` into `device` if it is
+  /// not yet; whether it is pinned and imported (copies of it may then be
+  /// left queued).
+  bool prepareForCopy(const void *address, tsr_device *device);
 };
 
 PinnedHostAllocator &pinnedHostAllocator();

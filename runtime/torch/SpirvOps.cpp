@@ -36,11 +36,17 @@ using at::Tensor;
 
 constexpr c10::DeviceType kSpirv = c10::DeviceType::PrivateUse1;
 
-void checkSpirvDevice(std::optional<c10::Device> device) {
-  TORCH_CHECK(!device || device->type() != kSpirv || !device->has_index() ||
-                  device->index() == 0,
-              "spirv: only device 0 exists in this process (got ", *device,
-              ")");
+/// The spirv device a tensor is made on: the one named, else the current
+/// one.
+c10::DeviceIndex deviceIndexFor(std::optional<c10::Device> device) {
+  if (device && device->type() == kSpirv && device->has_index())
+    return checkedDeviceIndex(device->index());
+  return checkedDeviceIndex(-1);
+}
+
+/// The Vulkan device of a spirv tensor.
+tsr_device *vulkanDeviceOf(const Tensor &tensor) {
+  return vulkanDevice(tensor.device().index());
 }
 
 Tensor emptyMemoryFormat(IntArrayRef size,
@@ -49,10 +55,9 @@ Tensor emptyMemoryFormat(IntArrayRef size,
                          std::optional<c10::Device> device,
                          std::optional<bool> /*pinMemory*/,
                          std::optional<at::MemoryFormat> memoryFormat) {
-  checkSpirvDevice(device);
   TORCH_CHECK(!layout || *layout == at::kStrided,
               "spirv: only strided tensors are supported, not ", *layout);
-  return at::detail::empty_generic(size, &deviceAllocator(),
+  return at::detail::empty_generic(size, &deviceAllocator(deviceIndexFor(device)),
                                    c10::DispatchKeySet(c10::DispatchKey::PrivateUse1),
                                    c10::dtype_or_default(dtype), memoryFormat);
 }
@@ -62,11 +67,10 @@ Tensor emptyStrided(IntArrayRef size, IntArrayRef stride,
                     std::optional<at::Layout> layout,
                     std::optional<c10::Device> device,
                     std::optional<bool> /*pinMemory*/) {
-  checkSpirvDevice(device);
   TORCH_CHECK(!layout || *layout == at::kStrided,
               "spirv: only strided tensors are supported, not ", *layout);
   return at::detail::empty_strided_generic(
-      size, stride, &deviceAllocator(),
+      size, stride, &deviceAllocator(deviceIndexFor(device)),
       c10::DispatchKeySet(c10::DispatchKey::PrivateUse1),
       c10::dtype_or_default(dtype));
 }
@@ -96,10 +100,10 @@ bool fillsItsSpan(const Tensor &tensor, const Span &span) {
                            tensor.element_size();
 }
 
-void copyBytes(void *destination, const void *source, size_t bytes,
-               bool wait) {
-  checkRuntime(tsr_copy(activeDevice(), destination, source, bytes, wait,
-                        nullptr),
+/// Copies on `device`'s queue (or by its CPU), in order with its launches.
+void copyBytes(tsr_device *device, void *destination, const void *source,
+               size_t bytes, bool wait) {
+  checkRuntime(tsr_copy(device, destination, source, bytes, wait, nullptr),
                "copying a tensor");
 }
 
@@ -109,7 +113,8 @@ Tensor hostImage(const Tensor &tensor, const Span &span, bool readContents) {
   Tensor bytes = at::empty({static_cast<int64_t>(span.bytes)},
                            at::TensorOptions().dtype(at::kByte));
   if (readContents && span.bytes)
-    copyBytes(bytes.data_ptr(), span.first, span.bytes, /*wait=*/true);
+    copyBytes(vulkanDeviceOf(tensor), bytes.data_ptr(), span.first,
+              span.bytes, /*wait=*/true);
   return bytes.view(tensor.scalar_type())
       .as_strided(tensor.sizes(), tensor.strides(), 0);
 }
@@ -128,18 +133,24 @@ Tensor copyFrom(const Tensor &self, const Tensor &dst, bool nonBlocking) {
     return dst;
   Span from = spanOf(self), to = spanOf(dst);
   bool deviceToDevice = !self.is_cpu() && !dst.is_cpu();
-  if (self.scalar_type() == dst.scalar_type() &&
+  // Between two spirv devices the bytes go through the host (Vulkan
+  // devices share no memory here).
+  bool acrossDevices =
+      deviceToDevice && self.device().index() != dst.device().index();
+  if (!acrossDevices && self.scalar_type() == dst.scalar_type() &&
       self.sizes() == dst.sizes() && self.strides() == dst.strides() &&
       self.is_non_overlapping_and_dense()) {
     // Within the device the copy stays queued, in order with the launches,
     // and so does one from or to pinned memory with non_blocking=True (as
     // on CUDA; freeing the pinned memory waits for it). Other host memory
     // may go at once: the copy is waited for.
+    const Tensor &onDevice = self.is_cpu() ? dst : self;
+    tsr_device *device = vulkanDeviceOf(onDevice);
     const Tensor &host = self.is_cpu() ? self : dst;
     bool pinned = !deviceToDevice &&
-                  pinnedHostAllocator().prepareForCopy(host.data_ptr());
+                  pinnedHostAllocator().prepareForCopy(host.data_ptr(), device);
     bool queued = deviceToDevice || (nonBlocking && pinned);
-    copyBytes(to.first, from.first, to.bytes, /*wait=*/!queued);
+    copyBytes(device, to.first, from.first, to.bytes, /*wait=*/!queued);
     return dst;
   }
   Tensor source = self.is_cpu() ? self : hostImage(self, from, true);
@@ -149,7 +160,8 @@ Tensor copyFrom(const Tensor &self, const Tensor &dst, bool nonBlocking) {
   }
   Tensor image = hostImage(dst, to, !fillsItsSpan(dst, to));
   image.copy_(source);
-  copyBytes(to.first, image.data_ptr(), to.bytes, /*wait=*/true);
+  copyBytes(vulkanDeviceOf(dst), to.first, image.data_ptr(), to.bytes,
+            /*wait=*/true);
   return dst;
 }
 
@@ -199,7 +211,8 @@ Tensor &setTensor(Tensor &self, const Tensor &source) {
 }
 
 Tensor &setEmpty(Tensor &self) {
-  c10::Storage empty(c10::Storage::use_byte_size_t(), 0, &deviceAllocator(),
+  c10::Storage empty(c10::Storage::use_byte_size_t(), 0,
+                     &deviceAllocator(self.device().index()),
                      /*resizable=*/true);
   return setStorageWithOffset(self, std::move(empty), 0, {0}, {});
 }
@@ -229,14 +242,15 @@ Tensor &fillScalar(Tensor &self, const c10::Scalar &value) {
   auto pattern = fillPattern(self, value);
   if (pattern && fillsItsSpan(self, span) &&
       reinterpret_cast<uintptr_t>(span.first) % 4 == 0 && span.bytes % 4 == 0) {
-    checkRuntime(tsr_fill(activeDevice(), span.first, span.bytes, *pattern,
-                          nullptr),
+    checkRuntime(tsr_fill(vulkanDeviceOf(self), span.first, span.bytes,
+                          *pattern, nullptr),
                  "filling a tensor");
     return self;
   }
   Tensor image = hostImage(self, span, !fillsItsSpan(self, span));
   image.fill_(value);
-  copyBytes(span.first, image.data_ptr(), span.bytes, /*wait=*/true);
+  copyBytes(vulkanDeviceOf(self), span.first, image.data_ptr(), span.bytes,
+            /*wait=*/true);
   return self;
 }
 

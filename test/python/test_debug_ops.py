@@ -38,7 +38,7 @@ def test_assertions_on_device_tensors_are_reported_at_synchronize() -> None:
     out = torch.empty(300, device="spirv")
     for _ in range(3):  # launches of one kernel may be in flight together
         _checked_sqrt[(3, )](x, out, 300, BLOCK=128, debug=True)
-    assert launcher._queue.unchecked_assertions  # not waited for
+    assert launcher._queue_for(0).unchecked_assertions  # not waited for
     torch.spirv.synchronize()
     torch.testing.assert_close(out.cpu(), x.cpu().sqrt())
     x[7] = -1.0

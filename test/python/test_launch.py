@@ -285,7 +285,7 @@ def test_asynchronous_launches() -> None:
     try:
         _add[(4, )](x, x, y, 4096, BLOCK=1024)
         from triton_spirv.backend import launcher
-        assert launcher._queue.in_flight  # submitted, not waited for
+        assert launcher._queue_for(0).in_flight  # submitted, not waited for
         _add[(4, )](y, x, z, 4096, BLOCK=1024)  # runs after the first, reads y
         triton_spirv.synchronize()
         torch.testing.assert_close(z, 3 * x)

@@ -155,7 +155,7 @@ def test_cpu_tensors_on_a_discrete_gpu_warn_once(monkeypatch: pytest.MonkeyPatch
     from triton_spirv.backend import launcher
     device = _device()
     monkeypatch.setattr(device, "properties", dataclasses.replace(device.properties, is_discrete=True))
-    monkeypatch.setattr(launcher._queue, "warned_host_memory", False)
+    monkeypatch.setattr(launcher, "_warned_host_memory", False)
 
     @triton.jit
     def twice(x_ptr, n, BLOCK_SIZE: tl.constexpr):
@@ -261,10 +261,10 @@ def test_asynchronous_launches_run_in_order_and_events_time_them() -> None:
             _add[(4,)](a, ones, b, 4096, BLOCK_SIZE=1024)
             a, b = b, a
         end.record()
-        assert launcher._queue.in_flight  # recording an event does not wait
+        assert launcher._queue_for(0).in_flight  # recording an event does not wait
         assert start.elapsed_time(end) > 0
         triton_spirv.synchronize()
-        assert not launcher._queue.in_flight
+        assert not launcher._queue_for(0).in_flight
         assert torch.equal(a, torch.full((4096,), 50.0))
     finally:
         triton_spirv.set_asynchronous(False)

@@ -40,15 +40,15 @@ class Arch:
                 f"max-workgroup-memory={self.workgroup_memory} max-workgroup-size={self.max_workgroup}")
 
 
-def device_target() -> GPUTarget:
-    """The active Vulkan device as a compile target. The arch names the tool's
+def device_target(index: int | None = None) -> GPUTarget:
+    """A Vulkan device (default: the current one) as a compile target. The arch names the tool's
     target preset and what the code depends on of this device: its subgroup
     size (shuffles), workgroup memory and largest workgroup, and the preset
     features it lacks (an NVIDIA driver without bf16 cooperative matrices or
     VK_NV_cooperative_matrix2), and the DenormPreserve mode for f32 where the
     device has it (no preset assumes it);
     warp_size stays 32 because a workgroup is num_warps * 32 invocations."""
-    p = vulkan.device().properties
+    p = vulkan.device(index).properties
     changes = []
     if p.target == "nvidia" and not p.bfloat16_cooperative_matrix:
         changes.append("-bfloat16-cooperative-matrix")

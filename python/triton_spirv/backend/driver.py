@@ -37,13 +37,13 @@ class _Utils:
     def load_binary(name: str, kernel: bytes, shared: int, device: int) -> tuple:
         # A module that is not None tells Triton the kernel is loaded, so its
         # launcher and pipeline are made once, not at every launch.
-        binary = KernelBinary(kernel)
-        properties = vulkan.device().properties
+        binary = KernelBinary(kernel, device)
+        properties = vulkan.device(device).properties
         return (binary, binary, _NOMINAL_REGISTERS, 0, properties.max_workgroup_invocations)
 
     @staticmethod
     def get_device_properties(device: Any = None) -> dict:
-        properties = vulkan.device().properties
+        properties = vulkan.device(device if isinstance(device, int) else None).properties
         units = properties.compute_units or (os.cpu_count() if properties.is_cpu else 16)
         return {
             "max_shared_mem": properties.max_shared_memory,
@@ -66,21 +66,23 @@ class _Event:
     def __init__(self, enable_timing: bool = True) -> None:
         self.launch = 0
         self.wall_ns = 0
-        vulkan.device().enable_timing()
+        self.device = vulkan.current_index()  # the device whose launches it counts
+        vulkan.device(self.device).enable_timing()
 
     def record(self, stream: Any = None) -> None:
-        if not vulkan.device().properties.timestamps:
-            synchronize()
-        self.launch = last_launch()
+        if not vulkan.device(self.device).properties.timestamps:
+            synchronize(self.device)
+        self.launch = last_launch(self.device)
         self.wall_ns = time.perf_counter_ns()
 
     def synchronize(self) -> None:
-        synchronize()
+        synchronize(self.device)
 
     def elapsed_time(self, end: "_Event") -> float:
         """Milliseconds from this event to `end`."""
-        if vulkan.device().properties.timestamps:
-            return vulkan.device().elapsed_between(self.launch, end.launch) / 1e6
+        device = vulkan.device(self.device)
+        if device.properties.timestamps:
+            return device.elapsed_between(self.launch, end.launch) / 1e6
         return (end.wall_ns - self.wall_ns) / 1e6
 
 
@@ -91,19 +93,32 @@ class _DeviceInterface:
 
     @staticmethod
     def synchronize(device: Any = None) -> None:
-        synchronize()
+        synchronize(device if isinstance(device, int) else None)
 
     @staticmethod
     def current_device() -> int:
-        return 0
+        return vulkan.current_index()
 
     @staticmethod
     def set_device(device: Any) -> None:
-        pass
+        _set_current_device(device)
 
     @staticmethod
     def device_count() -> int:
-        return 1
+        return vulkan.device_count()
+
+
+def _set_current_device(device: Any) -> None:
+    """Through the spirv torch device (whose guards keep the current device)
+    where it is there; without it only device 0 exists to launch on."""
+    import torch
+
+    from .. import torch_device
+    if torch_device.try_register():
+        torch.spirv.set_device(device)
+    elif device not in (0, None):
+        raise ValueError(f"spirv device {device}: without the spirv torch device only device 0 "
+                         f"is used")
 
 
 def _add_cpu_stream_api() -> None:
@@ -145,13 +160,13 @@ class SPIRVDriver(DriverBase):
         if not torch_device.try_register():
             return torch.device("cpu")
         torch.spirv._lazy_init()
-        return torch.device(torch_device.DEVICE_TYPE, 0)
+        return torch.device(torch_device.DEVICE_TYPE, vulkan.current_index())
 
     def get_current_device(self) -> int:
-        return 0
+        return vulkan.current_index()
 
     def set_current_device(self, device: Any) -> None:
-        pass
+        _set_current_device(device)
 
     def get_current_stream(self, device: Any = None) -> int:
         return 0

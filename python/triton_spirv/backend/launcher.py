@@ -96,16 +96,17 @@ def _finish_resources(resources: list[_LaunchResource], copy_back: bool = True) 
 class LaunchQueue:
     """The device's one queue as the launchers see it: the launches in flight
     and what finishes them, the mode, and the host-import cache. Launches are
-    submitted one at a time, from any thread (`lock`); one queue per process,
-    `_queue`."""
+    submitted one at a time, from any thread (`lock`); one queue per device
+    (`_queue_for`)."""
 
-    def __init__(self) -> None:
+    def __init__(self, device_index: int) -> None:
+        self.device_index = device_index
         self.lock = threading.RLock()
         # Asynchronous mode: a launch returns once submitted, several are in
         # flight, and each is finished (copied back, its prints and
         # assertions reported) once the runtime has seen it done: at a later
         # launch or at synchronize().
-        self.asynchronous = os.environ.get("TRITON_SPIRV_ASYNC") == "1"
+        self.asynchronous = _asynchronous
         self.in_flight: deque[_InFlight] = deque()
         # The number of the latest launch submitted (the runtime numbers them).
         self.last_launch = 0
@@ -122,7 +123,6 @@ class LaunchQueue:
         # device-side assertion at the next synchronization.
         self.unchecked_assertions: dict[SPIRVLauncher, None] = {}
         self.host_imports: HostImports | None = None
-        self.warned_host_memory = False
 
     def set_asynchronous(self, enabled: bool) -> None:
         with self.lock:
@@ -139,7 +139,7 @@ class LaunchQueue:
             if not (self.abandoned or self.in_flight or self.device_work_pending
                     or self.unchecked_assertions):
                 return
-            device = vulkan.device()
+            device = vulkan.device(self.device_index)
             self.device_work_pending = False
             if self.abandoned:
                 device.synchronize()  # raises while a timed-out launch still runs
@@ -191,38 +191,67 @@ class LaunchQueue:
         while self.in_flight and self.in_flight[0].sequence <= finished:
             self.in_flight.popleft().finish()
 
-    def warn_host_memory(self, kernel: str) -> None:
-        """Once per process: a discrete GPU reads CPU tensors over PCIe (a
-        slow path users should know they take)."""
-        if not self.warned_host_memory:
-            self.warned_host_memory = True
-            warnings.warn(f"triton-spirv: {kernel} was given CPU tensors, which this discrete GPU "
-                          f"reaches over PCIe (imported host memory); tensors made on the spirv "
-                          f"device (device='spirv') are read at device-memory speed. Said once.",
-                          RuntimeWarning, stacklevel=4)
-
     def imports(self, device: vulkan.Device) -> HostImports:
         if self.host_imports is None:
             self.host_imports = HostImports(device)
         return self.host_imports
 
 
-def last_launch() -> int:
-    """The number of the latest launch submitted (for timing events)."""
-    return _queue.last_launch
+_warned_host_memory = False
+
+
+def _warn_host_memory(kernel: str) -> None:
+    """Once per process: a discrete GPU reads CPU tensors over PCIe (a slow
+    path users should know they take)."""
+    global _warned_host_memory
+    if not _warned_host_memory:
+        _warned_host_memory = True
+        warnings.warn(f"triton-spirv: {kernel} was given CPU tensors, which this discrete GPU "
+                      f"reaches over PCIe (imported host memory); tensors made on the spirv "
+                      f"device (device='spirv') are read at device-memory speed. Said once.",
+                      RuntimeWarning, stacklevel=4)
+
+
+# Asynchronous mode from the start (set_asynchronous changes it).
+_asynchronous = os.environ.get("TRITON_SPIRV_ASYNC") == "1"
+_queues: dict[int, LaunchQueue] = {}
+_queues_lock = threading.Lock()
+
+
+def _queue_for(device_index: int) -> LaunchQueue:
+    """The launch queue of a device (each has its own launch numbers)."""
+    queue = _queues.get(device_index)
+    if queue is None:
+        with _queues_lock:
+            queue = _queues.setdefault(device_index, LaunchQueue(device_index))
+    return queue
+
+
+def last_launch(device_index: int | None = None) -> int:
+    """The number of the latest launch submitted on a device (default: the
+    current one), for timing events."""
+    return _queue_for(vulkan.current_index() if device_index is None else device_index).last_launch
 
 
 def set_asynchronous(enabled: bool) -> None:
     """Asynchronous launches (also TRITON_SPIRV_ASYNC=1): a launch returns as
     soon as it is submitted, and its results (and failed assertions) are
     there after `synchronize()` (or once a later launch has seen it done)."""
-    _queue.set_asynchronous(enabled)
+    global _asynchronous
+    _asynchronous = enabled
+    for queue in list(_queues.values()):
+        queue.set_asynchronous(enabled)
 
 
-def synchronize() -> None:
-    """Waits for the launches in flight and finishes them, in order; raises
-    the first failure (a failed assertion, a launch past its timeout)."""
-    _queue.synchronize()
+def synchronize(device_index: int | None = None) -> None:
+    """Waits for the launches in flight (on one device, or on every device)
+    and finishes them, in order; raises the first failure (a failed
+    assertion, a launch past its timeout)."""
+    if device_index is not None:
+        _queue_for(device_index).synchronize()
+        return
+    for queue in list(_queues.values()):
+        queue.synchronize()
 
 
 class KernelBinary:
@@ -230,14 +259,15 @@ class KernelBinary:
     each kernel once): the .spv, made a pipeline on first launch (the pipeline
     layout needs the ABI metadata, which the launcher has)."""
 
-    def __init__(self, code: bytes) -> None:
+    def __init__(self, code: bytes, device_index: int) -> None:
         self.code = code
+        self.device_index = device_index  # the device Triton loaded it for
         self.kernel: vulkan.Kernel | None = None
 
     def pipeline(self, entry_point: str, num_bindings: int, push_constant_bytes: int) -> vulkan.Kernel:
         if self.kernel is None:
-            self.kernel = vulkan.Kernel(vulkan.device(), self.code, entry_point, num_bindings,
-                                        push_constant_bytes)
+            self.kernel = vulkan.Kernel(vulkan.device(self.device_index), self.code, entry_point,
+                                        num_bindings, push_constant_bytes)
         return self.kernel
 
 
@@ -373,7 +403,10 @@ class SPIRVLauncher:
         if bases and [bases.get(role) for role in PROGRAM_ID_BASES] != \
                 [self.program_id_base_offset + 4 * axis for axis in range(3)]:
             raise ValueError(f"{self.name}: the program id bases are not three consecutive words")
-        self.device = vulkan.device()
+        # Triton makes a launcher per device, while that device is current.
+        self.device_index = vulkan.current_index()
+        self.device = vulkan.device(self.device_index)
+        self.queue = _queue_for(self.device_index)
         import torch
         self.plain_tensor = torch.Tensor
         properties = self.device.properties
@@ -490,6 +523,10 @@ class SPIRVLauncher:
         """(address, size, element offset, storage bounds) of the range that
         binds a tensor argument that is not a plain tensor in device memory."""
         tensor, element_bytes = self._unwrap(value, position)
+        if tensor.device.type == "spirv" and tensor.device.index != self.device_index:
+            raise ValueError(f"argument {position} of {self.name} is on {tensor.device}, but the "
+                             f"kernel launches on spirv:{self.device_index} (the current device): "
+                             f"move the tensor, or make its device current (torch.spirv.device)")
         storage = tensor.untyped_storage()
         start, nbytes = storage.data_ptr(), storage.nbytes()
         data = tensor.data_ptr()
@@ -501,9 +538,9 @@ class SPIRVLauncher:
             data, start = data + address - start, address
         else:
             # Imports are bound whole: the runtime imports page-aligned ranges.
-            address, size = _queue.imports(self.device).region(storage, start, nbytes)
+            address, size = self.queue.imports(self.device).region(storage, start, nbytes)
             if self.discrete:
-                _queue.warn_host_memory(self.name)
+                _warn_host_memory(self.name)
         offset_bytes = data - address
         self._check_binding(offset_bytes, element_bytes, size, nbytes, position)
         return address, size, offset_bytes // element_bytes, (start - address, start - address + nbytes)
@@ -537,17 +574,17 @@ class SPIRVLauncher:
             grid = (0, 0, 0)  # an empty grid launches nothing, as on CUDA
         if enter_hook is not None:
             enter_hook(launch_metadata)
-        with _queue.lock:
+        with self.queue.lock:
             self._launch(grid, function, args)
         if exit_hook is not None:
             exit_hook(launch_metadata)
 
     def _launch(self, grid: tuple[int, int, int], function: KernelBinary, args: Sequence[Any]) -> None:
-        queue = _queue
+        queue = self.queue
         # The argument and debug blocks are rewritten only once the launches
         # before are done.
         if queue.abandoned or (queue.in_flight and self.rewrites_blocks):
-            synchronize()
+            queue.synchronize()
         if grid[0] == 0:
             return
         values = self._flatten(args)
@@ -665,8 +702,8 @@ class SPIRVLauncher:
         """The arguments with each address table replaced by its copy holding
         device addresses (AddressTables)."""
         from .address_tables import AddressTables
-        if _queue.in_flight:  # the launches before may write the tables
-            synchronize()
+        if self.queue.in_flight:  # the launches before may write the tables
+            self.queue.synchronize()
         tables = AddressTables(self.device, self.name)
         resources.append(tables)
         values = list(values)
@@ -692,8 +729,8 @@ class SPIRVLauncher:
     def _staging(self) -> StagedStorages:
         """Staging for this launch: the launches before are done first, since
         they may write what it copies (and copy back what they staged)."""
-        if _queue.in_flight:
-            synchronize()
+        if self.queue.in_flight:
+            self.queue.synchronize()
         return StagedStorages(self.device)
 
     def _bind_tensors(self, values: Sequence[Any], staged: StagedStorages | None = None,
@@ -759,4 +796,3 @@ class SPIRVLauncher:
 
 
 
-_queue = LaunchQueue()

@@ -29,13 +29,18 @@ class SpirvInterface(DeviceInterface):
     Stream = torch.spirv.Stream  # type: ignore[attr-defined]
 
     class Worker:
+        """What Inductor's compile workers ask (without initialising the
+        device where they can)."""
+
+        _current = 0
+
         @staticmethod
         def set_device(device: int) -> None:
-            pass
+            SpirvInterface.Worker._current = device
 
         @staticmethod
         def current_device() -> int:
-            return 0
+            return SpirvInterface.Worker._current
 
         @staticmethod
         def get_device_properties(device: torch.types.Device = None) -> Any:
@@ -43,19 +48,22 @@ class SpirvInterface(DeviceInterface):
 
     @staticmethod
     def current_device() -> int:
-        return 0
+        return torch.spirv.current_device()  # type: ignore[attr-defined]
 
     @staticmethod
     def set_device(device: torch.types.Device) -> None:
-        pass
+        torch.spirv.set_device(device)  # type: ignore[attr-defined]
 
     @staticmethod
     def maybe_exchange_device(device: int) -> int:
-        return 0
+        previous = torch.spirv.current_device()  # type: ignore[attr-defined]
+        if device >= 0 and device != previous:
+            torch.spirv.set_device(device)  # type: ignore[attr-defined]
+        return previous
 
     @staticmethod
     def exchange_device(device: int) -> int:
-        return 0
+        return SpirvInterface.maybe_exchange_device(device)
 
     @staticmethod
     def device_count() -> int:
@@ -94,7 +102,8 @@ class SpirvInterface(DeviceInterface):
         """The Triton target's arch (Inductor compiles for
         GPUTarget("spirv", this, 32)): the device's preset and limits."""
         from ..backend.arch import device_target
-        return device_target().arch
+        index = torch.spirv._index(device)  # type: ignore[attr-defined]
+        return device_target(index).arch
 
     @staticmethod
     def is_bf16_supported(including_emulation: bool = False) -> bool:

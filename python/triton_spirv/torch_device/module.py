@@ -1,8 +1,9 @@
 """`torch.spirv`: what torch.cuda offers, for the spirv device.
 
-One device (index 0: the Vulkan device TRITON_SPIRV_DEVICE picks) with one
-stream, its queue: kernel launches and copies run on it in order.
-`torch.manual_seed` seeds its random numbers."""
+spirv:i is Vulkan device i of `triton_spirv.vulkan` (TRITON_SPIRV_DEVICE
+picks one alone; otherwise every device, discrete GPUs first, lavapipe
+last), each with one stream, its queue: kernel launches and copies run on
+it in order. `torch.manual_seed` seeds their random numbers."""
 
 from __future__ import annotations
 
@@ -44,16 +45,23 @@ def is_initialized() -> bool:
 
 
 def _lazy_init() -> None:
-    """torch calls this before the first tensor is made on the device: the
-    allocator gets the Vulkan device that kernel launches use."""
+    """torch calls this before the first tensor is made on the device: every
+    Vulkan device opens, and the allocator gets the ones kernel launches
+    use."""
     global _initialized
     if _initialized:
         return
     with _init_lock:
         if not _initialized:
-            handle = vulkan.device().handle
-            if native.library().tsd_initialize(handle):
-                raise RuntimeError("the spirv device is bound to another Vulkan device")
+            library = native.library()
+            count = vulkan.device_count()
+            if library.tsd_set_device_count(count):
+                raise RuntimeError(f"the spirv device cannot have {count} devices")
+            for index in range(count):
+                if library.tsd_register_device(index, vulkan.device(index).handle):
+                    raise RuntimeError(f"spirv:{index} is bound to another Vulkan device")
+            # Kernels launch on the current device, which torch's guards set.
+            vulkan.current_index = library.tsd_current_device
             _initialized = True
             from . import operators
             operators.enable()
@@ -63,42 +71,53 @@ init = _lazy_init
 
 
 def _index(device: Any) -> int:
+    """The index of a spirv device (an int, a torch.device or its string;
+    None: the current one); ValueError for one that does not exist."""
     if device is None:
-        return 0
+        return current_device()
     if isinstance(device, int):
         index = device
     else:
         device = torch.device(device)
         if device.type != "spirv":
             raise ValueError(f"expected a spirv device, got {device}")
-        index = 0 if device.index is None else device.index
-    if index != 0:
-        raise ValueError(f"spirv: only device 0 exists in this process (got {index})")
+        index = current_device() if device.index is None else device.index
+    if not 0 <= index < device_count():
+        raise ValueError(f"spirv:{index} does not exist: this process has {device_count()} "
+                         f"spirv device(s)")
     return index
 
 
 def device_count() -> int:
-    return 1
+    return vulkan.device_count()
 
 
 def current_device() -> int:
-    return 0
+    return native.library().tsd_current_device() if _initialized else 0
 
 
 def set_device(device: Any) -> None:
-    _index(device)
+    index = _index(device)
+    _lazy_init()
+    native.library().tsd_set_current_device(index)
 
 
 def get_device_name(device: Any = None) -> str:
-    _index(device)
-    return vulkan.device().properties.name
+    return vulkan.device(_index(device)).properties.name
 
 
 @contextlib.contextmanager
 def device(device: Any) -> Iterator[None]:
-    """torch.cuda.device: there is one device, so nothing to switch."""
-    _index(device)
-    yield
+    """torch.cuda.device: the current device within the block."""
+    if device is None or (isinstance(device, int) and device < 0):
+        yield  # torch.cuda.device(None) and (-1) keep the current device
+        return
+    previous = current_device()
+    set_device(device)
+    try:
+        yield
+    finally:
+        set_device(previous)
 
 
 _DeviceGuard = device
@@ -107,8 +126,8 @@ _DeviceGuard = device
 class _DeviceProperties:
     """torch.cuda.get_device_properties()'s fields that libraries read."""
 
-    def __init__(self) -> None:
-        properties = vulkan.device().properties
+    def __init__(self, index: int) -> None:
+        properties = vulkan.device(index).properties
         self.name = properties.name
         # A compute capability below every CUDA feature test, so libraries
         # written for CUDA (FlagGems) take their portable paths.
@@ -119,15 +138,14 @@ class _DeviceProperties:
         self.total_memory = 1 << 30
 
 
-_properties: _DeviceProperties | None = None
+_properties: dict[int, _DeviceProperties] = {}
 
 
 def get_device_properties(device: Any = None) -> _DeviceProperties:
-    global _properties
-    _index(device)
-    if _properties is None:
-        _properties = _DeviceProperties()
-    return _properties
+    index = _index(device)
+    if index not in _properties:
+        _properties[index] = _DeviceProperties(index)
+    return _properties[index]
 
 
 def get_device_capability(device: Any = None) -> tuple[int, int]:
@@ -138,10 +156,10 @@ def get_device_capability(device: Any = None) -> tuple[int, int]:
 def synchronize(device: Any = None) -> None:
     """Waits for every kernel launch and copy on the device, and finishes
     the launches (their prints and assertions are reported)."""
-    _index(device)
+    index = _index(device)
     from ..backend.launcher import synchronize as finish_launches
-    finish_launches()
-    vulkan.device().synchronize()
+    finish_launches(index)
+    vulkan.device(index).synchronize()
 
 
 class Stream(torch.Stream):
@@ -158,7 +176,7 @@ def Event(enable_timing: bool = False, blocking: bool = False,  # noqa: N802 - t
     """An event of the spirv device (a torch.Event): done once the launches
     and copies before its record() are; elapsed_time() is their GPU time."""
     _lazy_init()
-    return torch.Event(device=torch.device("spirv", 0), enable_timing=enable_timing,
+    return torch.Event(device=torch.device("spirv", current_device()), enable_timing=enable_timing,
                        blocking=blocking, interprocess=interprocess)
 
 
@@ -178,42 +196,39 @@ def stream(stream: Any) -> Iterator[None]:
     yield
 
 
-def _stats() -> tuple[int, int, int, int]:
+def _stats(device: Any) -> tuple[int, int, int, int]:
     values = (ctypes.c_uint64 * 4)()
-    native.library().tsd_memory_stats(ctypes.byref(values))
+    native.library().tsd_memory_stats(_index(device), ctypes.byref(values))
     return tuple(values)  # type: ignore[return-value]
 
 
 def memory_allocated(device: Any = None) -> int:
     """Bytes held by tensors (rounded to the allocator's 512-byte blocks)."""
-    _index(device)
-    return _stats()[0]
+    return _stats(device)[0]
 
 
 def max_memory_allocated(device: Any = None) -> int:
-    _index(device)
-    return _stats()[1]
+    return _stats(device)[1]
 
 
 def memory_reserved(device: Any = None) -> int:
     """Bytes the allocator holds from Vulkan (in use or cached)."""
-    _index(device)
-    return _stats()[2]
+    return _stats(device)[2]
 
 
 def max_memory_reserved(device: Any = None) -> int:
-    _index(device)
-    return _stats()[3]
+    return _stats(device)[3]
 
 
 def reset_peak_memory_stats(device: Any = None) -> None:
-    _index(device)
-    native.library().tsd_reset_peak_memory_stats()
+    native.library().tsd_reset_peak_memory_stats(_index(device))
 
 
 def empty_cache() -> None:
-    """Gives the cached memory no tensor uses back to Vulkan."""
-    native.library().tsd_empty_cache()
+    """Gives the cached memory no tensor uses back to Vulkan (every
+    device's)."""
+    for index in range(device_count()):
+        native.library().tsd_empty_cache(index)
 
 
 class _PhiloxGenerator:
@@ -239,7 +254,8 @@ class _PhiloxGenerator:
         self._state = state.clone()
 
 
-default_generators = (_PhiloxGenerator(torch.initial_seed()),)
+# One per device torch may name (the device library's kMaxDevices).
+default_generators = tuple(_PhiloxGenerator(torch.initial_seed()) for _ in range(16))
 
 
 # Random numbers of spirv tensors come from the device's generator and, for

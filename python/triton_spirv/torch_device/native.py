@@ -28,8 +28,12 @@ def load() -> ctypes.CDLL:
             raise RuntimeError(f"{path} does not load with torch {torch.__version__} (it is "
                                f"built for the torch it was compiled against): {error}") from error
         lib = ctypes.CDLL(path)
-        lib.tsd_initialize.argtypes = [ctypes.c_void_p]
-        lib.tsd_memory_stats.argtypes = [ctypes.POINTER(ctypes.c_uint64 * 4)]
+        lib.tsd_set_device_count.argtypes = [ctypes.c_int]
+        lib.tsd_register_device.argtypes = [ctypes.c_int, ctypes.c_void_p]
+        lib.tsd_set_current_device.argtypes = [ctypes.c_int]
+        lib.tsd_memory_stats.argtypes = [ctypes.c_int, ctypes.POINTER(ctypes.c_uint64 * 4)]
+        lib.tsd_reset_peak_memory_stats.argtypes = [ctypes.c_int]
+        lib.tsd_empty_cache.argtypes = [ctypes.c_int]
         lib.tsd_fallback_ops.restype = ctypes.c_char_p
         _library = lib
     return _library
