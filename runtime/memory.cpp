@@ -340,9 +340,14 @@ int tsr_allocate(tsr_device *device, uint64_t size, void **hostPointer,
 
 int tsr_allocate_spanning(tsr_device *device, uint64_t size,
                           void **hostPointer, tsr_allocation **out) {
-  if (size <= device->maxAllocationBytes)
-    return tsr_allocate(device, size, hostPointer, out);
-  if (size > device->maxSpanningBytes) {
+  if (size <= device->maxAllocationBytes) {
+    int status = tsr_allocate(device, size, hostPointer, out);
+    // Device memory the host maps is scarce where the GPU's BAR is small
+    // (an H200 with a 256 MiB BAR1 refused 256,000,000 bytes of it, though
+    // not larger sizes): memory the host never maps serves instead.
+    if (status == 0 || !device->maxSpanningBytes)
+      return status;
+  } else if (size > device->maxSpanningBytes) {
     checkAllocationSize(device, size, "allocating", "device");
     return fail(lastError +
                 (device->maxSpanningBytes

@@ -102,8 +102,9 @@ typedef struct tsr_allocation tsr_allocation;
 int tsr_allocate(tsr_device *device, uint64_t size, void **host_pointer,
                  tsr_allocation **allocation);
 /* Device memory that the host reaches only through tsr_copy: as tsr_allocate
- * up to max_allocation_bytes; beyond, up to max_spanning_bytes, one sparse
- * buffer over several memory objects that the host cannot map. Then
+ * up to max_allocation_bytes; beyond, up to max_spanning_bytes, or where
+ * tsr_allocate fails (a small BAR), one sparse buffer over memory objects
+ * that the host cannot map. Then
  * `host_pointer` receives a host address range reserved to stand for it:
  * tsr_copy, tsr_fill and launches take addresses in it as they take
  * mappings, but the host must never touch it. */

@@ -9,7 +9,7 @@ import torch
 import triton
 import triton.language as tl
 
-from .. import memory, vulkan
+from .. import memory, torch_device, vulkan
 
 _BLOCK = 1024
 # Triton's CUDA backend clears 256 MB; a CPU device (lavapipe) has no GPU
@@ -26,7 +26,13 @@ def _overwrite(buffer_ptr, n, BLOCK: tl.constexpr):
 
 
 def empty_cache_buffer() -> torch.Tensor:
-    size = _CPU_BYTES if vulkan.device().properties.is_cpu else _GPU_BYTES
+    """The current device's buffer: a spirv tensor where that device is
+    registered (its allocator does not need host-mapped memory, which a
+    small BAR may refuse), else mapped device memory."""
+    index = vulkan.current_index()
+    size = _CPU_BYTES if vulkan.device(index).properties.is_cpu else _GPU_BYTES
+    if torch_device.registered():
+        return torch.empty(size // 4, dtype=torch.int32, device=torch.device("spirv", index))
     return memory.empty(size // 4, torch.int32)
 
 
