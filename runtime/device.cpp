@@ -509,11 +509,10 @@ int tsr_enumerate_devices(tsr_device_summary *summaries, uint32_t capacity,
     vkGetPhysicalDeviceProperties(devices[i], &properties);
     listed.emplace_back(properties, i);
   }
-  std::stable_sort(listed.begin(), listed.end(),
-                   [](const auto &a, const auto &b) {
-                     return typeRank(a.first.deviceType) <
-                            typeRank(b.first.deviceType);
-                   });
+  std::stable_sort(
+      listed.begin(), listed.end(), [](const auto &a, const auto &b) {
+        return typeRank(a.first.deviceType) < typeRank(b.first.deviceType);
+      });
   for (uint32_t i = 0; i < found && i < capacity; ++i) {
     summaries[i].vulkan_index = listed[i].second;
     summaries[i].device_type = listed[i].first.deviceType;

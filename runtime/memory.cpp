@@ -229,8 +229,8 @@ int allocateWhole(tsr_device *device, tsr_allocation &allocation) {
                                 allocation.memory, 0);
   void *mapped = nullptr;
   if (result == VK_SUCCESS)
-    result = vkMapMemory(device->device, allocation.memory, 0, VK_WHOLE_SIZE,
-                         0, &mapped);
+    result = vkMapMemory(device->device, allocation.memory, 0, VK_WHOLE_SIZE, 0,
+                         &mapped);
   if (result != VK_SUCCESS) {
     cleanUp();
     return fail("allocating " + std::to_string(size) +
@@ -251,17 +251,17 @@ int allocateSpanning(tsr_device *device, uint64_t size,
   bufferInfo.size = size;
   bufferInfo.usage = storageBufferUsage(device);
   bufferInfo.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
-  TSR_CHECK(vkCreateBuffer(device->device, &bufferInfo, nullptr,
-                           &allocation.buffer),
-            "vkCreateBuffer (sparse)");
+  TSR_CHECK(
+      vkCreateBuffer(device->device, &bufferInfo, nullptr, &allocation.buffer),
+      "vkCreateBuffer (sparse)");
   VkMemoryRequirements requirements;
   vkGetBufferMemoryRequirements(device->device, allocation.buffer,
                                 &requirements);
   // Pieces start at multiples of the sparse block size (the alignment).
   uint64_t block = std::max<VkDeviceSize>(requirements.alignment, 1);
   uint64_t piece = device->maxAllocationBytes / block * block;
-  int type = memoryTypeFor(device, requirements,
-                           VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
+  int type =
+      memoryTypeFor(device, requirements, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
   if (type < 0 || piece == 0)
     return fail("no Vulkan memory type can back a sparse buffer of " +
                 std::to_string(size) + " bytes");
@@ -338,8 +338,8 @@ int tsr_allocate(tsr_device *device, uint64_t size, void **hostPointer,
   return 0;
 }
 
-int tsr_allocate_spanning(tsr_device *device, uint64_t size,
-                          void **hostPointer, tsr_allocation **out) {
+int tsr_allocate_spanning(tsr_device *device, uint64_t size, void **hostPointer,
+                          tsr_allocation **out) {
   if (size <= device->maxAllocationBytes) {
     int status = tsr_allocate(device, size, hostPointer, out);
     // Device memory the host maps is scarce where the GPU's BAR is small

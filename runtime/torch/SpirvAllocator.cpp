@@ -73,8 +73,7 @@ struct CachingAllocator::Impl {
                       : (bytes + kSegmentRound - 1) / kSegmentRound * kSegmentRound;
     void *mapped = nullptr;
     tsr_allocation *allocation = nullptr;
-    if (tsr_allocate_spanning(vulkanDevice(device), size, &mapped,
-                              &allocation))
+    if (tsr_allocate_spanning(vulkanDevice(device), size, &mapped, &allocation))
       return nullptr;
     auto *block = new Block;
     block->device = device;
@@ -257,8 +256,8 @@ void CachingAllocator::release(void *block) {
 
 void CachingAllocator::copy_data(void *destination, const void *source,
                                  size_t bytes) const {
-  checkRuntime(tsr_copy(vulkanDevice(impl->device), destination, source,
-                        bytes, /*wait=*/0, nullptr),
+  checkRuntime(tsr_copy(vulkanDevice(impl->device), destination, source, bytes,
+                        /*wait=*/0, nullptr),
                "copying device memory");
 }
 
@@ -411,8 +410,8 @@ bool PinnedHostAllocator::prepareForCopy(const void *address,
       return true;
   // A device that cannot import host memory copies through the CPU.
   tsr_allocation *import = nullptr;
-  if (tsr_import_host(device, const_cast<uint8_t *>(found->first),
-                      block.bytes, &import))
+  if (tsr_import_host(device, const_cast<uint8_t *>(found->first), block.bytes,
+                      &import))
     return false;
   block.imports.emplace_back(device, import);
   return true;

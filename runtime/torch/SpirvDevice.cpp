@@ -37,8 +37,7 @@ struct SpirvGuardImpl final : public c10::impl::DeviceGuardImplInterface {
     return c10::Device(kSpirv, currentDevice());
   }
   void setDevice(c10::Device device) const override {
-    TORCH_CHECK(device.type() == kSpirv, "spirv: not a spirv device: ",
-                device);
+    TORCH_CHECK(device.type() == kSpirv, "spirv: not a spirv device: ", device);
     setCurrentDevice(device.index());
   }
   void uncheckedSetDevice(c10::Device device) const noexcept override {
@@ -104,9 +103,8 @@ struct SpirvGuardImpl final : public c10::impl::DeviceGuardImplInterface {
     TORCH_CHECK(first->device == last->device,
                 "spirv: the events were recorded on different devices");
     uint64_t nanoseconds = 0;
-    checkRuntime(tsr_elapsed_between(vulkanDevice(first->device),
-                                     first->launch, last->launch,
-                                     &nanoseconds),
+    checkRuntime(tsr_elapsed_between(vulkanDevice(first->device), first->launch,
+                                     last->launch, &nanoseconds),
                  "timing events");
     return nanoseconds / 1e6;
   }

@@ -57,9 +57,10 @@ Tensor emptyMemoryFormat(IntArrayRef size,
                          std::optional<at::MemoryFormat> memoryFormat) {
   TORCH_CHECK(!layout || *layout == at::kStrided,
               "spirv: only strided tensors are supported, not ", *layout);
-  return at::detail::empty_generic(size, &deviceAllocator(deviceIndexFor(device)),
-                                   c10::DispatchKeySet(c10::DispatchKey::PrivateUse1),
-                                   c10::dtype_or_default(dtype), memoryFormat);
+  return at::detail::empty_generic(
+      size, &deviceAllocator(deviceIndexFor(device)),
+      c10::DispatchKeySet(c10::DispatchKey::PrivateUse1),
+      c10::dtype_or_default(dtype), memoryFormat);
 }
 
 Tensor emptyStrided(IntArrayRef size, IntArrayRef stride,
@@ -113,8 +114,8 @@ Tensor hostImage(const Tensor &tensor, const Span &span, bool readContents) {
   Tensor bytes = at::empty({static_cast<int64_t>(span.bytes)},
                            at::TensorOptions().dtype(at::kByte));
   if (readContents && span.bytes)
-    copyBytes(vulkanDeviceOf(tensor), bytes.data_ptr(), span.first,
-              span.bytes, /*wait=*/true);
+    copyBytes(vulkanDeviceOf(tensor), bytes.data_ptr(), span.first, span.bytes,
+              /*wait=*/true);
   return bytes.view(tensor.scalar_type())
       .as_strided(tensor.sizes(), tensor.strides(), 0);
 }

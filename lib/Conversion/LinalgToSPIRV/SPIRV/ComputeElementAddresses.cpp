@@ -27,8 +27,7 @@ void computeAddress(spirv::AccessChainOp chain) {
   };
   Value offset;
   auto add = [&](Value term) {
-    offset = offset ? spirv::IAddOp::create(builder, loc, offset, term)
-                    : term;
+    offset = offset ? spirv::IAddOp::create(builder, loc, offset, term) : term;
   };
   Type indexed = base.getPointeeType();
   ValueRange indices = chain.getIndices();
@@ -86,8 +85,7 @@ struct ComputeElementAddressesPass
     SmallVector<spirv::AccessChainOp> chains;
     getOperation().walk([&](spirv::AccessChainOp chain) {
       auto base = cast<spirv::PointerType>(chain.getBasePtr().getType());
-      if (base.getStorageClass() ==
-          spirv::StorageClass::PhysicalStorageBuffer)
+      if (base.getStorageClass() == spirv::StorageClass::PhysicalStorageBuffer)
         chains.push_back(chain);
     });
     for (spirv::AccessChainOp chain : chains)
