@@ -66,7 +66,10 @@ def run_ttir_passes(module: Any) -> None:
     pm = ir.pass_manager(module.context)
     pm.enable_debug()  # honours Triton's MLIR_ENABLE_DUMP & co. for debugging
     passes.common.add_inliner(pm)
-    passes.ttir.add_rewrite_tensor_pointer(pm)
+    # Triton 3.8 and later rewrite block pointers in the front end and have
+    # no such pass.
+    if hasattr(passes.ttir, "add_rewrite_tensor_pointer"):
+        passes.ttir.add_rewrite_tensor_pointer(pm)
     passes.ttir.add_rewrite_tensor_descriptor_to_pointer(pm)
     passes.common.add_canonicalizer(pm)
     passes.ttir.add_combine(pm)

@@ -11,6 +11,9 @@ __all__ = ["SPIRVOptions"]
 @dataclasses.dataclass(frozen=True)
 class SPIRVOptions:
     num_warps: int = 4
+    # A workgroup is num_warps * warp_size invocations (Triton 3.9 checks
+    # that against the device's largest workgroup at load time).
+    warp_size: int = 32
     num_ctas: int = 1
     num_stages: int = 1
     # `debug` keeps tl.device_assert (and integer-overflow checks) in the IR.
@@ -35,6 +38,10 @@ class SPIRVOptions:
     launch_cooperative_grid: bool = False
     extern_libs: tuple[tuple[str, str], ...] = ()
     instrumentation_mode: str = ""
+    # Triton 3.9's float sanitizer switch (TRITON_FPSAN_HOMOMORPHIC_CASTS),
+    # which its JIT passes to every backend; this one has no float
+    # sanitizer, so it is accepted and changes nothing.
+    fpsan_homomorphic_casts: bool = False
     # Accepted so that programs tuned for other backends (the tutorials' AMD
     # autotuning configs) run unchanged; they do not affect SPIR-V code.
     waves_per_eu: int = 0

@@ -44,6 +44,11 @@ tt.func @memory(%p: !tt.ptr<f16, 3>, %ptrs: tensor<16x!tt.ptr<f32>>, %m: tensor<
   %2 = tt.load %0, %m, %o cacheModifier = ca evictionPolicy = evict_last {isVolatile = true} : tensor<16x!tt.ptr<f32>>
   // CHECK: tt.store %{{.*}}, %{{.*}}, %{{.*}} cacheModifier = wt : tensor<16x!tt.ptr<f32>>
   tt.store %0, %2, %m cacheModifier = wt : tensor<16x!tt.ptr<f32>>
+  // Triton 3.9 prints the hints as one cache policy.
+  // CHECK: tt.load %{{.*}} {cachePolicy = #tt.cache_policy<cache_modifier = cg, eviction_policy = evict_first>} : tensor<16x!tt.ptr<f32>>
+  %p39 = tt.load %0 {cachePolicy = #tt.cache_policy<cache_modifier = cg, eviction_policy = evict_first>} : tensor<16x!tt.ptr<f32>>
+  // CHECK: tt.store %{{.*}}, %{{.*}} {cachePolicy = #tt.cache_policy<cache_modifier = none, eviction_policy = evict_last>} : tensor<16x!tt.ptr<f32>>
+  tt.store %0, %p39 {cachePolicy = #tt.cache_policy<cache_modifier = none, eviction_policy = evict_last>} : tensor<16x!tt.ptr<f32>>
   // CHECK: tt.atomic_rmw fadd, acq_rel, gpu, %{{.*}}, %{{.*}}, %{{.*}} : (tensor<16x!tt.ptr<f32>>, tensor<16xf32>, tensor<16xi1>) -> tensor<16xf32>
   %3 = tt.atomic_rmw fadd, acq_rel, gpu, %0, %2, %m : (tensor<16x!tt.ptr<f32>>, tensor<16xf32>, tensor<16xi1>) -> tensor<16xf32>
   %c0 = arith.constant 0 : i32

@@ -15,6 +15,8 @@ using namespace mlir::triton;
 
 #define GET_TYPEDEF_CLASSES
 #include "triton-spirv/Dialect/Triton/IR/TritonTypes.cpp.inc"
+#define GET_ATTRDEF_CLASSES
+#include "triton-spirv/Dialect/Triton/IR/TritonAttrs.cpp.inc"
 
 namespace {
 /// Triton inlines every non-`noinline` device function; allow the same here.
@@ -51,6 +53,10 @@ struct TritonInlinerInterface : public DialectInlinerInterface {
 
 void TritonDialect::initialize() {
   registerTypes();
+  addAttributes<
+#define GET_ATTRDEF_LIST
+#include "triton-spirv/Dialect/Triton/IR/TritonAttrs.cpp.inc"
+      >();
   addOperations<
 #define GET_OP_LIST
 #include "triton-spirv/Dialect/Triton/IR/TritonOps.cpp.inc"

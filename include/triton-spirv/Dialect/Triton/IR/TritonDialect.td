@@ -1,7 +1,8 @@
 //===- TritonDialect.td - The Triton IR dialect ------------*- tablegen -*-===//
 //
 // triton-spirv's own definition of the `tt` dialect: it parses and prints the
-// TTIR text that Triton 3.6 emits after its TTIR passes.
+// TTIR text that Triton emits after its TTIR passes (3.6; 3.9's cache
+// policies too).
 //
 //===----------------------------------------------------------------------===//
 
@@ -27,6 +28,7 @@ def Triton_Dialect : Dialect {
     "::mlir::ub::UBDialect"
   ];
   let useDefaultTypePrinterParser = 1;
+  let useDefaultAttributePrinterParser = 1;
   let extraClassDeclaration = [{
     void registerTypes();
   }];
