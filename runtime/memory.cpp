@@ -188,19 +188,29 @@ int importHostMemory(tsr_device *device, void *hostPointer, uint64_t size,
 } // namespace tsr_internal
 
 namespace {
-/// Makes `allocation` one buffer bound to one memory object, mapped.
-int allocateWhole(tsr_device *device, tsr_allocation &allocation) {
-  uint64_t size = allocation.size;
+/// A buffer of the runtime's usage (storageBufferUsage), and the memory it
+/// needs.
+int createStorageBuffer(tsr_device *device, uint64_t size,
+                        VkBufferCreateFlags flags, VkBuffer &buffer,
+                        VkMemoryRequirements &requirements) {
   VkBufferCreateInfo bufferInfo{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
+  bufferInfo.flags = flags;
   bufferInfo.size = size;
   bufferInfo.usage = storageBufferUsage(device);
   bufferInfo.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
-  TSR_CHECK(
-      vkCreateBuffer(device->device, &bufferInfo, nullptr, &allocation.buffer),
-      "vkCreateBuffer");
+  TSR_CHECK(vkCreateBuffer(device->device, &bufferInfo, nullptr, &buffer),
+            "vkCreateBuffer");
+  vkGetBufferMemoryRequirements(device->device, buffer, &requirements);
+  return 0;
+}
+
+/// Makes `allocation` one buffer bound to one memory object, mapped.
+int allocateWhole(tsr_device *device, tsr_allocation &allocation) {
+  uint64_t size = allocation.size;
   VkMemoryRequirements requirements;
-  vkGetBufferMemoryRequirements(device->device, allocation.buffer,
-                                &requirements);
+  if (int status =
+          createStorageBuffer(device, size, 0, allocation.buffer, requirements))
+    return status;
   // Device-local memory the host sees coherently where there is such (GPUs
   // with resizable BAR), else any coherent host-visible memory.
   const VkMemoryPropertyFlags visible = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
@@ -246,17 +256,11 @@ int allocateWhole(tsr_device *device, tsr_allocation &allocation) {
 /// for it (the host cannot map sparse buffers' memory on NVIDIA).
 int allocateSpanning(tsr_device *device, uint64_t size,
                      tsr_allocation &allocation) {
-  VkBufferCreateInfo bufferInfo{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
-  bufferInfo.flags = VK_BUFFER_CREATE_SPARSE_BINDING_BIT;
-  bufferInfo.size = size;
-  bufferInfo.usage = storageBufferUsage(device);
-  bufferInfo.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
-  TSR_CHECK(
-      vkCreateBuffer(device->device, &bufferInfo, nullptr, &allocation.buffer),
-      "vkCreateBuffer (sparse)");
   VkMemoryRequirements requirements;
-  vkGetBufferMemoryRequirements(device->device, allocation.buffer,
-                                &requirements);
+  if (int status =
+          createStorageBuffer(device, size, VK_BUFFER_CREATE_SPARSE_BINDING_BIT,
+                              allocation.buffer, requirements))
+    return status;
   // Pieces start at multiples of the sparse block size (the alignment).
   uint64_t block = std::max<VkDeviceSize>(requirements.alignment, 1);
   uint64_t piece = device->maxAllocationBytes / block * block;

@@ -173,6 +173,17 @@ struct RegisterHooks {
   RegisterHooks() { at::RegisterPrivateUse1HooksInterface(new SpirvHooks); }
 } registerHooks;
 
+/// 0, or TSR_ERROR where `call` throws (the C API's callers read the text
+/// from torch's exception, not tsr_last_error).
+template <typename Call> int statusOf(Call call) {
+  try {
+    call();
+    return 0;
+  } catch (const std::exception &) {
+    return TSR_ERROR;
+  }
+}
+
 } // namespace
 } // namespace triton_spirv
 
@@ -180,23 +191,16 @@ extern "C" {
 
 /// Makes spirv:0 .. spirv:count-1 exist (before they are registered).
 int tsd_set_device_count(int count) {
-  try {
+  return triton_spirv::statusOf([&] {
     triton_spirv::setDeviceCount(static_cast<c10::DeviceIndex>(count));
-    return 0;
-  } catch (const std::exception &) {
-    return TSR_ERROR;
-  }
+  });
 }
 
-/// Binds spirv:index to the Vulkan device Python opened; 0 or TSR_ERROR
-/// (with tsr_last_error unchanged: the text is in the exception).
+/// Binds spirv:index to the Vulkan device Python opened.
 int tsd_register_device(int index, tsr_device *device) {
-  try {
+  return triton_spirv::statusOf([&] {
     triton_spirv::registerDevice(static_cast<c10::DeviceIndex>(index), device);
-    return 0;
-  } catch (const std::exception &) {
-    return TSR_ERROR;
-  }
+  });
 }
 
 int tsd_current_device(void) { return triton_spirv::currentDevice(); }
@@ -204,12 +208,9 @@ int tsd_current_device(void) { return triton_spirv::currentDevice(); }
 /// Makes spirv:index the calling thread's current device; TSR_ERROR for
 /// one that does not exist.
 int tsd_set_current_device(int index) {
-  try {
+  return triton_spirv::statusOf([&] {
     triton_spirv::setCurrentDevice(static_cast<c10::DeviceIndex>(index));
-    return 0;
-  } catch (const std::exception &) {
-    return TSR_ERROR;
-  }
+  });
 }
 
 /// Bytes in use, their peak, bytes held from Vulkan, their peak, of

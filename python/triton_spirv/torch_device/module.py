@@ -99,7 +99,8 @@ def current_device() -> int:
 def set_device(device: Any) -> None:
     index = _index(device)
     _lazy_init()
-    native.library().tsd_set_current_device(index)
+    if native.library().tsd_set_current_device(index):
+        raise ValueError(f"spirv:{index} cannot be made the current device")
 
 
 def get_device_name(device: Any = None) -> str:
