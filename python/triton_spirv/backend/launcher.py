@@ -321,6 +321,25 @@ def _runtime_paths(types: tuple[Any, ...], prefix: tuple[int, ...],
     return paths
 
 
+def _decompose_descriptor_3_6(descriptor: Any) -> list[Any]:
+    shape, strides = list(descriptor.shape), list(descriptor.strides)
+    return [descriptor.base, *shape, *strides, descriptor.padding == "nan", *shape, *strides]
+
+
+def _descriptor_decomposition() -> Callable[[Any], list[Any]]:
+    """How the front end expands a host TensorDescriptor into kernel
+    arguments: Triton's own function where it has one (3.9 adds
+    round_f32_to_tf32 after the padding flag), else 3.6's layout."""
+    try:
+        from triton.backends.driver import decompose_descriptor
+    except ImportError:
+        return _decompose_descriptor_3_6
+    return lambda descriptor: list(decompose_descriptor(descriptor))
+
+
+_decompose_descriptor = _descriptor_decomposition()
+
+
 def _element_bytes(type_name: str) -> int:
     """Bytes of a scalar of a buffer element type named as in the ABI ("f32",
     "i8", ..., "vector<4xf32>": its f32 lanes)."""
@@ -485,9 +504,9 @@ class SPIRVLauncher:
     def _flatten(self, args: Sequence[Any]) -> Sequence[Any]:
         """The TTIR function's arguments: tuples flattened, constexprs left
         out. Triton's front end expands a host TensorDescriptor into its base,
-        shape, strides, whether padding is NaN, then the shape (i32) and
-        strides again (as its CUDA launcher passes them when there is no TMA
-        descriptor)."""
+        shape, strides, whether padding is NaN (and, from 3.9, whether f32
+        rounds to tf32), then the shape (i32) and strides again (as its CUDA
+        launcher passes them when there is no TMA descriptor)."""
         if self.plain_args:
             return self.select_runtime_args(args)
         values: list[Any] = []
@@ -498,8 +517,7 @@ class SPIRVLauncher:
             if not is_descriptor:
                 values.append(value)
                 continue
-            shape, strides = list(value.shape), list(value.strides)
-            values += [value.base, *shape, *strides, value.padding == "nan", *shape, *strides]
+            values += _decompose_descriptor(value)
         return values
 
     def _unwrap(self, value: Any, position: int) -> tuple[Any, int]:
