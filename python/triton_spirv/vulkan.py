@@ -7,8 +7,8 @@ import os
 import struct
 import threading
 from dataclasses import dataclass
-from typing import Callable
 from pathlib import Path
+from typing import Callable
 
 from ._paths import runtime_library_path
 
