@@ -297,3 +297,24 @@ def test_asynchronous_launches() -> None:
             triton_spirv.synchronize()
     finally:
         triton_spirv.set_asynchronous(False)
+
+
+@triton.jit
+def _increment(x_ptr, BLOCK: tl.constexpr):
+    offsets = tl.arange(0, BLOCK)
+    tl.store(x_ptr + offsets, tl.load(x_ptr + offsets) + 1)
+
+
+def test_unloading_a_module_releases_its_pipeline() -> None:
+    # Triton 3.8 and later call the driver's unload_module when a compiled
+    # kernel goes; a launch after that makes the pipeline again.
+    from triton_spirv.backend.driver import _Utils
+
+    x = torch.zeros(64)
+    compiled = _increment[(1,)](x, BLOCK=64)
+    binary = compiled.module
+    assert binary.kernel is not None
+    _Utils.unload_module(binary)
+    assert binary.kernel is None
+    _increment[(1,)](x, BLOCK=64)
+    assert binary.kernel is not None and torch.equal(x, torch.full((64,), 2.0))

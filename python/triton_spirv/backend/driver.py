@@ -42,6 +42,14 @@ class _Utils:
         return (binary, binary, _NOMINAL_REGISTERS, 0, properties.max_workgroup_invocations)
 
     @staticmethod
+    def unload_module(module: Any) -> None:
+        """Triton 3.8 and later unload a kernel's module when its
+        CompiledKernel goes: its pipeline goes (the runtime waits for the
+        launches that use it)."""
+        if isinstance(module, KernelBinary):
+            module.kernel = None
+
+    @staticmethod
     def get_device_properties(device: Any = None) -> dict:
         properties = vulkan.device(device if isinstance(device, int) else None).properties
         units = properties.compute_units or (os.cpu_count() if properties.is_cpu else 16)
