@@ -1,8 +1,9 @@
 """spirv:0 and spirv:1 in one process: every Vulkan device is a spirv
 device. Lavapipe listed twice (two copies of its driver manifest) makes two
 Vulkan devices; a child process sees them, and checks copies between them,
-kernels and FlagGems operators on the second, the current device, per-device
-memory statistics and the error for a tensor on another device."""
+kernels, FlagGems operators and torch.compile on the second, the current
+device, per-device memory statistics and the error for a tensor on another
+device."""
 
 from __future__ import annotations
 
@@ -61,7 +62,13 @@ try:
     raise SystemExit("spirv:2 was made")
 except RuntimeError as error:
     assert "spirv:2 does not exist" in str(error), error
-del x1, out1, total
+# torch.compile's wrapper allocates and launches under the inputs' device.
+compiled = torch.compile(lambda t: torch.softmax(t * 2, -1) + 1)
+on1 = torch.randn(16, 32).to("spirv:1")
+result = compiled(on1)
+assert result.device.index == 1 and torch.spirv.current_device() == 0
+assert torch.allclose(result.cpu(), torch.softmax(on1.cpu() * 2, -1) + 1, atol=1e-5)
+del x1, out1, total, on1, result
 torch.spirv.empty_cache()
 assert torch.spirv.memory_reserved(1) == 0 and torch.spirv.memory_allocated(0) == 4096
 print("ok")
@@ -79,6 +86,7 @@ def test_two_vulkan_devices_are_spirv_0_and_spirv_1(tmp_path: Path) -> None:
         copies.append(str(copy))
     env = {key: value for key, value in os.environ.items() if key != "TRITON_SPIRV_DEVICE"}
     env["VK_ICD_FILENAMES"] = os.pathsep.join(copies)
+    env["TORCHINDUCTOR_FORCE_DISABLE_CACHES"] = "1"  # the code made here, not a cached one
     script = tmp_path / "two_devices.py"  # Triton reads a kernel's source file
     script.write_text(_CHILD)
     child = subprocess.run([sys.executable, str(script)], env=env, capture_output=True,

@@ -40,13 +40,13 @@ def register_codegen() -> dict[str, Any]:
             return f"from triton_spirv.inductor.interface import get_raw_stream as {name}"
 
         def set_device(self, device_idx: int) -> str:
-            return "pass  # one spirv device"
+            return f"torch.spirv.set_device({device_idx})"
 
         def synchronize(self) -> str:
             return "torch.spirv.synchronize()"
 
         def device_guard(self, device_idx: int) -> str:
-            return "torch._ops.contextlib.nullcontext()"
+            return f"torch.spirv.device({device_idx})"
 
         def current_stream(self) -> str:
             return "torch.spirv.current_stream()"
