@@ -113,8 +113,11 @@ def device(device: Any) -> Iterator[None]:
     if device is None or (isinstance(device, int) and device < 0):
         yield  # torch.cuda.device(None) and (-1) keep the current device
         return
-    previous = current_device()
-    set_device(device)
+    index, previous = _index(device), current_device()
+    if index == previous:  # compiled code enters this at every call
+        yield
+        return
+    set_device(index)
     try:
         yield
     finally:
