@@ -321,7 +321,8 @@ class _DeviceSummary(ctypes.Structure):
                 ("name", ctypes.c_char * 256)]
 
 
-_MAX_DEVICES = 16  # the spirv torch device's kMaxDevices
+# The most devices a process uses (the spirv torch device's kMaxDevices).
+MAX_DEVICES = 16
 _selectors: list[str] | None = None
 _devices: dict[int, Device] = {}
 _device_lock = threading.Lock()
@@ -338,13 +339,13 @@ def _device_selectors() -> list[str]:
         if chosen:
             _selectors = [chosen]
         else:
-            summaries = (_DeviceSummary * _MAX_DEVICES)()
+            summaries = (_DeviceSummary * MAX_DEVICES)()
             count = ctypes.c_uint32()
-            _check(_lib().tsr_enumerate_devices(summaries, _MAX_DEVICES, ctypes.byref(count)))
+            _check(_lib().tsr_enumerate_devices(summaries, MAX_DEVICES, ctypes.byref(count)))
             if count.value == 0:
                 raise VulkanError("no Vulkan device found")
             _selectors = [str(summaries[i].vulkan_index)
-                          for i in range(min(count.value, _MAX_DEVICES))]
+                          for i in range(min(count.value, MAX_DEVICES))]
     return _selectors
 
 

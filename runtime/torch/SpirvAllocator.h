@@ -27,7 +27,7 @@ namespace triton_spirv {
 /// spirv:i lives on one Vulkan device, which the Python package opens (for
 /// the Triton driver too) and registers here at its lazy initialisation;
 /// before that there is one device, unregistered.
-constexpr c10::DeviceIndex kMaxDevices = 16;
+constexpr c10::DeviceIndex kMaxDevices = 16; // vulkan.MAX_DEVICES
 void registerDevice(c10::DeviceIndex index, tsr_device *device);
 void setDeviceCount(c10::DeviceIndex count);
 c10::DeviceIndex deviceCount();
@@ -83,7 +83,7 @@ private:
 };
 
 /// The allocator of spirv:index (-1: the current device).
-CachingAllocator &deviceAllocator(c10::DeviceIndex index = -1);
+CachingAllocator &deviceAllocator(c10::DeviceIndex index);
 
 /// Pinned host memory (`pin_memory=True`): page-aligned host allocations
 /// the device imports once, at their first copy (tsr_import_host), so

@@ -258,8 +258,9 @@ class _PhiloxGenerator:
         self._state = state.clone()
 
 
-# One per device torch may name (the device library's kMaxDevices).
-default_generators = tuple(_PhiloxGenerator(torch.initial_seed()) for _ in range(16))
+# One per device torch may name.
+default_generators = tuple(_PhiloxGenerator(torch.initial_seed())
+                           for _ in range(vulkan.MAX_DEVICES))
 
 
 # Random numbers of spirv tensors come from the device's generator and, for
