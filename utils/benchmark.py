@@ -12,6 +12,7 @@ as JSON. Sizes are DESIGN.md's reference points for the H200.
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Callable
@@ -26,6 +27,8 @@ from corpus.kernels.vector_add import vector_add_kernel  # noqa: E402
 
 
 _placed: Callable[[torch.Tensor], torch.Tensor] = lambda tensor: tensor
+# Without --device-memory the kernels take pageable CPU tensors (imported).
+os.environ.setdefault("TRITON_SPIRV_HOST_TENSORS", "1")
 
 
 Candidate = tuple[str, Callable[[], None]]

@@ -24,7 +24,7 @@ import triton  # noqa: E402
 
 from corpus.case import assert_outputs_close, clone_args  # noqa: E402
 from corpus.cases import case_by_name  # noqa: E402
-from run_corpus import launch_case  # noqa: E402
+from run_corpus import args_on_device, launch_case  # noqa: E402
 
 TUTORIAL_CASES = ("vector_add", "softmax", "matmul_fp16_leaky_relu", "layer_norm_fwd_fp16",
                   "layer_norm_bwd_dx", "layer_norm_bwd_dwdb")
@@ -39,7 +39,7 @@ def run(name: str) -> tuple[str, str, float, int]:
     except AssertionError as error:
         return "WRONG", str(error).splitlines()[0], 0.0, compiled.metadata.shared
     # Outputs that accumulate (atomics) are re-made for each timed launch.
-    fresh = case.make_args(torch.Generator().manual_seed(0))
+    fresh = args_on_device(case, case.make_args(torch.Generator().manual_seed(0)))
     launch = case.kernel[case.grid(fresh)]
     ms = triton.testing.do_bench(
         lambda: launch(**clone_args(fresh), **case.constexprs, num_warps=case.num_warps,

@@ -20,15 +20,28 @@ sys.path[:0] = [str(REPO / "python"), str(REPO / "test")]
 import torch  # noqa: E402
 import triton  # noqa: E402
 
-from corpus.case import Args, Case, assert_outputs_close, clone_args  # noqa: E402
+from corpus.case import Args, Case, assert_outputs_close, clone_args, to_device  # noqa: E402
 from corpus.cases import all_cases  # noqa: E402
 
 
-def launch_case(case: Case) -> tuple[Args, dict[str, torch.Tensor], Any]:
-    """Launches the case once on its seeded arguments: (the arguments after the
-    launch, the reference outputs, the compiled kernel)."""
-    args = case.make_args(torch.Generator().manual_seed(0))
-    expected = case.reference(clone_args(args))
+def args_on_device(case: Case, args: Args, device: torch.device | None = None) -> Args:
+    """The arguments moved to `device`, by default the active driver's torch
+    device (the spirv device, or CUDA's), where programs keep the tensors
+    they launch on."""
+    if device is None:
+        device = triton.runtime.driver.active.get_active_torch_device()
+    moved = to_device(args, device)
+    return case.readdress(moved) if case.readdress is not None else moved
+
+
+def launch_case(case: Case, device: torch.device | None = None,
+                ) -> tuple[Args, dict[str, torch.Tensor], Any]:
+    """Launches the case once on its seeded arguments, on `device` (see
+    args_on_device): (the arguments after the launch, the reference outputs,
+    the compiled kernel)."""
+    host_args = case.make_args(torch.Generator().manual_seed(0))
+    expected = case.reference(clone_args(host_args))
+    args = args_on_device(case, host_args, device)
     compiled = case.kernel[case.grid(args)](**args, **case.constexprs, num_warps=case.num_warps,
                                             debug=case.debug, enable_fp_fusion=case.enable_fp_fusion)
     # Launches may be asynchronous (TRITON_SPIRV_ASYNC=1, or another backend).
@@ -36,8 +49,8 @@ def launch_case(case: Case) -> tuple[Args, dict[str, torch.Tensor], Any]:
     return args, expected, compiled
 
 
-def run_case(case: Case) -> None:
-    args, expected, _ = launch_case(case)
+def run_case(case: Case, device: torch.device | None = None) -> None:
+    args, expected, _ = launch_case(case, device)
     assert_outputs_close(case, args, expected)
 
 

@@ -15,6 +15,7 @@ import traceback
 # Must be set before triton.jit decorates the corpus kernels.
 os.environ["TRITON_INTERPRET"] = "1"
 
+import torch  # noqa: E402
 from triton.runtime import interpreter  # noqa: E402
 
 from run_corpus import run_case  # noqa: E402  (puts the corpus on sys.path)
@@ -52,7 +53,7 @@ def main(names: list[str]) -> int:
             print(f"[{index:2}/{len(cases)}] {case.name:<32} skipped: {INTERPRETER_GAPS[case.name]}")
             continue
         try:
-            run_case(case)
+            run_case(case, torch.device("cpu"))  # the interpreter reads host memory
             status = "ok"
         except Exception:  # report every failing case, not just the first
             failed.append(case.name)

@@ -52,6 +52,11 @@ class SPIRVOptions:
     # launcher passes as buffer device addresses instead of binding them:
     # set by the launcher for tensors larger than one binding spans.
     address_arguments: tuple[int, ...] = ()
+    # Launch only: whether the kernel takes CPU tensors in pageable memory
+    # (imported for the launch). As on CUDA, kernels otherwise take device
+    # tensors and pinned CPU tensors alone; Inductor's CPU kernels set it,
+    # TRITON_SPIRV_HOST_TENSORS=1 sets it for every kernel.
+    pageable_host_tensors: bool = False
 
     def __post_init__(self) -> None:
         # As Triton's GPU backends require: layouts split warps in halves.

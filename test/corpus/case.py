@@ -51,6 +51,9 @@ class Case:
     enable_fp_fusion: bool = True
     atol: float = 1e-5
     rtol: float = 1e-5
+    # Rebuilds arguments that hold addresses of other arguments' memory,
+    # once those have moved (to_device).
+    readdress: Callable[[Args], Args] | None = None
 
     def pointer_args(self) -> tuple[str, ...]:
         """Pointer arguments; Triton's JIT marks 16-byte aligned tensors (all fresh torch
@@ -70,6 +73,31 @@ def clone_args(args: Args) -> Args:
     return {name: _clone(value) for name, value in args.items()}
 
 
+def to_device(args: Args, device: torch.device) -> Args:
+    """The arguments on `device`, each storage moved whole and once, so
+    views keep their strides and offsets and arguments that share storage
+    still do."""
+    moved: dict[int, torch.Tensor] = {}
+
+    def move(tensor: torch.Tensor) -> torch.Tensor:
+        storage = tensor.untyped_storage()
+        whole = moved.get(storage.data_ptr())
+        if whole is None:
+            whole = torch.empty(0, dtype=torch.uint8).set_(storage).to(device)
+            moved[storage.data_ptr()] = whole
+        return whole.view(tensor.dtype).as_strided(tensor.shape, tensor.stride(),
+                                                   tensor.storage_offset())
+
+    def convert(value: Any) -> Any:
+        if isinstance(value, torch.Tensor):
+            return move(value)
+        if isinstance(value, TensorDescriptor):
+            return dataclasses.replace(value, base=move(value.base))
+        return value
+
+    return {name: convert(value) for name, value in args.items()}
+
+
 def output_tensor(value: Any) -> torch.Tensor:
     """The tensor an output argument writes to (a descriptor writes to its base)."""
     return value.base if isinstance(value, TensorDescriptor) else value
@@ -77,7 +105,7 @@ def output_tensor(value: Any) -> torch.Tensor:
 
 def assert_outputs_close(case: Case, args: Args, expected: Mapping[str, torch.Tensor]) -> None:
     for name, want in expected.items():
-        got = output_tensor(args[name])
+        got = output_tensor(args[name]).cpu()
         if want.dtype.is_floating_point:
             torch.testing.assert_close(got.to(torch.float64), want.to(torch.float64), atol=case.atol,
                                        rtol=case.rtol, equal_nan=True, msg=lambda m: f"{case.name}.{name}: {m}")

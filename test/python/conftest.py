@@ -15,6 +15,11 @@ sys.path.insert(0, str(REPO / "python"))
 sys.path.insert(0, str(REPO / "test"))
 os.environ.setdefault("TRITON_SPIRV_VALIDATION", "1")
 os.environ.setdefault("XDG_RUNTIME_DIR", "/tmp")
+# Most kernel tests here launch on plain CPU tensors, imported for each
+# launch (the import paths are what many of them test). Kernels refuse
+# pageable CPU tensors by default, as on CUDA: test_host_tensors.py checks
+# that rule without this setting.
+os.environ.setdefault("TRITON_SPIRV_HOST_TENSORS", "1")
 
 
 def pytest_configure(config: pytest.Config) -> None:

@@ -15,9 +15,11 @@ import triton  # noqa: E402
 
 
 @pytest.fixture
-def spirv_launches() -> Iterator[list[str]]:
+def spirv_launches(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
     """torch.compile switched to this backend, fresh compiles, and the names of
-    the kernels launched through it."""
+    the kernels launched through it. Pageable CPU tensors are refused as by
+    default (conftest.py takes them): Inductor's CPU kernels must take them."""
+    monkeypatch.delenv("TRITON_SPIRV_HOST_TENSORS", raising=False)
     import torch._dynamo
     import torch._inductor.config as inductor_config
 

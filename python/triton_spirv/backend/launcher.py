@@ -197,6 +197,17 @@ class LaunchQueue:
         return self.host_imports
 
 
+def _pageable_host_tensors_taken() -> bool:
+    """Whether every kernel takes CPU tensors in pageable memory: where
+    TRITON_SPIRV_HOST_TENSORS=1 says so, and where there is no spirv torch
+    device to make tensors on (CPU tensors are then all there is)."""
+    setting = os.environ.get("TRITON_SPIRV_HOST_TENSORS")
+    if setting is not None:
+        return setting == "1"
+    from .. import torch_device
+    return not torch_device.registered()
+
+
 _warned_host_memory = False
 
 
@@ -377,6 +388,7 @@ class SPIRVLauncher:
         self.abi: KernelMetadata = metadata.spirv_abi
         abi = self.abi
         self.name = metadata.name
+        self.takes_pageable = getattr(metadata, "pageable_host_tensors", False)
         # What a variant taking some tensors by address is compiled from.
         self.src, self.metadata = src, metadata
         # The tensor arguments (in binding order), the argument bound at
@@ -551,6 +563,13 @@ class SPIRVLauncher:
         bound = self._device_range(start, nbytes)
         if bound is not None:  # device memory: bound in place
             address, size = bound
+        elif tensor.device.type == "cpu" and not (
+                self.takes_pageable or _pageable_host_tensors_taken() or tensor.is_pinned()):
+            raise ValueError(f"argument {position} of {self.name} is a CPU tensor in pageable "
+                             f"memory, which kernels do not reach (as on CUDA): make it on the "
+                             f"spirv device (device='spirv' or .to('spirv')), pin it "
+                             f"(.pin_memory()), or set TRITON_SPIRV_HOST_TENSORS=1 to import "
+                             f"pageable CPU tensors for every launch")
         elif staged is not None:
             address, size = staged.region(start, nbytes)
             data, start = data + address - start, address

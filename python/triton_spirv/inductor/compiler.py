@@ -3,6 +3,8 @@ target."""
 
 from __future__ import annotations
 
+import dataclasses
+
 from triton.backends.compiler import GPUTarget
 
 # Modules, not classes: Triton takes the one concrete backend class it finds
@@ -22,3 +24,7 @@ class InductorCPUBackend(spirv_compiler.SPIRVBackend):
         # Inductor's arch describes the host CPU; the code is for the Vulkan
         # device (and cached under its arch).
         self.target = spirv_driver.device_target()
+
+    def parse_options(self, options: dict) -> spirv_compiler.SPIRVOptions:
+        # Inductor's CPU kernels are written for CPU tensors.
+        return dataclasses.replace(super().parse_options(options), pageable_host_tensors=True)

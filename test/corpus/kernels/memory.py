@@ -203,16 +203,22 @@ def _grouped_args(gen: torch.Generator) -> Args:
     # Each storage holds the group's matrices one after another; the tables
     # hold their addresses (the storages, kernel arguments too, keep them).
     total = sum(s * s for s in _GROUP_SIZES)
-    starts = [sum(s * s for s in _GROUP_SIZES[:i]) for i in range(len(_GROUP_SIZES))]
     storages = {name: rand_floats(gen, (total,)).half() for name in ("a_storage", "b_storage")}
     storages["c_storage"] = torch.zeros(total, dtype=torch.float16)
+    return _grouped_tables({"sizes": torch.tensor(_GROUP_SIZES, dtype=torch.int32),
+                            "group_size": len(_GROUP_SIZES), **storages})
+
+
+def _grouped_tables(args: Args) -> Args:
+    """The arguments with address tables of their storages, where they are."""
+    starts = [sum(s * s for s in _GROUP_SIZES[:i]) for i in range(len(_GROUP_SIZES))]
 
     def table(storage: torch.Tensor) -> torch.Tensor:
-        return torch.tensor([storage[start:].data_ptr() for start in starts], dtype=torch.int64)
+        addresses = [storage[start:].data_ptr() for start in starts]
+        return torch.tensor(addresses, dtype=torch.int64, device=storage.device)
 
-    return {"a_table": table(storages["a_storage"]), "b_table": table(storages["b_storage"]),
-            "c_table": table(storages["c_storage"]), "sizes": torch.tensor(_GROUP_SIZES, dtype=torch.int32),
-            "group_size": len(_GROUP_SIZES), **storages}
+    return {**args, "a_table": table(args["a_storage"]), "b_table": table(args["b_storage"]),
+            "c_table": table(args["c_storage"])}
 
 
 def _grouped_reference(a: Args) -> dict[str, torch.Tensor]:
@@ -308,6 +314,7 @@ CASES = [
                    "a_storage": "*fp16", "b_storage": "*fp16", "c_storage": "*fp16", "BLOCK": "constexpr"},
         constexprs={"BLOCK": _GROUP_BLOCK},
         make_args=_grouped_args,
+        readdress=_grouped_tables,
         grid=fixed_grid(sum((s // _GROUP_BLOCK)**2 for s in _GROUP_SIZES)),
         reference=_grouped_reference,
         atol=5e-2,
