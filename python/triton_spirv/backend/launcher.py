@@ -208,6 +208,20 @@ def _pageable_host_tensors_taken() -> bool:
     return not torch_device.registered()
 
 
+def _is_pinned(tensor: Any) -> bool:
+    """Whether a CPU tensor is page-locked by the spirv device's host
+    allocator or, next to CUDA (which `pin_memory()` then uses), by CUDA's:
+    either imports as it is."""
+    if tensor.is_pinned():
+        return True
+    import torch
+    if not torch.cuda.is_available():
+        return False
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # is_pinned's device argument is deprecated
+        return bool(tensor.is_pinned("cuda"))
+
+
 _warned_host_memory = False
 
 
@@ -564,7 +578,7 @@ class SPIRVLauncher:
         if bound is not None:  # device memory: bound in place
             address, size = bound
         elif tensor.device.type == "cpu" and not (
-                self.takes_pageable or _pageable_host_tensors_taken() or tensor.is_pinned()):
+                self.takes_pageable or _pageable_host_tensors_taken() or _is_pinned(tensor)):
             raise ValueError(f"argument {position} of {self.name} is a CPU tensor in pageable "
                              f"memory, which kernels do not reach (as on CUDA): make it on the "
                              f"spirv device (device='spirv' or .to('spirv')), pin it "
