@@ -5,6 +5,7 @@
 #include "triton-spirv/Conversion/LinalgToSPIRV/Passes.h"
 #include "triton-spirv/Conversion/TritonToLinalg/Passes.h"
 #include "triton-spirv/Dialect/Triton/IR/Dialect.h"
+#include "triton-spirv/Dialect/TritonGPU/IR/Dialect.h"
 #include "triton-spirv/Dialect/TritonSPIRV/IR/Dialect.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -35,15 +36,16 @@
 #include "mlir/Transforms/Passes.h"
 
 void mlir::triton_spirv::registerAllDialects(DialectRegistry &registry) {
-  // TTIR uses `llvm.intr.assume` for tl.assume; the rest are pipeline stages.
+  // TTIR uses `llvm.intr.assume` for tl.assume and, from Triton 3.8 on,
+  // `ttg.barrier`; the rest are pipeline stages.
   registry
-      .insert<triton::TritonDialect, TritonSPIRVDialect, affine::AffineDialect,
-              arith::ArithDialect, bufferization::BufferizationDialect,
-              cf::ControlFlowDialect, func::FuncDialect, gpu::GPUDialect,
-              index::IndexDialect, linalg::LinalgDialect, LLVM::LLVMDialect,
-              math::MathDialect, memref::MemRefDialect, scf::SCFDialect,
-              spirv::SPIRVDialect, tensor::TensorDialect, ub::UBDialect,
-              vector::VectorDialect>();
+      .insert<triton::TritonDialect, triton::ttg::TritonGPUDialect,
+              TritonSPIRVDialect, affine::AffineDialect, arith::ArithDialect,
+              bufferization::BufferizationDialect, cf::ControlFlowDialect,
+              func::FuncDialect, gpu::GPUDialect, index::IndexDialect,
+              linalg::LinalgDialect, LLVM::LLVMDialect, math::MathDialect,
+              memref::MemRefDialect, scf::SCFDialect, spirv::SPIRVDialect,
+              tensor::TensorDialect, ub::UBDialect, vector::VectorDialect>();
   // Bufferization of the tensor program (--triton-spirv-bufferize).
   arith::registerBufferizableOpInterfaceExternalModels(registry);
   bufferization::func_ext::registerBufferizableOpInterfaceExternalModels(

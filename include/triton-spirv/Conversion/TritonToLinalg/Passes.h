@@ -17,6 +17,9 @@ class BufferizationDialect;
 namespace func {
 class FuncDialect;
 }
+namespace gpu {
+class GPUDialect;
+}
 namespace linalg {
 class LinalgDialect;
 }

@@ -161,6 +161,18 @@ def TritonSplitPointerSelects
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 
+def TritonLowerTTGBarriers : Pass<"triton-lower-ttg-barriers", "ModuleOp"> {
+  let summary = "ttg.barrier (Triton 3.8 and later) as gpu.barrier";
+  let description = [{
+    From Triton 3.8 on, `tl.debug_barrier()` emits `ttg.barrier` with the
+    address spaces it orders; 3.6 emitted `gpu.barrier`, which the rest of
+    the pipeline takes. Each `ttg.barrier` becomes a `gpu.barrier`: every
+    invocation of the workgroup meets there and every memory access before
+    it is seen after it, which orders at least the named spaces.
+  }];
+  let dependentDialects = ["::mlir::gpu::GPUDialect"];
+}
+
 def TritonIndexSwitchToIf : Pass<"triton-index-switch-to-if", "ModuleOp"> {
   let summary = "scf.index_switch as a chain of scf.if";
   let description = [{
