@@ -88,22 +88,35 @@ struct FpToFpLowering : OpConversionPattern<FpToFpOp> {
                   ConversionPatternRewriter &rewriter) const override {
     auto srcType = cast<FloatType>(getElementTypeOrSelf(op.getSrc().getType()));
     auto dstType = cast<FloatType>(getElementTypeOrSelf(op.getType()));
-    if (dstType.getWidth() > srcType.getWidth() ||
-        (dstType.getWidth() == srcType.getWidth() &&
-         dstType.getFPMantissaWidth() > srcType.getFPMantissaWidth())) {
-      rewriter.replaceOpWithNewOp<arith::ExtFOp>(op, op.getType(),
-                                                 adaptor.getSrc());
+    Value src = adaptor.getSrc();
+    // arith's casts change the width. Between two formats of one width (f16
+    // and bf16, which Triton 3.9 converts directly; two fp8 formats) the
+    // value goes through f32, which holds either exactly: one rounding.
+    if (dstType.getWidth() == srcType.getWidth()) {
+      Type f32 = rewriter.getF32Type();
+      Type wide = f32;
+      if (auto shaped = dyn_cast<ShapedType>(src.getType()))
+        wide = shaped.clone(f32);
+      src = arith::ExtFOp::create(rewriter, op.getLoc(), wide, src);
+      srcType = cast<FloatType>(f32);
+    }
+    if (dstType.getWidth() > srcType.getWidth()) {
+      rewriter.replaceOpWithNewOp<arith::ExtFOp>(op, op.getType(), src);
       return success();
     }
     arith::RoundingModeAttr rounding;
-    if (std::optional<RoundingMode> mode = op.getRounding())
+    std::optional<RoundingMode> mode = op.getRounding();
+    // A bf16 truncation rounds to nearest even without the attribute, which
+    // the bf16 expansion (--triton-spirv-emulate-small-floats) requires.
+    if (mode == RoundingMode::RTNE && dstType.isBF16())
+      mode.reset();
+    if (mode)
       rounding = arith::RoundingModeAttr::get(
           getContext(), *mode == RoundingMode::RTZ
                             ? arith::RoundingMode::toward_zero
                             : arith::RoundingMode::to_nearest_even);
     rewriter.replaceOp(op, arith::TruncFOp::create(rewriter, op.getLoc(),
-                                                   op.getType(),
-                                                   adaptor.getSrc(), rounding,
+                                                   op.getType(), src, rounding,
                                                    /*fastmath=*/nullptr));
     return success();
   }

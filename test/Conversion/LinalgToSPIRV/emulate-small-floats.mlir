@@ -121,3 +121,32 @@ func.func @bf16_scalar(%d: memref<?xi16> {triton_spirv.abi = "buffer", triton_sp
   memref.store %bits, %d[%c0] : memref<?xi16>
   return
 }
+
+// -----
+
+// A chain of bf16 operations rounds each result to bf16, as hardware
+// computing in bf16 does (Triton 3.9 keeps bf16 arithmetic in bf16), so
+// the product is not fused into the sum.
+// CHECK-LABEL: spirv.module
+// CHECK: %[[DIFFERENCE:.*]] = spirv.FSub %{{.*}}, %{{.*}} : f32
+// CHECK: spirv.Bitcast %[[DIFFERENCE]] : f32 to i32
+// CHECK: %[[PRODUCT:.*]] = spirv.FMul %{{.*}}, %{{.*}} : f32
+// CHECK: spirv.Bitcast %[[PRODUCT]] : f32 to i32
+// CHECK-NOT: spirv.GL.Fma
+// CHECK: spirv.FAdd %{{.*}}, %{{.*}} : f32
+// CHECK-NOT: spirv.GL.Fma
+func.func @chain(%buf: memref<?xbf16> {triton_spirv.abi = "buffer", triton_spirv.arg_index = 0 : i64},
+                 %pid: i32 {triton_spirv.abi = "program_id_x"}, %pidy: i32 {triton_spirv.abi = "program_id_y"},
+                 %pidz: i32 {triton_spirv.abi = "program_id_z"}, %nx: i32 {triton_spirv.abi = "num_programs_x"},
+                 %ny: i32 {triton_spirv.abi = "num_programs_y"}, %nz: i32 {triton_spirv.abi = "num_programs_z"})
+    attributes {triton_spirv.kernel} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %x = memref.load %buf[%c0] : memref<?xbf16>
+  %y = memref.load %buf[%c1] : memref<?xbf16>
+  %d = arith.subf %x, %y : bf16
+  %m = arith.mulf %x, %y : bf16
+  %r = arith.addf %d, %m : bf16
+  memref.store %r, %buf[%c0] : memref<?xbf16>
+  return
+}

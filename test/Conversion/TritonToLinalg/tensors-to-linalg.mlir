@@ -119,6 +119,27 @@ tt.func @elementwise(%x: tensor<8xf32>, %u: tensor<8xi32>) -> (tensor<8xf32>, te
 
 // -----
 
+// Between two formats of one width (Triton 3.9 converts f16 and bf16
+// directly; arith's casts must change the width): through f32, which holds
+// either exactly, so the value is rounded once. A bf16 truncation carries
+// no rounding attribute: it is to nearest even, as the bf16 expansion
+// needs.
+// CHECK-LABEL: tt.func @same_width_conversions
+// CHECK: %[[H:.*]] = arith.extf %{{.*}} : tensor<8xf16> to tensor<8xf32>
+// CHECK: arith.truncf %[[H]] : tensor<8xf32> to tensor<8xbf16>
+// CHECK: %[[B:.*]] = arith.extf %{{.*}} : tensor<8xbf16> to tensor<8xf32>
+// CHECK: arith.truncf %[[B]] to_nearest_even : tensor<8xf32> to tensor<8xf16>
+// CHECK: %[[E:.*]] = arith.extf %{{.*}} : tensor<8xf8E5M2> to tensor<8xf32>
+// CHECK: arith.truncf %[[E]] to_nearest_even : tensor<8xf32> to tensor<8xf8E4M3FN>
+tt.func @same_width_conversions(%h: tensor<8xf16>, %b: tensor<8xbf16>, %e: tensor<8xf8E5M2>) -> (tensor<8xbf16>, tensor<8xf16>, tensor<8xf8E4M3FN>) {
+  %0 = tt.fp_to_fp %h, rounding = rtne : tensor<8xf16> -> tensor<8xbf16>
+  %1 = tt.fp_to_fp %b, rounding = rtne : tensor<8xbf16> -> tensor<8xf16>
+  %2 = tt.fp_to_fp %e, rounding = rtne : tensor<8xf8E5M2> -> tensor<8xf8E4M3FN>
+  tt.return %0, %1, %2 : tensor<8xbf16>, tensor<8xf16>, tensor<8xf8E4M3FN>
+}
+
+// -----
+
 // CHECK-LABEL: tt.func @mapped
 // CHECK: linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<8xf32>, tensor<8xf32>)
 // CHECK-NEXT: ^bb0(%[[A:.*]]: f32, %[[B:.*]]: f32, %{{.*}}: f32):

@@ -56,6 +56,9 @@ def _sample(gen: torch.Generator, ty: str) -> torch.Tensor:
     return rand_floats(gen, (_N, ), dtype, -4.0, 4.0)
 
 
+_TRITON_VERSION = tuple(int(part) for part in triton.__version__.split(".")[:2])
+
+
 def _arith_reference(a: Args) -> dict[str, torch.Tensor]:
     dtype = a["out_ptr"].dtype
     # Unsigned types lack torch arithmetic: compute in a wide type and convert back.
@@ -63,11 +66,12 @@ def _arith_reference(a: Args) -> dict[str, torch.Tensor]:
     x, y = a["x_ptr"].to(wide), a["y_ptr"].to(wide)
     if dtype.is_floating_point:
         # Round each step to the kernel's type, as the kernel does; for bf16,
-        # Triton computes maximum/minimum (and so the distance) in fp32.
+        # Triton 3.6 to 3.8 compute maximum/minimum (and so the distance) in
+        # fp32, 3.9 in bf16.
         def rnd(t: torch.Tensor) -> torch.Tensor:
             return t.to(dtype).to(wide)
         distance = torch.maximum(x, y) - torch.minimum(x, y)
-        if dtype != torch.bfloat16:
+        if dtype != torch.bfloat16 or _TRITON_VERSION >= (3, 9):
             distance = rnd(distance)
         out = rnd(distance + rnd(x * y))
     else:

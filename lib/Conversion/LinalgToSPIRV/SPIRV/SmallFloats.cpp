@@ -338,10 +338,38 @@ static void widenScalarArguments(func::FuncOp kernel) {
                                            kernel.getResultTypes()));
 }
 
+/// The emulation computes in f32 and rounds only where a value leaves the
+/// computation (a store, a conversion): a chain of bf16 operations would be
+/// rounded once. Each inexact operation's result is rounded to its type
+/// here, as hardware computing in that type does (Triton 3.9 keeps bf16
+/// arithmetic in bf16).
+static void roundEveryResult(func::FuncOp kernel) {
+  OpBuilder b(kernel.getContext());
+  kernel.walk([&](Operation *op) {
+    if (op->getNumResults() != 1 || !isEmulated(op->getResult(0).getType()) ||
+        !isa<arith::ArithDialect, math::MathDialect>(op->getDialect()) ||
+        isa<arith::ExtFOp, arith::TruncFOp, arith::BitcastOp, arith::ConstantOp,
+            arith::SelectOp, arith::NegFOp, math::AbsFOp, math::CopySignOp,
+            arith::MaximumFOp, arith::MinimumFOp, arith::MaxNumFOp,
+            arith::MinNumFOp>(op))
+      return;
+    Value result = op->getResult(0);
+    Type wide = b.getF32Type();
+    if (auto shaped = dyn_cast<ShapedType>(result.getType()))
+      wide = shaped.clone(wide);
+    b.setInsertionPointAfter(op);
+    auto widened = arith::ExtFOp::create(b, op->getLoc(), wide, result);
+    auto rounded =
+        arith::TruncFOp::create(b, op->getLoc(), result.getType(), widened);
+    result.replaceAllUsesExcept(rounded, widened);
+  });
+}
+
 LogicalResult triton_spirv::emulateSmallFloats(func::FuncOp kernel) {
   if (failed(rejectOtherSmallFloats(kernel)))
     return failure();
   widenScalarArguments(kernel);
+  roundEveryResult(kernel);
   MLIRContext *context = kernel.getContext();
   SetVector<Type> used;
   auto collect = [&](Type type) {
