@@ -17,6 +17,7 @@ import dataclasses
 from typing import Any, Callable, Mapping
 
 import torch
+import triton
 from triton import cdiv  # noqa: F401  (the cases' grids use it from here)
 from triton.runtime.jit import JITFunction
 from triton.tools.tensor_descriptor import TensorDescriptor
@@ -30,6 +31,10 @@ TORCH_DTYPES: dict[str, torch.dtype] = {
 
 Args = dict[str, Any]
 Grid = tuple[int, ...]
+
+
+# The installed Triton's (major, minor) release.
+TRITON_VERSION = tuple(int(part) for part in triton.__version__.split(".")[:2])
 
 
 @dataclasses.dataclass(frozen=True)
@@ -54,6 +59,9 @@ class Case:
     # Rebuilds arguments that hold addresses of other arguments' memory,
     # once those have moved (to_device).
     readdress: Callable[[Args], Args] | None = None
+    # The first Triton release without what the kernel uses (block pointers
+    # were removed in 3.8); it is no case with that release and later ones.
+    removed_in: tuple[int, int] | None = None
 
     def pointer_args(self) -> tuple[str, ...]:
         """Pointer arguments; Triton's JIT marks 16-byte aligned tensors (all fresh torch

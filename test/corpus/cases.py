@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import importlib
 
-from .case import Case
+from .case import TRITON_VERSION, Case
 
 # Each module under corpus.kernels defines CASES: list[Case].
 KERNEL_MODULES: tuple[str, ...] = (
@@ -25,10 +25,12 @@ KERNEL_MODULES: tuple[str, ...] = (
 
 
 def all_cases() -> list[Case]:
+    """The cases the installed Triton can compile."""
     cases: list[Case] = []
     for module_name in KERNEL_MODULES:
         module = importlib.import_module(f"{__package__}.kernels.{module_name}")
-        cases.extend(module.CASES)
+        cases.extend(case for case in module.CASES
+                     if case.removed_in is None or TRITON_VERSION < case.removed_in)
     names = [case.name for case in cases]
     duplicates = sorted({name for name in names if names.count(name) > 1})
     if duplicates:

@@ -9,7 +9,7 @@ import torch
 import triton
 import triton.language as tl
 
-from ..case import TORCH_DTYPES, Args, Case, cdiv, rand_floats, rand_ints
+from ..case import TORCH_DTYPES, TRITON_VERSION, Args, Case, cdiv, rand_floats, rand_ints
 
 
 @triton.jit
@@ -56,9 +56,6 @@ def _sample(gen: torch.Generator, ty: str) -> torch.Tensor:
     return rand_floats(gen, (_N, ), dtype, -4.0, 4.0)
 
 
-_TRITON_VERSION = tuple(int(part) for part in triton.__version__.split(".")[:2])
-
-
 def _arith_reference(a: Args) -> dict[str, torch.Tensor]:
     dtype = a["out_ptr"].dtype
     # Unsigned types lack torch arithmetic: compute in a wide type and convert back.
@@ -71,7 +68,7 @@ def _arith_reference(a: Args) -> dict[str, torch.Tensor]:
         def rnd(t: torch.Tensor) -> torch.Tensor:
             return t.to(dtype).to(wide)
         distance = torch.maximum(x, y) - torch.minimum(x, y)
-        if dtype != torch.bfloat16 or _TRITON_VERSION >= (3, 9):
+        if dtype != torch.bfloat16 or TRITON_VERSION >= (3, 9):
             distance = rnd(distance)
         out = rnd(distance + rnd(x * y))
     else:

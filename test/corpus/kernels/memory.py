@@ -253,6 +253,7 @@ CASES = [
     Case(
         name="block_ptr_matmul",
         kernel=block_ptr_matmul_kernel,
+        removed_in=(3, 8),
         signature={"a_ptr": "*fp32", "b_ptr": "*fp32", "c_ptr": "*fp32", "M": "i32", "N": "i32", "K": "i32",
                    "stride_am": "i32", "stride_ak": "i32", "stride_bk": "i32", "stride_bn": "i32",
                    "stride_cm": "i32", "stride_cn": "i32", "BLOCK_M": "constexpr", "BLOCK_N": "constexpr",
