@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """How far the official layer-norm tutorial's backward results are from the
 exact answer, for its kernels run through the active backend and for its
-reference, PyTorch's layer norm on the tutorial's device (the CPU with this
-backend). The tutorial asserts |kernel - reference| <= 0.01 for db and dw;
-on the CPU the fp16 reference itself is further than that from exact.
+reference, PyTorch's layer norm on the tutorial's device (the spirv device
+with this backend). The tutorial asserts |kernel - reference| <= 0.01 for db
+and dw; PyTorch's fp16 layer norm on the CPU is itself further than that
+from exact.
 
     python3 utils/layer_norm_reference_error.py PATH/TO/05-layer-norm.py
 """
