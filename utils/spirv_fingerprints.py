@@ -1,5 +1,6 @@
 """The SHA-256 of the SPIR-V that triton-spirv-opt makes of every TTIR corpus
-kernel (test/corpus/ttir) for each target preset, kept in
+kernel (test/corpus/ttir, and ttir-<version> for newer Triton releases) for
+each target preset, kept in
 test/corpus/spirv-sha256.json. The corpus's lit format compares each binary
 it compiles with it, so a change that should not touch code generation (a
 restructuring) shows that it did not, and one that does names the kernels
@@ -22,7 +23,7 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-CORPUS = ROOT / "test" / "corpus" / "ttir"
+CORPUS = ROOT / "test" / "corpus"
 MANIFEST = ROOT / "test" / "corpus" / "spirv-sha256.json"
 TARGETS = ("lavapipe", "nvidia")
 
@@ -38,14 +39,21 @@ def fingerprint(tool: Path, source: Path, target: str) -> str:
         return hashlib.sha256(binary.read_bytes()).hexdigest()
 
 
+def manifest_key(source: Path) -> str:
+    """As test/corpus/lit_corpus_format.py keys a kernel: its name for the
+    oldest Triton's corpus (ttir/), `<version>/<name>` for a newer one's."""
+    folder = source.parent.name
+    return source.stem if folder == "ttir" else f"{folder.removeprefix('ttir-')}/{source.stem}"
+
+
 def fingerprints(tool: Path) -> dict[str, dict[str, str]]:
-    sources = sorted(CORPUS.glob("*.ttir"))
+    sources = sorted(CORPUS.glob("ttir*/*.ttir"))
     jobs = [(source, target) for source in sources for target in TARGETS]
     with concurrent.futures.ThreadPoolExecutor(os.cpu_count() or 2) as pool:
         digests = list(pool.map(lambda job: fingerprint(tool, *job), jobs))
     result: dict[str, dict[str, str]] = {}
     for (source, target), digest in zip(jobs, digests):
-        result.setdefault(source.stem, {})[target] = digest
+        result.setdefault(manifest_key(source), {})[target] = digest
     return result
 
 

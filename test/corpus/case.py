@@ -35,6 +35,14 @@ Grid = tuple[int, ...]
 
 # The installed Triton's (major, minor) release.
 TRITON_VERSION = tuple(int(part) for part in triton.__version__.split(".")[:2])
+# The oldest supported release, whose TTIR is in test/corpus/ttir; each
+# newer one with a corpus of its own has test/corpus/ttir-<major>.<minor>.
+OLDEST_TRITON = (3, 6)
+
+
+def ttir_folder(version: tuple[int, ...] = TRITON_VERSION) -> str:
+    """The folder under test/corpus that holds `version`'s TTIR."""
+    return "ttir" if version == OLDEST_TRITON else f"ttir-{version[0]}.{version[1]}"
 
 
 @dataclasses.dataclass(frozen=True)

@@ -24,6 +24,15 @@ _NON_SPIRV_OP = re.compile(r'^\s*(?:%[^=]*= )?"?(?!spirv\.)([a-z_]+\.[a-z_.]+)',
 _TT_LEFT = re.compile(r'^\s*(?:%[^=]*= )?"?tt\.[a-z_.]+|!tt\.', re.MULTILINE)
 
 
+def manifest_key(path: str) -> str:
+    """A kernel's key in spirv-sha256.json: its case name for the oldest
+    Triton's corpus (ttir/), `<version>/<name>` for a newer one's
+    (ttir-<version>/). utils/spirv_fingerprints.py keys them alike."""
+    folder = os.path.basename(os.path.dirname(path))
+    name = os.path.splitext(os.path.basename(path))[0]
+    return name if folder == "ttir" else f"{folder.removeprefix('ttir-')}/{name}"
+
+
 class CorpusRoundTrip(lit.formats.FileBasedTest):
     """Per .ttir file: triton-spirv-opt prints it back byte for byte,
     --triton-to-linalg lowers it with no tt op or type left, and
@@ -59,7 +68,7 @@ class CorpusRoundTrip(lit.formats.FileBasedTest):
         return self._check_lowering(path)
 
     def _check_lowering(self, path: str):
-        name = os.path.splitext(os.path.basename(path))[0]
+        name = manifest_key(path)
         proc = subprocess.run([self.tool, "--triton-to-linalg", path],
                               capture_output=True, text=True)
         if proc.returncode != 0:
@@ -77,7 +86,7 @@ class CorpusRoundTrip(lit.formats.FileBasedTest):
         """Empty when --triton-to-spirv gives a valid binary for `target`;
         otherwise what went wrong."""
         spv = os.path.join(os.environ.get("TMPDIR", "/tmp"),
-                           f"triton-spirv-corpus-{os.getpid()}-{name}-{target}.spv")
+                           f"triton-spirv-corpus-{os.getpid()}-{name.replace('/', '-')}-{target}.spv")
         try:
             failure = self._compile_and_validate(path, spv, target, vulkan)
             if not failure or self._COOPERATIVE_MATRIX_UNKNOWN in failure:
