@@ -54,8 +54,8 @@ class SPIRVOptions:
     address_arguments: tuple[int, ...] = ()
     # Launch only: whether the kernel takes CPU tensors in pageable memory
     # (imported for the launch). As on CUDA, kernels otherwise take device
-    # tensors and pinned CPU tensors alone; Inductor's CPU kernels set it,
-    # TRITON_SPIRV_HOST_TENSORS=1 sets it for every kernel.
+    # tensors and pinned CPU tensors alone. Inductor's CPU kernels set it;
+    # TRITON_SPIRV_HOST_TENSORS=1 has every kernel take them.
     pageable_host_tensors: bool = False
 
     def __post_init__(self) -> None:
