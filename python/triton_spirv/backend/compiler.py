@@ -19,6 +19,7 @@ from triton.backends.compiler import BaseBackend, GPUTarget, Language
 from .._paths import tool_path
 from ..frontend import codegen_fns, module_map, run_ttir_passes
 from ..options import SPIRVOptions
+from ..versions import check_triton
 from .arch import Arch
 
 __all__ = ["SPIRVBackend", "SPIRVCompilationError"]
@@ -60,6 +61,10 @@ def _workgroup_memory_overrun(diagnostics: Path) -> dict[str, Any] | None:
 
 class SPIRVBackend(BaseBackend):
     binary_ext = "spv"
+
+    def __init__(self, target: GPUTarget) -> None:
+        check_triton()
+        super().__init__(target)
 
     @staticmethod
     def supports_target(target: GPUTarget) -> bool:

@@ -10,6 +10,7 @@ from triton.backends.compiler import GPUTarget
 from triton.backends.driver import DriverBase
 
 from .. import vulkan
+from ..versions import check_triton
 from .arch import device_target
 from .launcher import KernelBinary, SPIRVLauncher, last_launch, synchronize
 
@@ -144,6 +145,7 @@ class SPIRVDriver(DriverBase):
     `python -m triton_spirv.run` or `triton_spirv.run.activate()`."""
 
     def __init__(self) -> None:
+        check_triton()
         super().__init__()
         self.utils = _Utils()
         self.launcher_cls = SPIRVLauncher
