@@ -24,6 +24,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "test" / "corpus"
+sys.path.insert(0, str(CORPUS))
+from manifest import manifest_key  # noqa: E402
 MANIFEST = ROOT / "test" / "corpus" / "spirv-sha256.json"
 TARGETS = ("lavapipe", "nvidia")
 
@@ -39,13 +41,6 @@ def fingerprint(tool: Path, source: Path, target: str) -> str:
         return hashlib.sha256(binary.read_bytes()).hexdigest()
 
 
-def manifest_key(source: Path) -> str:
-    """As test/corpus/lit_corpus_format.py keys a kernel: its name for the
-    oldest Triton's corpus (ttir/), `<version>/<name>` for a newer one's."""
-    folder = source.parent.name
-    return source.stem if folder == "ttir" else f"{folder.removeprefix('ttir-')}/{source.stem}"
-
-
 def fingerprints(tool: Path) -> dict[str, dict[str, str]]:
     sources = sorted(CORPUS.glob("ttir*/*.ttir"))
     jobs = [(source, target) for source in sources for target in TARGETS]
@@ -53,7 +48,7 @@ def fingerprints(tool: Path) -> dict[str, dict[str, str]]:
         digests = list(pool.map(lambda job: fingerprint(tool, *job), jobs))
     result: dict[str, dict[str, str]] = {}
     for (source, target), digest in zip(jobs, digests):
-        result.setdefault(manifest_key(source), {})[target] = digest
+        result.setdefault(manifest_key(str(source)), {})[target] = digest
     return result
 
 

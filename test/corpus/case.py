@@ -17,10 +17,11 @@ import dataclasses
 from typing import Any, Callable, Mapping
 
 import torch
-import triton
 from triton import cdiv  # noqa: F401  (the cases' grids use it from here)
 from triton.runtime.jit import JITFunction
 from triton.tools.tensor_descriptor import TensorDescriptor
+
+from triton_spirv.versions import OLDEST, triton_release
 
 # Triton type string -> torch dtype.
 TORCH_DTYPES: dict[str, torch.dtype] = {
@@ -34,15 +35,13 @@ Grid = tuple[int, ...]
 
 
 # The installed Triton's (major, minor) release.
-TRITON_VERSION = tuple(int(part) for part in triton.__version__.split(".")[:2])
-# The oldest supported release, whose TTIR is in test/corpus/ttir; each
-# newer one with a corpus of its own has test/corpus/ttir-<major>.<minor>.
-OLDEST_TRITON = (3, 6)
+TRITON_VERSION = triton_release()
 
 
-def ttir_folder(version: tuple[int, ...] = TRITON_VERSION) -> str:
-    """The folder under test/corpus that holds `version`'s TTIR."""
-    return "ttir" if version == OLDEST_TRITON else f"ttir-{version[0]}.{version[1]}"
+def ttir_folder(version: tuple[int, int] = TRITON_VERSION) -> str:
+    """The folder under test/corpus that holds `version`'s TTIR: ttir for
+    the oldest supported release, ttir-<major>.<minor> for a newer one."""
+    return "ttir" if version == OLDEST else f"ttir-{version[0]}.{version[1]}"
 
 
 @dataclasses.dataclass(frozen=True)

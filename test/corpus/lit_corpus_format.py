@@ -9,6 +9,8 @@ import subprocess
 import lit.formats
 import lit.Test
 
+from manifest import manifest_key
+
 
 def _without_header(text: str) -> str:
     """The module as Triton printed it: the generator's leading `//` comment
@@ -22,15 +24,6 @@ def _without_header(text: str) -> str:
 # An op (generic or custom form) outside the spirv dialect.
 _NON_SPIRV_OP = re.compile(r'^\s*(?:%[^=]*= )?"?(?!spirv\.)([a-z_]+\.[a-z_.]+)', re.MULTILINE)
 _TT_LEFT = re.compile(r'^\s*(?:%[^=]*= )?"?tt\.[a-z_.]+|!tt\.', re.MULTILINE)
-
-
-def manifest_key(path: str) -> str:
-    """A kernel's key in spirv-sha256.json: its case name for the oldest
-    Triton's corpus (ttir/), `<version>/<name>` for a newer one's
-    (ttir-<version>/). utils/spirv_fingerprints.py keys them alike."""
-    folder = os.path.basename(os.path.dirname(path))
-    name = os.path.splitext(os.path.basename(path))[0]
-    return name if folder == "ttir" else f"{folder.removeprefix('ttir-')}/{name}"
 
 
 class CorpusRoundTrip(lit.formats.FileBasedTest):

@@ -7,6 +7,7 @@
 
 #include "Patterns.h"
 #include "triton-spirv/Conversion/CorrectlyRounded.h"
+#include "triton-spirv/Conversion/ElementTypes.h"
 #include "triton-spirv/Dialect/Triton/IR/Dialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -93,12 +94,10 @@ struct FpToFpLowering : OpConversionPattern<FpToFpOp> {
     // and bf16, which Triton 3.9 converts directly; two fp8 formats) the
     // value goes through f32, which holds either exactly: one rounding.
     if (dstType.getWidth() == srcType.getWidth()) {
-      Type f32 = rewriter.getF32Type();
-      Type wide = f32;
-      if (auto shaped = dyn_cast<ShapedType>(src.getType()))
-        wide = shaped.clone(f32);
-      src = arith::ExtFOp::create(rewriter, op.getLoc(), wide, src);
-      srcType = cast<FloatType>(f32);
+      srcType = rewriter.getF32Type();
+      src = arith::ExtFOp::create(
+          rewriter, op.getLoc(),
+          triton_spirv::withElementType(src.getType(), srcType), src);
     }
     if (dstType.getWidth() > srcType.getWidth()) {
       rewriter.replaceOpWithNewOp<arith::ExtFOp>(op, op.getType(), src);
@@ -318,8 +317,8 @@ struct ExternElementwiseLowering : OpConversionPattern<ExternElementwiseOp> {
     auto resultInt = dyn_cast<IntegerType>(getElementTypeOrSelf(op.getType()));
     bool narrowed = false;
     if (mathInt && resultInt && resultInt.getWidth() < mathInt.getWidth()) {
-      auto shaped = dyn_cast<ShapedType>(op.getType());
-      narrowed = mathType == (shaped ? shaped.clone(mathInt) : Type(mathInt));
+      narrowed =
+          mathType == triton_spirv::withElementType(op.getType(), mathInt);
     }
     if (mathType != op.getType() && !narrowed)
       return op.emitError("device-library function '")

@@ -15,10 +15,11 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "triton-spirv/Conversion/CorrectlyRounded.h"
 #include "Legalization.h"
+#include "triton-spirv/Conversion/ElementTypes.h"
 #include "triton-spirv/Conversion/LinalgToSPIRV/Passes.h"
 #include "triton-spirv/Conversion/LinalgToSPIRV/Target.h"
-#include "triton-spirv/Conversion/CorrectlyRounded.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
@@ -36,13 +37,6 @@ namespace {
 /// Newton steps after the driver's estimate.
 constexpr int kNewtonSteps = 2;
 
-/// `type` (a scalar type or a shape of one) with elements of `element`.
-Type withElement(Type type, Type element) {
-  if (auto shaped = dyn_cast<ShapedType>(type))
-    return shaped.clone(element);
-  return element;
-}
-
 /// `value` as a constant of `type`, f64 or a shape of f64 (the only kind
 /// this file computes in).
 Value f64Constant(OpBuilder &b, Location loc, Type type, double value) {
@@ -52,8 +46,8 @@ Value f64Constant(OpBuilder &b, Location loc, Type type, double value) {
 /// f32 `x` as f64 exactly, subnormals included: those are their mantissa
 /// bits times 2^-149, with the sign of `x`.
 Value widen(OpBuilder &b, Location loc, Value x) {
-  Type wide = withElement(x.getType(), b.getF64Type());
-  Type i32 = withElement(x.getType(), b.getI32Type());
+  Type wide = triton_spirv::withElementType(x.getType(), b.getF64Type());
+  Type i32 = triton_spirv::withElementType(x.getType(), b.getI32Type());
   auto intConstant = [&](int64_t value) {
     return createScalarOrSplatConstant(b, loc, i32, value);
   };

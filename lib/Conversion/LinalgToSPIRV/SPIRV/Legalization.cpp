@@ -2,10 +2,11 @@
 
 #include "Legalization.h"
 #include "triton-spirv/Analysis/MatmulPlan.h"
+#include "triton-spirv/Conversion/ElementTypes.h"
+#include "triton-spirv/Conversion/InlineBlock.h"
 #include "triton-spirv/Conversion/KernelABI.h"
 #include "triton-spirv/Conversion/LinalgToSPIRV/Passes.h"
 #include "triton-spirv/Conversion/LinalgToSPIRV/Target.h"
-#include "triton-spirv/Conversion/InlineBlock.h"
 #include "triton-spirv/Dialect/TritonSPIRV/IR/Ops.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -307,9 +308,7 @@ struct CtPopTo32Bit : OpRewritePattern<math::CtPopOp> {
     if (width == 32 || width > 64)
       return failure();
     Location loc = op.getLoc();
-    Type i32 = rewriter.getI32Type();
-    if (auto shaped = dyn_cast<ShapedType>(type))
-      i32 = shaped.clone(i32);
+    Type i32 = triton_spirv::withElementType(type, rewriter.getI32Type());
     Value x = op.getOperand();
     if (width < 32) {
       Value wide = arith::ExtUIOp::create(rewriter, loc, i32, x);
@@ -429,10 +428,8 @@ struct TruncFTowardZero : OpRewritePattern<arith::TruncFOp> {
     int64_t mantissa = result.getFPMantissaWidth() - 1;
     int64_t sourceBias = (int64_t(1) << (sourceWidth - 2 - sourceMantissa)) - 1;
     int64_t bias = (int64_t(1) << (width - 2 - mantissa)) - 1;
-    auto typeOf = [&](Type element) -> Type {
-      if (auto shaped = dyn_cast<ShapedType>(op.getType()))
-        return shaped.clone(element);
-      return element;
+    auto typeOf = [&](Type element) {
+      return triton_spirv::withElementType(op.getType(), element);
     };
     Type bitsType = typeOf(rewriter.getIntegerType(sourceWidth));
     auto constant = [&](int64_t value) {

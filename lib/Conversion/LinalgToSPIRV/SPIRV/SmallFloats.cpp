@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Legalization.h"
+#include "triton-spirv/Conversion/ElementTypes.h"
 #include "triton-spirv/Conversion/LinalgToSPIRV/Passes.h"
 #include "triton-spirv/Conversion/LinalgToSPIRV/Target.h"
 
@@ -354,9 +355,7 @@ static void roundEveryResult(func::FuncOp kernel) {
             arith::MinNumFOp>(op))
       return;
     Value result = op->getResult(0);
-    Type wide = b.getF32Type();
-    if (auto shaped = dyn_cast<ShapedType>(result.getType()))
-      wide = shaped.clone(wide);
+    Type wide = triton_spirv::withElementType(result.getType(), b.getF32Type());
     b.setInsertionPointAfter(op);
     auto widened = arith::ExtFOp::create(b, op->getLoc(), wide, result);
     auto rounded =
