@@ -473,7 +473,7 @@ LogicalResult KernelDistributor::distributeParallelLoop(scf::ParallelOp loop,
     for (int64_t j = 0; j < vectorWidth; ++j)
       usePrivateRegisters(
           runLoop, elementIvs[j],
-          [&](Value memref) { return privateBuffers.lookup(memref); },
+          [&](Value memref) { return privateRegistersOf(memref); },
           [&](Value) -> Value {
             return arith::AddIOp::create(
                 rewriter, loc,
@@ -530,7 +530,7 @@ LogicalResult KernelDistributor::distributeParallelLoop(scf::ParallelOp loop,
                                 *staticTotal % workgroupSize != 0)))
       return failure();
     usePrivateRegisters(
-        forOp, ivs, [&](Value memref) { return privateBuffers.lookup(memref); },
+        forOp, ivs, [&](Value memref) { return privateRegistersOf(memref); },
         [&](Value) { return iteration; });
     markSpread(forOp, tripCounts, 1);
   }

@@ -90,7 +90,16 @@ private:
   LogicalResult rewritePrivateAccesses();
   LogicalResult distributeParallelLoop(scf::ParallelOp loop,
                                        int64_t vectorWidth);
+  /// The registers of the private buffer that `memref` is, or reshapes
+  /// (null if none). A reshape of a private buffer keeps each element's
+  /// linear position, so it reaches the buffer's registers as the buffer does.
+  Value privateRegistersOf(Value memref);
   bool accessesRegistersThroughViews(Operation *op);
+  /// Where `input` is a private buffer held in runs, or the view of one
+  /// that leaves out fewer than a run of its first elements (a reduction
+  /// seeded with its first element reads such a view): how many it leaves
+  /// out.
+  std::optional<int64_t> skippedRunElements(Value input);
   Operation *needsSingleElements(Value privateBuffer);
   int64_t vectorWidthOf(linalg::LinalgOp op, bool privateInRuns);
   LogicalResult distributeOnLayout(scf::ParallelOp loop, Attribute layout);

@@ -174,8 +174,20 @@ bool KernelDistributor::distributeReduction(
   Value groupValue = indexConstant(loc, group);
   Value output, member;
   bool allShare = outputs * group == workgroupSize && outputs == 1;
-  int64_t shift =
-      allShare ? triton_spirv::rotation(op.getInputs()[0], workgroupSize) : 0;
+  // Private inputs held in runs are read register by register, whichever
+  // elements they hold: every invocation folds all of its registers, but for
+  // the first `skippedInRuns` elements, which sit in invocation 0's first
+  // registers.
+  std::optional<int64_t> skippedInRuns;
+  if (vectorPrivate && allShare) {
+    skippedInRuns = skippedRunElements(op.getInputs()[0]);
+    for (Value input : op.getInputs())
+      if (skippedRunElements(input) != skippedInRuns)
+        skippedInRuns.reset();
+  }
+  int64_t shift = allShare && !skippedInRuns
+                      ? triton_spirv::rotation(op.getInputs()[0], workgroupSize)
+                      : 0;
   if (allShare) {
     output = indexConstant(loc, 0);
     member = invocationId;
@@ -249,6 +261,10 @@ bool KernelDistributor::distributeReduction(
     if (auto view = input.getDefiningOp<memref::SubViewOp>())
       buffer = view.getSource();
     Value registers = privateBuffers.lookup(buffer);
+    if (skippedInRuns) {
+      registerInputs.push_back({registers, 0});
+      continue;
+    }
     std::optional<int64_t> offset = triton_spirv::contiguousOffset(input);
     if (!registers || !offset || *offset % workgroupSize != shift)
       break;
@@ -286,12 +302,21 @@ bool KernelDistributor::distributeReduction(
   // Each invocation's partial result, seeded with its first element: a loop
   // of a constant trip count over its elements member + kG.
   int64_t steps = llvm::divideCeil(reduced, group);
+  if (skippedInRuns)
+    steps = (reduced + *skippedInRuns) / workgroupSize;
   auto fold = scf::IfOp::create(rewriter, loc, elementTypes(op), active,
                                 /*withElseRegion=*/true);
   rewriter.setInsertionPointToStart(fold.thenBlock());
   SmallVector<Value> first =
       fromRegisters ? loadRegisters(indexConstant(loc, 0))
                     : loadAll(op.getInputs(), elementIndices(member));
+  if (skippedInRuns && *skippedInRuns > 0) {
+    SmallVector<Value> afterSkipped =
+        loadRegisters(indexConstant(loc, *skippedInRuns));
+    for (auto [value, replacement] : llvm::zip(first, afterSkipped))
+      value = arith::SelectOp::create(rewriter, loc, isInvocationZero,
+                                      replacement, value);
+  }
   auto loop = scf::ForOp::create(rewriter, loc, indexConstant(loc, 1),
                                  indexConstant(loc, steps),
                                  indexConstant(loc, 1), first);
@@ -304,9 +329,22 @@ bool KernelDistributor::distributeReduction(
     SmallVector<Value> elements =
         fromRegisters ? loadRegisters(loop.getInductionVar())
                       : loadAll(op.getInputs(), elementIndices(position));
-    return combinePartials(op, elements, loop.getRegionIterArgs());
+    SmallVector<Value> folded =
+        combinePartials(op, elements, loop.getRegionIterArgs());
+    if (!skippedInRuns || *skippedInRuns == 0)
+      return folded;
+    // Invocation 0 leaves out the skipped registers and the one it started
+    // from.
+    Value skip = arith::AndIOp::create(
+        rewriter, loc, isInvocationZero,
+        arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ule,
+                              loop.getInductionVar(),
+                              indexConstant(loc, *skippedInRuns)));
+    for (auto [value, kept] : llvm::zip(folded, loop.getRegionIterArgs()))
+      value = arith::SelectOp::create(rewriter, loc, skip, kept, value);
+    return folded;
   };
-  if (reduced % group == 0) {
+  if (skippedInRuns || reduced % group == 0) {
     scf::YieldOp::create(rewriter, loc, foldStep());
   } else {
     Value inside = arith::CmpIOp::create(rewriter, loc,

@@ -123,10 +123,6 @@ LogicalResult KernelDistributor::rewritePrivateAccesses() {
       if (!load && !store)
         continue;
       Value accessed = load ? load.getMemRef() : store.getMemRef();
-      // needsSingleElements admits no access that would need this.
-      if (vectorPrivate)
-        return access->emitError("a private buffer held in runs of ")
-               << kVectorWidth << " is accessed element by element";
       // Static: the layout analysis admits only such views.
       auto [strides, offset] =
           cast<MemRefType>(accessed.getType()).getStridesAndOffset();
@@ -139,8 +135,24 @@ LogicalResult KernelDistributor::rewritePrivateAccesses() {
                                              indexConstant(loc, stride));
         position = arith::AddIOp::create(rewriter, loc, position, scaled);
       }
-      Value slot = arith::DivUIOp::create(rewriter, loc, position,
-                                          indexConstant(loc, workgroupSize));
+      // Held one at a time, element q is register q / W. Held in runs, it
+      // is register V (q / VW) + q mod V; needsSingleElements admits only
+      // elements of invocation 0's first run, read by invocation 0.
+      Value slot;
+      if (vectorPrivate) {
+        Value run = arith::DivUIOp::create(
+            rewriter, loc, position,
+            indexConstant(loc, kVectorWidth * workgroupSize));
+        slot = arith::AddIOp::create(
+            rewriter, loc,
+            arith::MulIOp::create(rewriter, loc, run,
+                                  indexConstant(loc, kVectorWidth)),
+            arith::RemUIOp::create(rewriter, loc, position,
+                                   indexConstant(loc, kVectorWidth)));
+      } else {
+        slot = arith::DivUIOp::create(rewriter, loc, position,
+                                      indexConstant(loc, workgroupSize));
+      }
       replaceAccess(rewriter, access, replacement, slot);
     }
     for (Operation *view : llvm::reverse(views))
@@ -152,16 +164,34 @@ LogicalResult KernelDistributor::rewritePrivateAccesses() {
   return success();
 }
 
+Value KernelDistributor::privateRegistersOf(Value memref) {
+  return privateBuffers.lookup(triton_spirv::bufferUnderReshapes(memref));
+}
+
+std::optional<int64_t> KernelDistributor::skippedRunElements(Value input) {
+  Value buffer = input;
+  if (auto view = input.getDefiningOp<memref::SubViewOp>())
+    buffer = view.getSource();
+  std::optional<int64_t> offset = triton_spirv::contiguousOffset(input);
+  if (!privateBuffers.count(buffer) || !offset || *offset >= kVectorWidth)
+    return std::nullopt;
+  int64_t elements = cast<MemRefType>(buffer.getType()).getNumElements();
+  if (cast<MemRefType>(input.getType()).getNumElements() != elements - *offset)
+    return std::nullopt;
+  return offset;
+}
+
 /// Whether `op` (with what it nests) accesses a buffer held in registers
-/// through a view (a subview or reshape): such accesses find their register
-/// one element at a time (rewritePrivateAccesses), not in runs. Buffers
-/// left in workgroup memory may be accessed in runs: barriers order their
-/// accesses per buffer, whatever the spread.
+/// through a view other than a reshape of a private buffer (a subview, or
+/// any view of a grid, slice or fragment buffer): such accesses find their
+/// register one element at a time (rewritePrivateAccesses), not in runs.
+/// Buffers left in workgroup memory may be accessed in runs: barriers order
+/// their accesses per buffer, whatever the spread.
 bool KernelDistributor::accessesRegistersThroughViews(Operation *op) {
   auto isView = [&](Value value) {
     auto type = dyn_cast<MemRefType>(value.getType());
     if (!type || !triton_spirv::isWorkgroupMemory(type) ||
-        privateBuffers.count(value))
+        privateRegistersOf(value))
       return false;
     Value root = bufferUnderViews(value);
     return privateBuffers.count(root) || layoutBuffers.count(root) ||
@@ -195,12 +225,12 @@ int64_t KernelDistributor::vectorWidthOf(linalg::LinalgOp op,
       accessesRegistersThroughViews(op))
     return 1;
   bool touchesPrivate = llvm::any_of(op->getOperands(), [&](Value operand) {
-    return privateBuffers.count(operand) != 0;
+    return privateRegistersOf(operand) != nullptr;
   });
   if (touchesPrivate &&
       (!privateInRuns ||
        !llvm::all_of(op->getOpOperands(), [&](OpOperand &operand) {
-         return !privateBuffers.count(operand.get()) ||
+         return !privateRegistersOf(operand.get()) ||
                 op.getMatchingIndexingMap(&operand).isIdentity();
        })))
     return 1;
@@ -211,20 +241,63 @@ int64_t KernelDistributor::vectorWidthOf(linalg::LinalgOp op,
 /// per invocation at a time (none: the buffer can be held in runs of
 /// kVectorWidth). Runs suit element-wise ops that take runs, and reductions
 /// of the whole buffer by all invocations (which fold every register, in
-/// any order); views and single-element accesses assume single elements.
+/// any order), and reshapes whose own uses suit runs; other views and
+/// single-element accesses assume single elements.
 Operation *KernelDistributor::needsSingleElements(Value privateBuffer) {
   llvm::SmallPtrSet<Operation *, 4> needing;
-  for (Operation *user : privateBuffer.getUsers()) {
+  SmallVector<Operation *> users(privateBuffer.getUsers());
+  while (!users.empty()) {
+    Operation *user = users.pop_back_val();
+    if (isa<memref::ExpandShapeOp, memref::CollapseShapeOp>(user)) {
+      llvm::append_range(users, user->getResult(0).getUsers());
+      continue;
+    }
+    if (auto view = dyn_cast<memref::SubViewOp>(user)) {
+      // Views that reductions seeded with their first element read.
+      if (skippedRunElements(view)) {
+        for (Operation *viewUser : view->getUsers()) {
+          if (isa<linalg::ReduceOp>(viewUser))
+            users.push_back(viewUser);
+          else
+            needing.insert(viewUser);
+        }
+        continue;
+      }
+      // Their seed: one element of invocation 0's first run, which an op
+      // of one iteration (run by invocation 0) reads.
+      std::optional<int64_t> offset = triton_spirv::contiguousOffset(view);
+      if (view.getType().getNumElements() == 1 && offset &&
+          *offset < kVectorWidth) {
+        for (Operation *viewUser : view->getUsers()) {
+          auto linalgOp = dyn_cast<linalg::LinalgOp>(viewUser);
+          if (!linalgOp || computeProduct(linalgOp.getStaticLoopRanges()) != 1)
+            needing.insert(viewUser);
+        }
+        continue;
+      }
+    }
     // Such reductions read registers only where all their inputs are
-    // private (distributeReduction).
+    // private, or such views of private buffers, alike, and make one output
+    // (distributeReduction); unreduced dimensions of one element make none
+    // more.
     if (auto reduce = dyn_cast<linalg::ReduceOp>(user)) {
-      if (!llvm::all_of(reduce.getInputs(),
+      auto inputType = cast<MemRefType>(reduce.getInputs()[0].getType());
+      std::optional<int64_t> skipped =
+          skippedRunElements(reduce.getInputs()[0]);
+      bool oneOutput = llvm::all_of(
+          llvm::enumerate(inputType.getShape()), [&](const auto &dimAndSize) {
+            auto [dim, size] = dimAndSize;
+            return size == 1 || llvm::is_contained(reduce.getDimensions(),
+                                                   static_cast<int64_t>(dim));
+          });
+      if (!skipped || !oneOutput ||
+          !llvm::all_of(reduce.getInputs(),
                         [&](Value input) {
-                          return privateBuffers.count(input) != 0;
+                          return skippedRunElements(input) == skipped;
                         }) ||
-          llvm::is_contained(reduce.getInits(), privateBuffer) ||
-          static_cast<int64_t>(reduce.getDimensions().size()) !=
-              cast<MemRefType>(privateBuffer.getType()).getRank())
+          llvm::any_of(reduce.getInits(), [&](Value init) {
+            return privateRegistersOf(init) != nullptr;
+          }))
         needing.insert(user);
       continue;
     }
