@@ -89,3 +89,52 @@ def test_hinted_runs_with_a_partial_block(shift: int) -> None:
     _add[(triton.cdiv(n, 1024),)](x, y, out, n, BLOCK=1024, num_warps=4)
     torch.testing.assert_close(out, x + y)
     assert not out_all[shift + n:].any() and not out_all[:shift].any()
+
+
+@triton.jit
+def _larger(a, b):
+    # No identity, so the reduction is seeded with the block's first element
+    # (triton-spirv-seed-reductions), as Inductor's max and Welford are.
+    return tl.where(a > b, a, b)
+
+
+@triton.jit
+def _looped_row_statistics(x_ptr, sum_ptr, max_ptr, lse_ptr, n, R: tl.constexpr):
+    """Inductor's looped reduction: a row of one program, R columns a step,
+    masks made from `tl.arange(0, R)[None, :]`, a seeded maximum, then a
+    second pass over the row."""
+    row = tl.program_id(0) + tl.arange(0, 1)[:, None]
+    columns = tl.arange(0, R)[None, :]
+    total = tl.zeros([1, R], tl.float32)
+    largest = tl.full([1, R], float("-inf"), tl.float32)
+    for start in range(0, n, R):
+        inside = start + columns < n
+        x = tl.load(x_ptr + row * n + start + columns, inside, other=0.0)
+        total = tl.where(inside, total + x, total)
+        largest = tl.where(inside, tl.maximum(largest, x), largest)
+    top = tl.reduce(largest, 1, _larger)[:, None]
+    exps = tl.zeros([1, R], tl.float32)
+    for start in range(0, n, R):
+        inside = start + columns < n
+        x = tl.load(x_ptr + row * n + start + columns, inside, other=0.0)
+        exps = tl.where(inside, exps + tl.exp(x - top), exps)
+    tl.store(sum_ptr + row, tl.sum(total, 1)[:, None])
+    tl.store(max_ptr + row, top)
+    tl.store(lse_ptr + row, tl.log(tl.sum(exps, 1)[:, None]) + top)
+
+
+@pytest.mark.parametrize("n", [4096, 3000])
+def test_looped_row_reductions_in_runs(n: int) -> None:
+    """The reshaped column indices, the seeded maximum (its seed in
+    invocation 0's first run, the rest folded register by register) and
+    the plain sums keep the blocks in runs: 16-byte loads."""
+    rows = 6
+    x = torch.randn(rows, n, generator=torch.Generator().manual_seed(n))
+    x[2, 0] = 9.0  # the seed is the maximum
+    x[3, -1] = 9.0  # the last element is
+    total, top, lse = torch.empty(rows, 1), torch.empty(rows, 1), torch.empty(rows, 1)
+    compiled = _looped_row_statistics[(rows,)](x, total, top, lse, n, R=1024, num_warps=4)
+    assert _vector_bindings(compiled) >= 1
+    torch.testing.assert_close(total.flatten(), x.sum(1), atol=1e-3, rtol=1e-5)
+    torch.testing.assert_close(top.flatten(), x.amax(1), atol=0, rtol=0)
+    torch.testing.assert_close(lse.flatten(), torch.logsumexp(x, 1), atol=1e-5, rtol=1e-5)
