@@ -148,3 +148,26 @@ def test_max_autotune(launches: list[str]) -> None:
         a.to(DEVICE), b.to(DEVICE))
     torch.testing.assert_close(actual.cpu(), torch.relu(a @ b), atol=1e-4, rtol=1e-4)
     _ran_on_the_device(launches, fallbacks_allowed=True)
+
+
+def test_max_autotune_matmul_templates(launches: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    # Inductor's Triton templates alone (no ATen choice), as on the H200:
+    # lavapipe is made to pass for a big GPU. Without the device's template
+    # heuristics (triton_spirv.inductor.templates) there was no choice at all.
+    import torch._inductor.config as inductor_config
+
+    for module in list(sys.modules.values()):
+        if getattr(module, "__name__", "").startswith("torch._inductor") and hasattr(module, "is_big_gpu"):
+            monkeypatch.setattr(module, "is_big_gpu", lambda *args, **kwargs: True)
+    monkeypatch.setattr(inductor_config, "max_autotune_gemm_backends", "TRITON")
+    monkeypatch.setattr(inductor_config, "force_disable_caches", True)  # autotune here, now
+    torch.manual_seed(0)
+    a, b, bias = torch.randn(64, 32), torch.randn(32, 48), torch.randn(48)
+    x, y = torch.randn(3, 16, 32), torch.randn(3, 32, 16)
+    addmm = torch.compile(lambda a, b, c: torch.relu(torch.addmm(c, a, b)), mode="max-autotune-no-cudagraphs")
+    bmm = torch.compile(lambda x, y: x @ y, mode="max-autotune-no-cudagraphs")
+    torch.testing.assert_close(addmm(a.to(DEVICE), b.to(DEVICE), bias.to(DEVICE)).cpu(),
+                               torch.relu(torch.addmm(bias, a, b)), atol=1e-4, rtol=1e-4)
+    torch.testing.assert_close(bmm(x.to(DEVICE), y.to(DEVICE)).cpu(), x @ y, atol=1e-4, rtol=1e-4)
+    assert sum(name.startswith("triton_tem_") for name in launches) >= 2, launches
+    _ran_on_the_device(launches)

@@ -68,5 +68,7 @@ def register_codegen() -> dict[str, Any]:
         register(DEVICE_TYPE, _benchmark)
     if DEVICE_TYPE not in inductor_utils.GPU_TYPES:
         inductor_utils.GPU_TYPES.append(DEVICE_TYPE)
+    from .templates import register_matmul_templates
+    register_matmul_templates()
     return {"Scheduling": TritonScheduling, "PythonWrapperCodegen": PythonWrapperCodegen,
             "CppWrapperCodegen": CppWrapperGpu, "WrapperFxCodegen": WrapperFxCodegen}
