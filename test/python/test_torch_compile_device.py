@@ -125,6 +125,25 @@ def test_training_step_gradients(launches: list[str]) -> None:
     _ran_on_the_device(launches, fallbacks_allowed=True)
 
 
+def test_convolutions_train_on_the_device(launches: list[str]) -> None:
+    # Inductor leaves convolutions to the device's own (its aten fallback:
+    # convolution_overrideable here) and fuses around them; forward and
+    # backward run on the device.
+    torch.manual_seed(0)
+    reference = torch.nn.Sequential(torch.nn.Conv2d(3, 8, 3, padding=1), torch.nn.ReLU(),
+                                    torch.nn.Conv2d(8, 4, 3, stride=2), torch.nn.Flatten(), torch.nn.Linear(196, 5))
+    model = _on_the_device(reference)
+    x = torch.randn(2, 3, 16, 16)
+    actual = torch.compile(model)(x.to(DEVICE))
+    actual.square().sum().backward()
+    expected = reference(x)
+    expected.square().sum().backward()
+    torch.testing.assert_close(actual.detach().cpu(), expected, atol=1e-4, rtol=1e-4)
+    for ours, theirs in zip(model.parameters(), reference.parameters()):
+        torch.testing.assert_close(ours.grad.cpu(), theirs.grad, atol=1e-3, rtol=1e-4)
+    _ran_on_the_device(launches)
+
+
 @pytest.mark.parametrize("make, shape", [(lambda: MLPBlock(64), (32, 64)),
                                          (lambda: GPT2Block(64, 4), (2, 32, 64))], ids=["mlp", "gpt2"])
 def test_block_forward(launches: list[str], make: Callable[[], torch.nn.Module], shape: tuple[int, ...]) -> None:

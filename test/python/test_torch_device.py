@@ -287,6 +287,44 @@ def test_mse_loss_backward_on_the_device(reduction: str) -> None:
     torch.testing.assert_close(grads[1], grads[0])
 
 
+@pytest.mark.parametrize("shape, options", [
+    ((2, 4, 9, 11), dict(stride=1, padding=1)),
+    ((2, 4, 9, 11), dict(stride=2, padding=0)),
+    ((1, 4, 10, 10), dict(stride=1, padding=2, dilation=2)),
+    ((2, 4, 9, 11), dict(stride=2, padding=1, groups=2)),
+    ((2, 4, 20), dict(stride=2, padding=1)),  # 1-d
+])
+def test_convolutions_and_their_gradients_on_the_device(shape: tuple[int, ...], options: dict) -> None:
+    # PyTorch sends an out-of-tree device's convolutions to
+    # convolution_overrideable (FlagGems has none): windows times weights.
+    torch.manual_seed(len(shape) + options["stride"])
+    groups = options.get("groups", 1)
+    x, bias = torch.randn(shape), torch.randn(6)
+    weight = torch.randn(6, shape[1] // groups, *([3] * (len(shape) - 2)))
+    convolve = F.conv2d if len(shape) == 4 else F.conv1d
+    torch.spirv.reset_fallback_ops()
+    results = []
+    for device in (DEVICE, torch.device("cpu")):
+        leaves = [t.to(device).requires_grad_() for t in (x, weight, bias)]
+        out = convolve(*leaves, **options)
+        out.square().sum().backward()
+        results.append([out.detach().cpu()] + [leaf.grad.cpu() for leaf in leaves])
+    for got, expected in zip(*results):
+        torch.testing.assert_close(got, expected, atol=1e-3, rtol=1e-4)
+    assert torch.spirv.fallback_ops() == {}
+
+
+def test_transposed_convolutions_run_on_the_cpu_with_a_warning() -> None:
+    from triton_spirv.torch_device.operators import convolution
+
+    convolution._warned.clear()
+    x, weight = torch.randn(1, 4, 5, 5), torch.randn(4, 3, 3, 3)
+    with pytest.warns(RuntimeWarning, match="transposed .* runs on the CPU"):
+        out = F.conv_transpose2d(x.to(DEVICE), weight.to(DEVICE), stride=2)
+    assert out.device.type == "spirv"
+    torch.testing.assert_close(out.cpu(), F.conv_transpose2d(x, weight, stride=2))
+
+
 def test_autograd_and_an_adamw_step() -> None:
     torch.manual_seed(1)
     reference = torch.nn.Sequential(torch.nn.Linear(16, 32), torch.nn.GELU(), torch.nn.Linear(32, 4))

@@ -331,6 +331,10 @@ def enable() -> bool:
         lambda grad, *args: embedding_backward(grad.contiguous(), *args)), "PrivateUse1")
     library.impl("native_layer_norm", _outside_dynamo(_native_layer_norm), "PrivateUse1")
     library.impl("_safe_softmax", _outside_dynamo(_safe_softmax), "PrivateUse1")
+    from . import convolution
+    library.impl("convolution_overrideable", _outside_dynamo(convolution.convolution), "PrivateUse1")
+    library.impl("convolution_backward_overrideable", _outside_dynamo(convolution.convolution_backward),
+                 "PrivateUse1")
     _register_out_overloads(library)
     if not torch._C._dispatch_has_kernel_for_dispatch_key("aten::mse_loss_backward", "PrivateUse1"):
         library.impl("mse_loss_backward", _outside_dynamo(_mse_loss_backward), "PrivateUse1")
