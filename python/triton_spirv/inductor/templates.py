@@ -25,10 +25,13 @@ def _workgroup_memory() -> int | None:
 
 
 def register_matmul_templates() -> None:
-    from torch._inductor.template_heuristics.registry import (get_registered_heuristic_class,
-                                                              register_template_heuristic)
-    from torch._inductor.template_heuristics.triton import (AddMMConfigMixin, BaseConfigHeuristic,
-                                                            MMTemplateConfigMixin)
+    try:
+        from torch._inductor.template_heuristics.registry import (get_registered_heuristic_class,
+                                                                  register_template_heuristic)
+        from torch._inductor.template_heuristics.triton import (AddMMConfigMixin, BaseConfigHeuristic,
+                                                                MMTemplateConfigMixin)
+    except ImportError:  # a torch before the registry, whose templates take any device's configs
+        return
 
     if get_registered_heuristic_class(_MM, DEVICE_TYPE, "mm") is not None:
         return
