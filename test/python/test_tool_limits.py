@@ -44,3 +44,31 @@ def test_control_flow_within_the_limit_compiles(tool: Path, tmp_path: Path) -> N
     run, binary = _compile(tool, tmp_path, 100)
     assert run.returncode == 0, run.stderr[-2000:]
     assert binary.stat().st_size > 0
+
+
+def test_loops_past_lavapipes_loop_limit_are_rejected() -> None:
+    # Mesa's llvmpipe ends every loop after 65,535 iterations per invocation
+    # (counted over all of the loop's entries), whatever its condition: a
+    # loop of 70,000 returned 65,535 here. Known counts past it are refused
+    # at the loop's source line; on other devices they run.
+    import pytest
+    import torch
+    import triton
+    import triton.language as tl
+
+    from triton_spirv.backend.compiler import SPIRVCompilationError
+
+    @triton.jit
+    def count(out, N: tl.constexpr):
+        total = 0
+        for _ in range(N):
+            total += 1
+        tl.store(out, total)
+
+    out = torch.zeros(1, dtype=torch.int32)
+    count[(1,)](out, 65535)
+    assert int(out) == 65535
+    if not triton.runtime.driver.active.get_current_target().arch.startswith("lavapipe"):
+        pytest.skip("only lavapipe limits loops")
+    with pytest.raises(SPIRVCompilationError, match=r"runs 70000 iterations .* lavapipe ends every loop after 65535"):
+        count[(1,)](out, 70000)

@@ -451,6 +451,19 @@ def CheckWorkgroupMemory : Pass<"triton-spirv-check-workgroup-memory",
   }];
 }
 
+def CheckLoopIterations : Pass<"triton-spirv-check-loop-iterations",
+                                "ModuleOp"> {
+  let summary = "Refuse loops that run past the driver's loop iteration limit";
+  let description = [{
+    Mesa's llvmpipe (lavapipe) ends every loop after 65,535 iterations per
+    invocation, counted over all of the loop's entries, whatever its
+    condition: past that a kernel would silently compute a wrong answer. A
+    loop whose trip count, times those of the loops around it, is known and
+    exceeds the target's limit is an error at its source line. Loops of
+    counts known only at run time are not checked.
+  }];
+}
+
 def RoundCorrectly : Pass<"triton-spirv-round-correctly", "ModuleOp"> {
   let summary = "Compute f32 roots and quotients marked correctly rounded in "
                 "f64";

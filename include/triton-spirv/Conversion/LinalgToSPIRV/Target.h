@@ -60,6 +60,10 @@ struct TargetDescription {
   /// selects (the SPIR-V specification leaves NaN operands undefined).
   bool nativeMinMaxNum;
   TargetFeatures features;
+  /// Iterations after which the driver ends a loop, whatever its condition,
+  /// counted per invocation over all the loop's entries (Mesa's llvmpipe:
+  /// 65,535, its loop limiter); 0: none.
+  unsigned maxLoopIterations = 0;
 };
 
 /// Changes to a preset (0 or empty: keep the preset's). Features are named

@@ -27,7 +27,8 @@ constexpr TargetFeatures kDesktopFeatures{/*int8=*/true,
                                           /*bufferDeviceAddress=*/true,
                                           /*denormPreserveFloat32=*/false};
 const TargetDescription kTargets[] = {
-    {"lavapipe", "", 32768, 1024, 128, 8, true, false, kDesktopFeatures},
+    {"lavapipe", "", 32768, 1024, 128, 8, true, false, kDesktopFeatures,
+     /*maxLoopIterations=*/65535},
     {"nvidia", "NVIDIA:DiscreteGPU", 49152, 1024, 256, 32, false, true,
      [] {
        TargetFeatures features = kDesktopFeatures;
