@@ -72,3 +72,32 @@ def test_loops_past_lavapipes_loop_limit_are_rejected() -> None:
         pytest.skip("only lavapipe limits loops")
     with pytest.raises(SPIRVCompilationError, match=r"runs 70000 iterations .* lavapipe ends every loop after 65535"):
         count[(1,)](out, 70000)
+
+
+def test_block_loops_inside_long_loops_count_toward_lavapipes_limit() -> None:
+    # A block of 65,536 over 128 invocations is a loop of 128 runs per
+    # invocation, entered once per iteration of the program's loop: 600 of
+    # those summed 600 x 128 past the limiter, and lavapipe returned 504
+    # instead of 600 in every element.
+    import pytest
+    import torch
+    import triton
+    import triton.language as tl
+
+    from triton_spirv.backend.compiler import SPIRVCompilationError
+
+    if not triton.runtime.driver.active.get_current_target().arch.startswith("lavapipe"):
+        pytest.skip("only lavapipe limits loops")
+
+    @triton.jit
+    def accumulate(x, out, ITERATIONS: tl.constexpr, BLOCK: tl.constexpr):
+        total = tl.zeros([BLOCK], tl.float32)
+        for _ in range(ITERATIONS):
+            total += tl.load(x + tl.arange(0, BLOCK))
+        tl.store(out + tl.arange(0, BLOCK), total)
+
+    x, out = torch.ones(65536), torch.zeros(65536)
+    accumulate[(1,)](x, out, 200, 65536, num_warps=4)  # 200 x 128 iterations
+    assert bool((out == 200).all())
+    with pytest.raises(SPIRVCompilationError, match="runs 76800 iterations"):
+        accumulate[(1,)](x, out, 600, 65536, num_warps=4)
