@@ -128,28 +128,25 @@ LogicalResult KernelDistributor::rewritePrivateAccesses() {
           cast<MemRefType>(accessed.getType()).getStridesAndOffset();
       Location loc = access->getLoc();
       rewriter.setInsertionPoint(access);
-      ValueRange indices = load ? load.getIndices() : store.getIndices();
-      Value position = indexConstant(loc, offset);
-      for (auto [index, stride] : llvm::zip(indices, strides)) {
-        Value scaled = arith::MulIOp::create(rewriter, loc, index,
-                                             indexConstant(loc, stride));
-        position = arith::AddIOp::create(rewriter, loc, position, scaled);
-      }
-      // Held one at a time, element q is register q / W. Held in runs, it
-      // is register V (q / VW) + q mod V; needsSingleElements admits only
-      // elements of invocation 0's first run, read by invocation 0.
       Value slot;
       if (vectorPrivate) {
-        Value run = arith::DivUIOp::create(
-            rewriter, loc, position,
-            indexConstant(loc, kVectorWidth * workgroupSize));
-        slot = arith::AddIOp::create(
-            rewriter, loc,
-            arith::MulIOp::create(rewriter, loc, run,
-                                  indexConstant(loc, kVectorWidth)),
-            arith::RemUIOp::create(rewriter, loc, position,
-                                   indexConstant(loc, kVectorWidth)));
+        // Held in runs, only a one-element view of invocation 0's first run
+        // is read so (needsSingleElements), by invocation 0: element q is
+        // its register q.
+        if (cast<MemRefType>(accessed.getType()).getNumElements() != 1 ||
+            offset >= kVectorWidth)
+          return access->emitError("a private buffer held in runs of ")
+                 << kVectorWidth << " is accessed element by element";
+        slot = indexConstant(loc, offset);
       } else {
+        // Held one at a time, element q is register q / W.
+        ValueRange indices = load ? load.getIndices() : store.getIndices();
+        Value position = indexConstant(loc, offset);
+        for (auto [index, stride] : llvm::zip(indices, strides)) {
+          Value scaled = arith::MulIOp::create(rewriter, loc, index,
+                                               indexConstant(loc, stride));
+          position = arith::AddIOp::create(rewriter, loc, position, scaled);
+        }
         slot = arith::DivUIOp::create(rewriter, loc, position,
                                       indexConstant(loc, workgroupSize));
       }
