@@ -61,6 +61,7 @@ void mlir::triton_spirv::buildLinalgToSPIRVPipeline(
   // What SPIR-V cannot express directly, rewritten kernel by kernel.
   pm.addPass(createAssignStorageClasses());
   pm.addPass(createCheckWorkgroupMemory());
+  pm.addPass(createUnrollForLoopLimit());
   pm.addPass(createCheckLoopIterations());
   pm.addPass(createRoundCorrectly());
   // Compare-and-swap updates first: their bodies are ordinary arithmetic,

@@ -451,6 +451,22 @@ def CheckWorkgroupMemory : Pass<"triton-spirv-check-workgroup-memory",
   }];
 }
 
+def UnrollForLoopLimit : Pass<"triton-spirv-unroll-for-loop-limit",
+                               "ModuleOp"> {
+  let summary = "Unroll the distribution's loops just enough to stay within "
+                "the driver's loop iteration limit";
+  let description = [{
+    Each invocation's share of a large block is a loop of the distribution
+    (`triton_spirv.spread`); inside a long loop of the program its
+    iterations add up over every entry, and past the target's limit
+    (lavapipe's 65,535 per invocation) the driver ends it early. Such a
+    loop, of a constant trip count n inside loops of constant counts T, is
+    unrolled by the smallest factor u dividing n for which T n / u fits;
+    where none does, it is left to triton-spirv-check-loop-iterations.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
 def CheckLoopIterations : Pass<"triton-spirv-check-loop-iterations",
                                 "ModuleOp"> {
   let summary = "Refuse loops that run past the driver's loop iteration limit";
