@@ -25,11 +25,11 @@ using namespace mlir;
 
 namespace {
 /// The smallest factor dividing `trips` that brings `around * trips` within
-/// `limit`, if any.
+/// `limit`, if any (`around` is positive).
 std::optional<uint64_t> fittingFactor(uint64_t trips, uint64_t around,
                                       uint64_t limit) {
   for (uint64_t factor = 2; factor <= trips; ++factor)
-    if (trips % factor == 0 && around * (trips / factor) <= limit)
+    if (trips % factor == 0 && trips / factor <= limit / around)
       return factor;
   return std::nullopt;
 }
