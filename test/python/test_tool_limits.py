@@ -7,6 +7,33 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
+import pytest
+import torch
+import triton
+import triton.language as tl
+
+from triton_spirv.backend.compiler import SPIRVCompilationError
+
+
+def _on_lavapipe() -> bool:
+    return triton.runtime.driver.active.get_current_target().arch.startswith("lavapipe")
+
+
+@triton.jit
+def _count(out, N: tl.constexpr):
+    total = 0
+    for _ in range(N):
+        total += 1
+    tl.store(out, total)
+
+
+@triton.jit
+def _accumulate(x, out, ITERATIONS: tl.constexpr, BLOCK: tl.constexpr):
+    total = tl.zeros([BLOCK], tl.float32)
+    for _ in range(ITERATIONS):
+        total += tl.load(x + tl.arange(0, BLOCK))
+    tl.store(out + tl.arange(0, BLOCK), total)
+
 
 def _nested_loops(depth: int) -> str:
     """TTIR of a kernel whose `depth` loops nest, the innermost storing."""
@@ -51,27 +78,13 @@ def test_loops_past_lavapipes_loop_limit_are_rejected() -> None:
     # (counted over all of the loop's entries), whatever its condition: a
     # loop of 70,000 returned 65,535 here. Known counts past it are refused
     # at the loop's source line; on other devices they run.
-    import pytest
-    import torch
-    import triton
-    import triton.language as tl
-
-    from triton_spirv.backend.compiler import SPIRVCompilationError
-
-    @triton.jit
-    def count(out, N: tl.constexpr):
-        total = 0
-        for _ in range(N):
-            total += 1
-        tl.store(out, total)
-
     out = torch.zeros(1, dtype=torch.int32)
-    count[(1,)](out, 65535)
+    _count[(1,)](out, 65535)
     assert int(out) == 65535
-    if not triton.runtime.driver.active.get_current_target().arch.startswith("lavapipe"):
+    if not _on_lavapipe():
         pytest.skip("only lavapipe limits loops")
     with pytest.raises(SPIRVCompilationError, match=r"runs 70000 iterations .* lavapipe ends every loop after 65535"):
-        count[(1,)](out, 70000)
+        _count[(1,)](out, 70000)
 
 
 def test_block_loops_inside_long_loops_are_unrolled_within_lavapipes_limit() -> None:
@@ -80,17 +93,6 @@ def test_block_loops_inside_long_loops_are_unrolled_within_lavapipes_limit() -> 
     # those summed 600 x 128 past the limiter, and lavapipe returned 504
     # instead of 600 in every element. triton-spirv-unroll-for-loop-limit
     # now unrolls it by 2 (600 x 64).
-    import torch
-    import triton
-    import triton.language as tl
-
-    @triton.jit
-    def accumulate(x, out, ITERATIONS: tl.constexpr, BLOCK: tl.constexpr):
-        total = tl.zeros([BLOCK], tl.float32)
-        for _ in range(ITERATIONS):
-            total += tl.load(x + tl.arange(0, BLOCK))
-        tl.store(out + tl.arange(0, BLOCK), total)
-
     x, out = torch.ones(65536), torch.zeros(65536)
-    accumulate[(1,)](x, out, 600, 65536, num_warps=4)
+    _accumulate[(1,)](x, out, 600, 65536, num_warps=4)
     assert bool((out == 600).all())

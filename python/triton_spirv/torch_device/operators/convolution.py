@@ -14,10 +14,12 @@ from typing import Sequence
 
 import torch
 
+from . import _on_the_cpu
+
 _warned: set[str] = set()
 
 
-def _on_the_cpu_once(what: str) -> None:
+def _warn_once(what: str) -> None:
     if what not in _warned:
         _warned.add(what)
         warnings.warn(f"triton-spirv: {what} has no kernel on the spirv device; it runs on the CPU "
@@ -69,10 +71,9 @@ def convolution(input: torch.Tensor, weight: torch.Tensor, bias: torch.Tensor | 
                 padding: Sequence[int], dilation: Sequence[int], transposed: bool,
                 output_padding: Sequence[int], groups: int) -> torch.Tensor:
     if transposed or input.dim() not in (3, 4):
-        _on_the_cpu_once("a transposed or 3-d convolution" if transposed else "a 3-d convolution")
-        result = torch.ops.aten.convolution(input.cpu(), weight.cpu(), None if bias is None else bias.cpu(),
-                                            stride, padding, dilation, transposed, output_padding, groups)
-        return result.to(input.device)
+        _warn_once("a transposed or 3-d convolution" if transposed else "a 3-d convolution")
+        return _on_the_cpu(torch.ops.aten.convolution.default,
+                           (input, weight, bias, stride, padding, dilation, transposed, output_padding, groups), {})
     one_d = input.dim() == 3
     x, w, stride, padding, dilation = _as_2d(input, weight, stride, padding, dilation)
     n, _, h, width = x.shape
@@ -97,11 +98,10 @@ def convolution_backward(grad_output: torch.Tensor, input: torch.Tensor, weight:
                          transposed: bool, output_padding: Sequence[int], groups: int,
                          output_mask: Sequence[bool]) -> tuple[torch.Tensor | None, ...]:
     if transposed or input.dim() not in (3, 4):
-        _on_the_cpu_once("the gradient of a transposed or 3-d convolution")
-        grads = torch.ops.aten.convolution_backward(
-            grad_output.cpu(), input.cpu(), weight.cpu(), None, stride, padding, dilation, transposed,
-            output_padding, groups, output_mask)
-        return tuple(None if g is None else g.to(input.device) for g in grads)
+        _warn_once("the gradient of a transposed or 3-d convolution")
+        return _on_the_cpu(torch.ops.aten.convolution_backward.default,
+                           (grad_output, input, weight, None, stride, padding, dilation, transposed,
+                            output_padding, groups, output_mask), {})
     one_d = input.dim() == 3
     x, w, stride, padding, dilation = _as_2d(input, weight, stride, padding, dilation)
     go = grad_output.unsqueeze(2) if one_d else grad_output
