@@ -154,12 +154,12 @@ public:
   BufferLayouts run();
 
 private:
-  /// planMatmul(op), made once per op (plans are asked for again and again
-  /// while layouts spread).
+  /// The plan --triton-spirv-plan-matmuls attached to `op`, read once per op
+  /// (plans are asked for again and again while layouts spread).
   const std::optional<MatmulPlan> &planFor(linalg::LinalgOp op) {
     auto [entry, inserted] = plans.try_emplace(op, std::nullopt);
     if (inserted)
-      entry->second = planMatmul(op, shape);
+      entry->second = lookupMatmulPlan(op);
     return entry->second;
   }
   bool isOwnerAligned(Operation *user, Value buffer);
@@ -850,10 +850,9 @@ BufferLayouts LayoutAssignment::run() {
       return inconsistent;
     });
   }
-  return BufferLayouts{std::move(layouts), std::move(plans),
-                       std::move(families.loopsToUnroll),
-                       llvm::to_vector(llvm::make_first_range(
-                           families.layouts))};
+  return BufferLayouts{
+      std::move(layouts), std::move(families.loopsToUnroll),
+      llvm::to_vector(llvm::make_first_range(families.layouts))};
 }
 
 BufferLayouts triton_spirv::assignBufferLayouts(func::FuncOp kernel,

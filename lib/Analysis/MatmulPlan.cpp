@@ -153,7 +153,7 @@ static int64_t bufferBytes(Value buffer) {
 
 std::optional<MatmulPlan>
 triton_spirv::planMatmul(linalg::LinalgOp op, const WorkgroupShape &shape) {
-  if (!isStaticMatmul(op) || !op.hasPureBufferSemantics())
+  if (!needsMatmulPlan(op))
     return std::nullopt;
   Value lhs = op.getDpsInputs()[0], rhs = op.getDpsInputs()[1],
         acc = op.getDpsInits()[0];
@@ -165,7 +165,7 @@ triton_spirv::planMatmul(linalg::LinalgOp op, const WorkgroupShape &shape) {
       shape.subgroupSize > 1 ? std::min<int64_t>(shape.subgroupSize, 32) : 32);
   if (!tiling)
     return std::nullopt;
-  MatmulPlan plan{*tiling, std::nullopt, {}};
+  MatmulPlan plan{*tiling, std::nullopt, false};
   // Cooperative matrices need whole 16x16x16 tiles, rows of unit stride,
   // and a grid of subgroups over them.
   if (!shape.cooperativeMatrix ||
@@ -182,20 +182,75 @@ triton_spirv::planMatmul(linalg::LinalgOp op, const WorkgroupShape &shape) {
   // A quarter of workgroup memory at most, so that the kernel's other
   // blocks (other matmuls' accumulators among them) still fit.
   int64_t bytes = bufferBytes(lhs) + bufferBytes(rhs) + bufferBytes(acc);
-  int64_t budget = shape.maxWorkgroupMemory / 4;
-  if (shape.maxWorkgroupMemory && bytes > budget) {
-    plan.cooperativeMatrixMissed =
-        "cooperative matrices not used: their " + std::to_string(m) + "x" +
-        std::to_string(n) + " accumulator and operands would take " +
-        std::to_string(bytes) +
-        " bytes of workgroup memory (over a quarter "
-        "of the target's " +
-        std::to_string(shape.maxWorkgroupMemory) +
-        ") and it cannot stay in registers as fragments; it stays in "
-        "registers, computed by invocations";
-    return plan;
-  }
+  plan.cooperativeNeedsFragments =
+      shape.maxWorkgroupMemory && bytes > shape.maxWorkgroupMemory / 4;
   return plan;
+}
+
+std::string
+triton_spirv::describeWorkgroupMemoryMiss(linalg::LinalgOp op,
+                                          const WorkgroupShape &shape) {
+  Value lhs = op.getDpsInputs()[0], rhs = op.getDpsInputs()[1],
+        acc = op.getDpsInits()[0];
+  ArrayRef<int64_t> accShape = cast<MemRefType>(acc.getType()).getShape();
+  int64_t bytes = bufferBytes(lhs) + bufferBytes(rhs) + bufferBytes(acc);
+  return "cooperative matrices not used: their " + std::to_string(accShape[0]) +
+         "x" + std::to_string(accShape[1]) +
+         " accumulator and operands would take " + std::to_string(bytes) +
+         " bytes of workgroup memory (over a quarter of the target's " +
+         std::to_string(shape.maxWorkgroupMemory) +
+         ") and it cannot stay in registers as fragments; it stays in "
+         "registers, computed by invocations";
+}
+
+bool triton_spirv::needsMatmulPlan(linalg::LinalgOp op) {
+  return isStaticMatmul(op) && op.hasPureBufferSemantics();
+}
+
+static MatmulTilingAttr getTilingAttr(MLIRContext *context,
+                                      const MatmulTiling &tiling) {
+  return MatmulTilingAttr::get(context, tiling.gridM, tiling.gridN,
+                               tiling.tileM, tiling.tileN);
+}
+
+static MatmulTiling getTiling(MatmulTilingAttr attr) {
+  return {attr.getGridM(), attr.getGridN(), attr.getTileM(), attr.getTileN()};
+}
+
+MatmulPlanAttr
+triton_spirv::getMatmulPlanAttr(MLIRContext *context,
+                                const std::optional<MatmulPlan> &plan) {
+  if (!plan)
+    return MatmulPlanAttr::get(context, {}, {}, false);
+  return MatmulPlanAttr::get(
+      context, getTilingAttr(context, plan->registerTiling),
+      plan->cooperativeTiling ? getTilingAttr(context, *plan->cooperativeTiling)
+                              : MatmulTilingAttr(),
+      plan->cooperativeNeedsFragments);
+}
+
+std::optional<MatmulPlan> triton_spirv::lookupMatmulPlan(linalg::LinalgOp op) {
+  auto attr = op->getAttrOfType<MatmulPlanAttr>(kMatmulPlanAttrName);
+  if (!attr || !attr.getInvocations())
+    return std::nullopt;
+  MatmulPlan plan{getTiling(attr.getInvocations()), std::nullopt,
+                  attr.getFragmentsOnly()};
+  if (attr.getSubgroups())
+    plan.cooperativeTiling = getTiling(attr.getSubgroups());
+  return plan;
+}
+
+LogicalResult triton_spirv::checkMatmulsPlanned(Operation *root,
+                                                StringRef pass) {
+  WalkResult result = root->walk([&](linalg::LinalgOp op) {
+    if (!needsMatmulPlan(op) ||
+        op->getAttrOfType<MatmulPlanAttr>(kMatmulPlanAttrName))
+      return WalkResult::advance();
+    op->emitError() << pass << " needs every matmul planned: run "
+                    << "--triton-spirv-plan-matmuls first";
+    return WalkResult::interrupt();
+  });
+  return failure(result.wasInterrupted());
 }
 
 std::optional<SmallVector<Operation *>>

@@ -60,9 +60,6 @@ struct BufferLayouts {
   /// The layout attribute of each workgroup allocation (`memref.alloc`) of
   /// the kernel that can live in registers, in program order.
   llvm::MapVector<Value, Attribute> layouts;
-  /// The plan of each matmul of the kernel (planMatmul, none where it has
-  /// none), made once.
-  DenseMap<Operation *, std::optional<MatmulPlan>> matmulPlans;
   /// Loops to unroll so that the views of fragment families are static
   /// (FragmentFamilies::loopsToUnroll).
   SmallVector<scf::ForOp> loopsToUnroll;

@@ -50,15 +50,15 @@ struct MatmulPlan {
   /// (triton_spirv.fragments) takes no workgroup memory; one in workgroup
   /// memory needs `cooperativeFitsWorkgroupMemory`.
   std::optional<MatmulTiling> cooperativeTiling;
-  /// Why cooperative matrices cannot be used although the matmul has their
-  /// form (empty otherwise): a remark for the user.
-  std::string cooperativeMatrixMissed;
+  /// The accumulator and both operands would take over a quarter of the
+  /// target's workgroup memory: subgroups compute the matmul only with its
+  /// accumulator kept as fragments.
+  bool cooperativeNeedsFragments = false;
 
-  /// Whether the accumulator and both operands take at most a quarter of
-  /// the target's workgroup memory (cooperative matrices with their
-  /// accumulator there are not missed).
+  /// Whether subgroups may compute the matmul with its accumulator in
+  /// workgroup memory.
   bool cooperativeFitsWorkgroupMemory() const {
-    return cooperativeTiling && cooperativeMatrixMissed.empty();
+    return cooperativeTiling && !cooperativeNeedsFragments;
   }
 };
 
@@ -100,8 +100,28 @@ std::optional<int64_t> rowStride(Value buffer);
 /// driver's choice); the latter only where the accumulator and both operands
 /// take at most a quarter of the target's workgroup memory. The layout
 /// analysis chooses: an accumulator in a grid layout means register tiles.
+/// --triton-spirv-plan-matmuls makes it once and attaches it to the op.
 std::optional<MatmulPlan> planMatmul(linalg::LinalgOp op,
                                      const WorkgroupShape &shape);
+
+/// Whether --triton-spirv-plan-matmuls gives `op` a plan: a static matmul
+/// on buffers.
+bool needsMatmulPlan(linalg::LinalgOp op);
+/// `plan` (or none) as the attribute --triton-spirv-plan-matmuls attaches.
+MatmulPlanAttr getMatmulPlanAttr(MLIRContext *context,
+                                 const std::optional<MatmulPlan> &plan);
+/// The plan attached to `op` by --triton-spirv-plan-matmuls; none where it
+/// has none, or its plan says it is no workgroup matmul.
+std::optional<MatmulPlan> lookupMatmulPlan(linalg::LinalgOp op);
+/// An error on the first matmul under `root` that needs a plan and has none
+/// (--triton-spirv-plan-matmuls has not run), naming `pass`.
+LogicalResult checkMatmulsPlanned(Operation *root, StringRef pass);
+/// The remark where subgroups cannot compute `op` (whose plan says
+/// cooperativeNeedsFragments) because its accumulator is not kept as
+/// fragments.
+std::string describeWorkgroupMemoryMiss(linalg::LinalgOp op,
+                                        const WorkgroupShape &shape);
+
 /// The `scf.for` loops around `matmul` below `block`, outermost first,
 /// across which an accumulator kept as fragments is carried; none when an
 /// op other than an `scf.for` is in between, or `matmul` is not in `block`.

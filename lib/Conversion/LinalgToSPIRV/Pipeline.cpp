@@ -38,6 +38,7 @@ void mlir::triton_spirv::buildLinalgToSPIRVPipeline(
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createSeedReductions());
   pm.addPass(createSplitRowReductions());
+  pm.addPass(createPlanMatmuls());
   pm.addPass(createAssignLayouts());
   pm.addPass(createCoalesceTransposedStagings());
   pm.addPass(createHoistOperandLoads());

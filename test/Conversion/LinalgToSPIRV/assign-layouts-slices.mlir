@@ -1,5 +1,5 @@
-// RUN: triton-spirv-opt %s --triton-spirv-resolve-target="target=generic workgroup-size=32 subgroup-size=8 max-workgroup-memory=1048576 max-workgroup-size=1024" --triton-spirv-assign-layouts -split-input-file | FileCheck %s
-// RUN: triton-spirv-opt %s --triton-spirv-resolve-target="target=generic workgroup-size=32 subgroup-size=8 max-workgroup-memory=1048576 max-workgroup-size=1024" --triton-spirv-assign-layouts --triton-spirv-distribute --canonicalize -split-input-file | FileCheck %s --check-prefix=DIST
+// RUN: triton-spirv-opt %s --triton-spirv-resolve-target="target=generic workgroup-size=32 subgroup-size=8 max-workgroup-memory=1048576 max-workgroup-size=1024" --triton-spirv-plan-matmuls --triton-spirv-assign-layouts -split-input-file | FileCheck %s
+// RUN: triton-spirv-opt %s --triton-spirv-resolve-target="target=generic workgroup-size=32 subgroup-size=8 max-workgroup-memory=1048576 max-workgroup-size=1024" --triton-spirv-plan-matmuls --triton-spirv-assign-layouts --triton-spirv-distribute --canonicalize -split-input-file | FileCheck %s --check-prefix=DIST
 
 #id = affine_map<(d0, d1) -> (d0, d1)>
 #bcast = affine_map<(d0, d1) -> (d0, 0)>

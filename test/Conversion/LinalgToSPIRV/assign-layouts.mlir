@@ -1,4 +1,4 @@
-// RUN: triton-spirv-opt %s --triton-spirv-resolve-target="target=generic workgroup-size=32 max-workgroup-memory=1048576 max-workgroup-size=1024" --triton-spirv-assign-layouts -split-input-file | FileCheck %s
+// RUN: triton-spirv-opt %s --triton-spirv-resolve-target="target=generic workgroup-size=32 max-workgroup-memory=1048576 max-workgroup-size=1024" --triton-spirv-plan-matmuls --triton-spirv-assign-layouts -split-input-file | FileCheck %s
 
 #id = affine_map<(d0, d1) -> (d0, d1)>
 #row = affine_map<(d0, d1) -> (d1)>

@@ -1,4 +1,4 @@
-// RUN: triton-spirv-opt %s --triton-spirv-resolve-target="target=generic features=+cooperative-matrix workgroup-size=128 max-workgroup-memory=1048576 max-workgroup-size=1024" --triton-spirv-assign-layouts --triton-spirv-distribute --triton-spirv-remove-redundant-barriers --canonicalize -split-input-file | FileCheck %s
+// RUN: triton-spirv-opt %s --triton-spirv-resolve-target="target=generic features=+cooperative-matrix workgroup-size=128 max-workgroup-memory=1048576 max-workgroup-size=1024" --triton-spirv-plan-matmuls --triton-spirv-assign-layouts --triton-spirv-distribute --triton-spirv-remove-redundant-barriers --canonicalize -split-input-file | FileCheck %s
 
 // A 32x64 fp16 matmul with an fp32 accumulator on 4 subgroups of 32: a 1x4
 // grid of subgroups, each computing a column of two 16x16 tiles with

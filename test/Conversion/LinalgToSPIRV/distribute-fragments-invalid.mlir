@@ -1,4 +1,4 @@
-// RUN: triton-spirv-opt %s --triton-spirv-resolve-target="target=generic features=+cooperative-matrix workgroup-size=128 max-workgroup-memory=1048576 max-workgroup-size=1024" --triton-spirv-distribute -split-input-file -verify-diagnostics
+// RUN: triton-spirv-opt %s --triton-spirv-resolve-target="target=generic features=+cooperative-matrix workgroup-size=128 max-workgroup-memory=1048576 max-workgroup-size=1024" --triton-spirv-plan-matmuls --triton-spirv-distribute -split-input-file -verify-diagnostics
 
 // Accumulators in a fragments layout are created by their fill, computed by
 // their matmul and then read; the distribution rejects other orders and

@@ -1,5 +1,5 @@
 // Layouts that the distribution cannot follow are errors, never a crash.
-// RUN: triton-spirv-opt %s --triton-spirv-resolve-target="target=generic workgroup-size=64 max-workgroup-memory=1048576 max-workgroup-size=1024" --triton-spirv-distribute -split-input-file -verify-diagnostics
+// RUN: triton-spirv-opt %s --triton-spirv-resolve-target="target=generic workgroup-size=64 max-workgroup-memory=1048576 max-workgroup-size=1024" --triton-spirv-plan-matmuls --triton-spirv-distribute -split-input-file -verify-diagnostics
 
 func.func @grid_not_tiling() {
   // expected-error @+1 {{layout #triton_spirv.grid<[4, 8]> does not tile 'memref<16x32xf32, #gpu.address_space<workgroup>>' with 64 invocations}}

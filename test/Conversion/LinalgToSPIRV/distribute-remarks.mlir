@@ -1,4 +1,4 @@
-// RUN: triton-spirv-opt %s --triton-spirv-resolve-target="target=generic workgroup-size=64 subgroup-size=1 max-workgroup-memory=1048576 max-workgroup-size=1024" --triton-spirv-assign-layouts --triton-spirv-distribute -split-input-file -verify-diagnostics
+// RUN: triton-spirv-opt %s --triton-spirv-resolve-target="target=generic workgroup-size=64 subgroup-size=1 max-workgroup-memory=1048576 max-workgroup-size=1024" --triton-spirv-plan-matmuls --triton-spirv-assign-layouts --triton-spirv-distribute -split-input-file -verify-diagnostics
 
 // A block held in registers with one element read alone, other than in
 // invocation 0's first run (elements 0-3, which it holds either way), keeps

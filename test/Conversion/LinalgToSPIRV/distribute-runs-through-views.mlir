@@ -1,4 +1,4 @@
-// RUN: triton-spirv-opt %s --triton-spirv-resolve-target="target=generic workgroup-size=64 subgroup-size=1 max-workgroup-memory=1048576 max-workgroup-size=1024" --triton-spirv-assign-layouts --triton-spirv-distribute --canonicalize --cse -split-input-file | FileCheck %s
+// RUN: triton-spirv-opt %s --triton-spirv-resolve-target="target=generic workgroup-size=64 subgroup-size=1 max-workgroup-memory=1048576 max-workgroup-size=1024" --triton-spirv-plan-matmuls --triton-spirv-assign-layouts --triton-spirv-distribute --canonicalize --cse -split-input-file | FileCheck %s
 
 // Inductor's reductions read blocks in registers through views that keep
 // them in runs of 4 (each invocation holding 4 neighbouring elements, which

@@ -1,4 +1,4 @@
-// RUN: triton-spirv-opt %s --triton-spirv-resolve-target="target=generic workgroup-size=64 subgroup-size=8 max-workgroup-memory=1048576 max-workgroup-size=1024" --triton-spirv-assign-layouts --triton-spirv-distribute --triton-spirv-remove-redundant-barriers --canonicalize -split-input-file | FileCheck %s
+// RUN: triton-spirv-opt %s --triton-spirv-resolve-target="target=generic workgroup-size=64 subgroup-size=8 max-workgroup-memory=1048576 max-workgroup-size=1024" --triton-spirv-plan-matmuls --triton-spirv-assign-layouts --triton-spirv-distribute --triton-spirv-remove-redundant-barriers --canonicalize -split-input-file | FileCheck %s
 
 // A full reduction over 100 elements on 64 invocations in subgroups of 8:
 // each folds its partial (element t, then t + 64 where it exists), a

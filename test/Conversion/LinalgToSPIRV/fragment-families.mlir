@@ -1,6 +1,6 @@
-// RUN: triton-spirv-opt %s -split-input-file --triton-spirv-resolve-target="target=generic features=+cooperative-matrix,+cooperative-matrix2 workgroup-size=128 subgroup-size=32 max-workgroup-memory=1048576 max-workgroup-size=1024" --triton-spirv-assign-layouts | FileCheck %s --check-prefix=LAYOUT
-// RUN: triton-spirv-opt %s -split-input-file --triton-spirv-resolve-target="target=generic features=+cooperative-matrix,+cooperative-matrix2 workgroup-size=128 subgroup-size=32 max-workgroup-memory=1048576 max-workgroup-size=1024" --triton-spirv-assign-layouts --triton-spirv-distribute | FileCheck %s --check-prefix=DIST
-// RUN: triton-spirv-opt %s -split-input-file --triton-spirv-resolve-target="target=generic features=+cooperative-matrix workgroup-size=128 subgroup-size=32 max-workgroup-memory=1048576 max-workgroup-size=1024" --triton-spirv-assign-layouts | FileCheck %s --check-prefix=WITHOUT
+// RUN: triton-spirv-opt %s -split-input-file --triton-spirv-resolve-target="target=generic features=+cooperative-matrix,+cooperative-matrix2 workgroup-size=128 subgroup-size=32 max-workgroup-memory=1048576 max-workgroup-size=1024" --triton-spirv-plan-matmuls --triton-spirv-assign-layouts | FileCheck %s --check-prefix=LAYOUT
+// RUN: triton-spirv-opt %s -split-input-file --triton-spirv-resolve-target="target=generic features=+cooperative-matrix,+cooperative-matrix2 workgroup-size=128 subgroup-size=32 max-workgroup-memory=1048576 max-workgroup-size=1024" --triton-spirv-plan-matmuls --triton-spirv-assign-layouts --triton-spirv-distribute | FileCheck %s --check-prefix=DIST
+// RUN: triton-spirv-opt %s -split-input-file --triton-spirv-resolve-target="target=generic features=+cooperative-matrix workgroup-size=128 subgroup-size=32 max-workgroup-memory=1048576 max-workgroup-size=1024" --triton-spirv-plan-matmuls --triton-spirv-assign-layouts | FileCheck %s --check-prefix=WITHOUT
 
 // Attention's loop body in small: a matmul, a mask from an index vector, a
 // row maximum, the exponentials shifted by it, and a second matmul of them,
@@ -18,9 +18,9 @@
 // LAYOUT: %[[P16:.*]] = memref.alloc() {triton_spirv.fragment_family, triton_spirv.layout = #triton_spirv.fragments<[4, 1]>} : memref<64x32xf16
 // LAYOUT-NOT: scf.for
 // LAYOUT: memref.subview %[[P]][0, %{{.*}}] [64, 32]
-// LAYOUT: linalg.matmul ins(%[[P16]], %{{.*}}) outs(%[[ACC]]
+// LAYOUT: linalg.matmul {{.*}}ins(%[[P16]], %{{.*}}) outs(%[[ACC]]
 // LAYOUT: memref.subview %[[P]][0, %{{.*}}] [64, 32]
-// LAYOUT: linalg.matmul ins(%[[P16]], %{{.*}}) outs(%[[ACC]]
+// LAYOUT: linalg.matmul {{.*}}ins(%[[P16]], %{{.*}}) outs(%[[ACC]]
 
 // Without the feature the accumulators are register tiles of invocations.
 // WITHOUT-LABEL: func.func @softmax_between_dots

@@ -1,5 +1,5 @@
-// RUN: triton-spirv-opt %s --triton-spirv-resolve-target="target=generic features=+cooperative-matrix,+bfloat16-cooperative-matrix workgroup-size=128 max-workgroup-memory=49152 max-workgroup-size=1024" --triton-spirv-assign-layouts --triton-spirv-distribute --canonicalize | FileCheck %s
-// RUN: triton-spirv-opt %s --triton-spirv-resolve-target="target=generic features=+cooperative-matrix workgroup-size=128 max-workgroup-memory=49152 max-workgroup-size=1024" --triton-spirv-assign-layouts --triton-spirv-distribute --canonicalize | FileCheck %s --check-prefix=NOBF16
+// RUN: triton-spirv-opt %s --triton-spirv-resolve-target="target=generic features=+cooperative-matrix,+bfloat16-cooperative-matrix workgroup-size=128 max-workgroup-memory=49152 max-workgroup-size=1024" --triton-spirv-plan-matmuls --triton-spirv-assign-layouts --triton-spirv-distribute --canonicalize | FileCheck %s
+// RUN: triton-spirv-opt %s --triton-spirv-resolve-target="target=generic features=+cooperative-matrix workgroup-size=128 max-workgroup-memory=49152 max-workgroup-size=1024" --triton-spirv-plan-matmuls --triton-spirv-assign-layouts --triton-spirv-distribute --canonicalize | FileCheck %s --check-prefix=NOBF16
 
 // An epilogue that only rounds the accumulator to bf16 (a matmul stored as
 // bf16) rounds the fragments instead, where cooperative matrices take

@@ -1,8 +1,8 @@
 // RUN: triton-spirv-opt %s -split-input-file --triton-spirv-resolve-target="target=generic features=+cooperative-matrix,+cooperative-matrix2 max-workgroup-memory=24576 max-workgroup-size=1024" --triton-spirv-chunk-matmul-reduction --canonicalize | FileCheck %s --check-prefix=FOUR
 // RUN: triton-spirv-opt %s -split-input-file --triton-spirv-resolve-target="target=generic features=+cooperative-matrix,+cooperative-matrix2 workgroup-size=256 max-workgroup-memory=24576 max-workgroup-size=1024" --triton-spirv-chunk-matmul-reduction --canonicalize | FileCheck %s --check-prefix=EIGHT
 // RUN: triton-spirv-opt %s -split-input-file --triton-spirv-resolve-target="target=generic max-workgroup-memory=24576 max-workgroup-size=1024" --triton-spirv-chunk-matmul-reduction --canonicalize | FileCheck %s --check-prefix=STAGED
-// RUN: triton-spirv-opt %s -split-input-file --triton-spirv-resolve-target="target=generic features=+cooperative-matrix,+cooperative-matrix2 workgroup-size=128 subgroup-size=32 max-workgroup-memory=24576 max-workgroup-size=1024" --triton-spirv-chunk-matmul-reduction --canonicalize --triton-spirv-bufferize --canonicalize --triton-spirv-assign-layouts | FileCheck %s --check-prefix=LAYOUT
-// RUN: triton-spirv-opt %s -split-input-file --triton-spirv-resolve-target="target=generic features=+cooperative-matrix,+cooperative-matrix2 workgroup-size=128 subgroup-size=32 max-workgroup-memory=24576 max-workgroup-size=1024" --triton-spirv-chunk-matmul-reduction --canonicalize --triton-spirv-bufferize --canonicalize --triton-spirv-assign-layouts --triton-spirv-distribute | FileCheck %s --check-prefix=DIST
+// RUN: triton-spirv-opt %s -split-input-file --triton-spirv-resolve-target="target=generic features=+cooperative-matrix,+cooperative-matrix2 workgroup-size=128 subgroup-size=32 max-workgroup-memory=24576 max-workgroup-size=1024" --triton-spirv-chunk-matmul-reduction --canonicalize --triton-spirv-bufferize --canonicalize --triton-spirv-plan-matmuls --triton-spirv-assign-layouts | FileCheck %s --check-prefix=LAYOUT
+// RUN: triton-spirv-opt %s -split-input-file --triton-spirv-resolve-target="target=generic features=+cooperative-matrix,+cooperative-matrix2 workgroup-size=128 subgroup-size=32 max-workgroup-memory=24576 max-workgroup-size=1024" --triton-spirv-chunk-matmul-reduction --canonicalize --triton-spirv-bufferize --canonicalize --triton-spirv-plan-matmuls --triton-spirv-assign-layouts --triton-spirv-distribute | FileCheck %s --check-prefix=DIST
 
 // Attention's first dot in small: queries loaded before the loop, keys in
 // it, the scores reduced by rows. With cooperative-matrix2 and whole 16-row
@@ -37,7 +37,7 @@
 // LAYOUT: linalg.copy ins(%[[STAGING]] : {{.*}}) outs(%[[VIEW]] :
 // LAYOUT-COUNT-7: linalg.copy ins(%[[STAGING]]
 // LAYOUT: scf.for
-// LAYOUT: linalg.matmul ins(%{{.*}}, %{{.*}} : memref<64x64xf16, strided<[128, 1]
+// LAYOUT: linalg.matmul {{.*}}ins(%{{.*}}, %{{.*}} : memref<64x64xf16, strided<[128, 1]
 
 // Each subgroup loads its 8 A fragments (16 rows, 16 columns each) from the
 // staging after the staging's barrier, one per chunk; the dot multiplies

@@ -1,5 +1,5 @@
 // RUN: triton-spirv-opt %s --triton-spirv-seed-reductions -split-input-file | FileCheck %s
-// RUN: triton-spirv-opt %s --triton-spirv-seed-reductions --triton-spirv-resolve-target="target=generic workgroup-size=64 subgroup-size=1 max-workgroup-memory=1048576 max-workgroup-size=1024" --triton-spirv-distribute --canonicalize -split-input-file | FileCheck %s --check-prefix=DIST
+// RUN: triton-spirv-opt %s --triton-spirv-seed-reductions --triton-spirv-resolve-target="target=generic workgroup-size=64 subgroup-size=1 max-workgroup-memory=1048576 max-workgroup-size=1024" --triton-spirv-plan-matmuls --triton-spirv-distribute --canonicalize -split-input-file | FileCheck %s --check-prefix=DIST
 
 // Layer norm's two sums as bufferization leaves them: a 0-d splat of zero
 // in %zero, copied into %sum for the first reduction; the second reduces

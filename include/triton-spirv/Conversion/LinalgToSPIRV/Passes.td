@@ -203,6 +203,26 @@ def SplitRowReductions : Pass<"triton-spirv-split-row-reductions", "ModuleOp"> {
                            "::mlir::memref::MemRefDialect"];
 }
 
+def PlanMatmuls : Pass<"triton-spirv-plan-matmuls", "ModuleOp"> {
+  let summary = "Choose for each matmul: register tiles of invocations (CUDA "
+                "cores) or cooperative-matrix tiles of subgroups (tensor "
+                "cores)";
+  let description = [{
+    This is where a `tt.dot` is decided to become cooperative matrices.
+    Attaches to each static matmul on buffers its
+    `#triton_spirv.matmul_plan` (lib/Analysis/MatmulPlan.cpp) for the
+    module's workgroup (`triton_spirv.workgroup`): the register tiles that
+    spread its outputs over the invocations and, where the target has
+    cooperative matrices, the matmul multiplies fp16 (or bf16 held as f16
+    bits) in whole 16x16x16 steps on rows of unit stride, the 16x16 tiles
+    that spread them over the subgroups. `triton-spirv-assign-layouts` then
+    keeps the accumulator as fragments or in a grid of registers, and
+    `triton-spirv-distribute` emits the tiles the plan and that layout
+    name; both refuse matmuls without a plan.
+  }];
+  let dependentDialects = ["::mlir::triton_spirv::TritonSPIRVDialect"];
+}
+
 def AssignLayouts : Pass<"triton-spirv-assign-layouts", "ModuleOp"> {
   let summary = "Give block buffers that can live in registers a layout";
   let description = [{
@@ -212,7 +232,8 @@ def AssignLayouts : Pass<"triton-spirv-assign-layouts", "ModuleOp"> {
     `#triton_spirv.grid<[GM, GN]>` (the register tile of a matmul computed
     by invocations, and the element-wise work on its outputs).
     `triton-spirv-distribute` keeps those buffers in registers; the others
-    stay in workgroup memory. Emits a remark where a matmul of
+    stay in workgroup memory. Reads the matmuls' plans
+    (`triton-spirv-plan-matmuls`). Emits a remark where a matmul of
     cooperative-matrix form is computed by invocations instead because its
     accumulator would not fit in workgroup memory.
 

@@ -646,7 +646,8 @@ struct DistributeToWorkgroupPass
   void runOnOperation() override {
     FailureOr<triton_spirv::ModuleTarget> target =
         triton_spirv::lookupTarget(getOperation());
-    if (failed(target))
+    if (failed(target) || failed(triton_spirv::checkMatmulsPlanned(
+                              getOperation(), getArgument())))
       return signalPassFailure();
     const triton_spirv::WorkgroupShape &shape = target->workgroup;
     for (auto kernel : getOperation().getOps<func::FuncOp>()) {

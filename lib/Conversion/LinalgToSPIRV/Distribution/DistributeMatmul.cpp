@@ -666,7 +666,7 @@ FailureOr<bool> triton_spirv::distributeMatmul(RewriterBase &rewriter,
                                                const WorkgroupShape &shape,
                                                GridLayoutAttr accumulatorLayout,
                                                Value accumulatorRegisters) {
-  std::optional<MatmulPlan> plan = planMatmul(op, shape);
+  std::optional<MatmulPlan> plan = lookupMatmulPlan(op);
   if (!plan)
     return false;
   // An accumulator in registers (a grid layout) means register tiles, in
@@ -755,7 +755,7 @@ FailureOr<SmallVector<Value>> triton_spirv::distributeMatmulOnFragments(
     RewriterBase &rewriter, linalg::LinalgOp op, const WorkgroupShape &shape,
     FragmentsLayoutAttr layout, Value fill, Block *fillBlock) {
   auto accType = cast<MemRefType>(op.getDpsInits()[0].getType());
-  std::optional<MatmulPlan> plan = planMatmul(op, shape);
+  std::optional<MatmulPlan> plan = lookupMatmulPlan(op);
   std::optional<SmallVector<Operation *>> loops =
       fragmentLoops(op, fillBlock);
   if (!plan || !plan->cooperativeTiling || !layout.tiles(accType.getShape()) ||
@@ -773,7 +773,7 @@ FailureOr<SmallVector<Value>> triton_spirv::distributeMatmulOnFragmentValues(
     FragmentsLayoutAttr layout, Value subgroupId, ArrayRef<Value> initial,
     ArrayRef<Value> lhsFragments) {
   auto accType = cast<MemRefType>(op.getDpsInits()[0].getType());
-  std::optional<MatmulPlan> plan = planMatmul(op, shape);
+  std::optional<MatmulPlan> plan = lookupMatmulPlan(op);
   if (!plan || !plan->cooperativeTiling || !layout.tiles(accType.getShape()))
     return op->emitError("a matmul accumulating into a buffer in layout ")
            << layout << " must have the cooperative-matrix form and be "

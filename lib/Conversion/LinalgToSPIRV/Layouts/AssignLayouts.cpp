@@ -29,7 +29,8 @@ struct AssignLayoutsPass
   using Base::Base;
   void runOnOperation() override {
     FailureOr<ModuleTarget> target = lookupTarget(getOperation());
-    if (failed(target))
+    if (failed(target) ||
+        failed(checkMatmulsPlanned(getOperation(), getArgument())))
       return signalPassFailure();
     const WorkgroupShape &shape = target->workgroup;
     for (auto kernel : getOperation().getOps<func::FuncOp>()) {
@@ -43,16 +44,15 @@ struct AssignLayoutsPass
                                         UnitAttr::get(&getContext()));
 
       kernel.walk([&](linalg::LinalgOp op) {
-        auto found = result.matmulPlans.find(op);
-        if (found == result.matmulPlans.end() || !found->second)
+        std::optional<MatmulPlan> plan = lookupMatmulPlan(op);
+        if (!plan)
           return;
-        const MatmulPlan &plan = *found->second;
         Attribute accLayout = result.layouts.lookup(op.getDpsInits()[0]);
         if (isa_and_nonnull<FragmentsLayoutAttr>(accLayout))
           return;
-        if (!plan.cooperativeMatrixMissed.empty())
-          op->emitRemark(plan.cooperativeMatrixMissed);
-        else if (plan.cooperativeFitsWorkgroupMemory() &&
+        if (plan->cooperativeTiling && plan->cooperativeNeedsFragments)
+          op->emitRemark(describeWorkgroupMemoryMiss(op, shape));
+        else if (plan->cooperativeFitsWorkgroupMemory() &&
                  isa_and_nonnull<GridLayoutAttr>(accLayout))
           op->emitRemark("cooperative matrices not used: the accumulator is "
                          "reduced, which needs it in registers; it is computed "

@@ -41,6 +41,10 @@ inline constexpr StringLiteral kRequestedBarrierAttrName =
 /// in variables that maps, row reductions and matmuls update in place.
 inline constexpr StringLiteral kFragmentFamilyAttrName =
     "triton_spirv.fragment_family";
+/// The discardable attribute on a static matmul on buffers saying how the
+/// workgroup computes it (a MatmulPlanAttr, from
+/// --triton-spirv-plan-matmuls).
+inline constexpr StringLiteral kMatmulPlanAttrName = "triton_spirv.matmul_plan";
 /// The side of the square cooperative-matrix tiles of a fragments layout
 /// (16x16 fp16 operands, 16 deep: what NVIDIA's devices offer).
 inline constexpr int64_t kFragmentSize = 16;

@@ -195,6 +195,49 @@ def TritonSPIRV_FragmentRowsLayoutAttr
   let assemblyFormat = "`<` $subgroups `>`";
 }
 
+def TritonSPIRV_MatmulTilingAttr
+    : TritonSPIRV_Attr<"MatmulTiling", "matmul_tiling"> {
+  let summary = "Workers in a grid over a matmul's outputs, a tile each";
+  let description = [{
+    The workers (invocations, or subgroups for cooperative matrices) form a
+    `grid_m` x `grid_n` grid; worker (i, j) owns the outputs
+    (i + grid_m * r, j + grid_n * c) for r < `tile_m`, c < `tile_n`, in
+    16x16 tiles for subgroups.
+  }];
+  let parameters = (ins "int64_t":$grid_m, "int64_t":$grid_n,
+                        "int64_t":$tile_m, "int64_t":$tile_n);
+  let assemblyFormat = "`<` `grid` `=` `[` $grid_m `,` $grid_n `]` `,` "
+                       "`tile` `=` `[` $tile_m `,` $tile_n `]` `>`";
+}
+
+def TritonSPIRV_MatmulPlanAttr
+    : TritonSPIRV_Attr<"MatmulPlan", "matmul_plan"> {
+  let summary = "How a matmul is spread over the workgroup";
+  let description = [{
+    Attached to each static matmul on buffers by
+    `triton-spirv-plan-matmuls` as `triton_spirv.matmul_plan`, and read by
+    `triton-spirv-assign-layouts` and `triton-spirv-distribute`:
+    `invocations`, the register tiles of invocations (CUDA cores), and,
+    where the matmul has the cooperative-matrix form, `subgroups`, the
+    16x16 cooperative-matrix tiles of subgroups (tensor cores). With
+    `fragments_only`, its accumulator and operands would take over a
+    quarter of the workgroup memory, so subgroups compute it only where the
+    accumulator stays in registers as fragments. A plan without
+    `invocations` says the matmul has too few outputs to give each
+    invocation one: it is distributed as any other linalg op.
+
+    ```mlir
+    linalg.matmul {triton_spirv.matmul_plan = #triton_spirv.matmul_plan<
+        invocations = <grid = [8, 16], tile = [8, 4]>,
+        subgroups = <grid = [2, 2], tile = [2, 2]>>} ...
+    ```
+  }];
+  let parameters = (ins OptionalParameter<"MatmulTilingAttr">:$invocations,
+                        OptionalParameter<"MatmulTilingAttr">:$subgroups,
+                        DefaultValuedParameter<"bool", "false">:$fragments_only);
+  let assemblyFormat = "`<` struct(params) `>`";
+}
+
 def TritonSPIRV_TargetAttr : TritonSPIRV_Attr<"Target", "target"> {
   let summary = "The Vulkan device a module is compiled for";
   let description = [{
