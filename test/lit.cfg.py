@@ -37,6 +37,7 @@ PASS_CHAINS = {
         "--triton-spirv-emulate-small-floats",
         "--triton-spirv-expand-double-math",
         "--triton-spirv-legalize-for-spirv",
+        "--triton-spirv-expand-remainders",
     ]),
     "%convert-to-spirv": " ".join([
         "--triton-spirv-create-shader-modules",

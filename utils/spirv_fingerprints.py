@@ -8,6 +8,9 @@ it changed.
 
     python3 utils/spirv_fingerprints.py            # list the kernels whose binary differs
     python3 utils/spirv_fingerprints.py --write    # record the binaries of this build
+    python3 utils/spirv_fingerprints.py --against OLD_TOOL
+        # compare with another build's binaries: for each that differs, say
+        # whether only the order of its instructions changed (spirv-dis)
 """
 
 from __future__ import annotations
@@ -30,7 +33,7 @@ MANIFEST = ROOT / "test" / "corpus" / "spirv-sha256.json"
 TARGETS = ("lavapipe", "nvidia")
 
 
-def fingerprint(tool: Path, source: Path, target: str) -> str:
+def compile_binary(tool: Path, source: Path, target: str) -> bytes:
     with tempfile.TemporaryDirectory(prefix="triton-spirv-fingerprint-") as workdir:
         binary = Path(workdir) / "kernel.spv"
         # The pipeline test/corpus/lit_corpus_format.py runs (its binaries
@@ -38,7 +41,42 @@ def fingerprint(tool: Path, source: Path, target: str) -> str:
         subprocess.run([str(tool), f"--triton-to-spirv=target={target} output={binary}", str(source),
                         "-o", os.devnull],
                        check=True, capture_output=True, text=True)
-        return hashlib.sha256(binary.read_bytes()).hexdigest()
+        return binary.read_bytes()
+
+
+def fingerprint(tool: Path, source: Path, target: str) -> str:
+    return hashlib.sha256(compile_binary(tool, source, target)).hexdigest()
+
+
+def disassembly(binary: bytes) -> list[str]:
+    with tempfile.NamedTemporaryFile(suffix=".spv") as file:
+        file.write(binary)
+        file.flush()
+        return subprocess.run(["spirv-dis", file.name], check=True, capture_output=True,
+                              text=True).stdout.splitlines()
+
+
+def compare(tool: Path, other: Path) -> int:
+    """Prints how the binaries of `tool` differ from those of `other`: a
+    reordering (the same disassembled lines, by spirv-dis's value-named ids,
+    in another order) or a change of content."""
+    sources = sorted(CORPUS.glob("ttir*/*.ttir"))
+    jobs = [(source, target) for source in sources for target in TARGETS]
+
+    def verdict(job: tuple[Path, str]) -> str | None:
+        ours, theirs = (compile_binary(t, *job) for t in (tool, other))
+        if ours == theirs:
+            return None
+        a, b = disassembly(ours), disassembly(theirs)
+        what = "reordered" if sorted(a) == sorted(b) else "changed"
+        moved = sum(x != y for x, y in zip(a, b)) + abs(len(a) - len(b))
+        return f"{manifest_key(str(job[0]))} ({job[1]}): {what}, {moved} lines differ in place"
+
+    with concurrent.futures.ThreadPoolExecutor(os.cpu_count() or 2) as pool:
+        differences = [v for v in pool.map(verdict, jobs) if v]
+    print(f"{len(differences)} of {len(jobs)} binaries differ from {other}'s"
+          + (":\n  " + "\n  ".join(differences) if differences else ""))
+    return 1 if any(", changed," in d for d in differences) else 0
 
 
 def fingerprints(tool: Path) -> dict[str, dict[str, str]]:
@@ -56,7 +94,10 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--write", action="store_true", help="record this build's binaries")
     parser.add_argument("--tool", type=Path, default=ROOT / "build" / "bin" / "triton-spirv-opt")
+    parser.add_argument("--against", type=Path, help="another build's triton-spirv-opt to compare with")
     args = parser.parse_args()
+    if args.against:
+        return compare(args.tool, args.against)
     current = fingerprints(args.tool)
     if args.write:
         MANIFEST.write_text(json.dumps(current, indent=1, sort_keys=True) + "\n")

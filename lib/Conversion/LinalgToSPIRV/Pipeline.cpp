@@ -71,6 +71,7 @@ void mlir::triton_spirv::buildLinalgToSPIRVPipeline(
   pm.addPass(createEmulateSmallFloats());
   pm.addPass(createExpandDoubleMath());
   pm.addPass(createLegalizeForSPIRV());
+  pm.addPass(createExpandRemainders());
   if (options.fpFusion)
     pm.addPass(createFuseMultiplyAdds());
   // One spirv.module per kernel, its ABI, then the conversion and what

@@ -313,7 +313,8 @@ def DistributeToWorkgroup : Pass<"triton-spirv-distribute", "ModuleOp"> {
     writes memory). Reductions of one dimension of a grid buffer combine
     the lanes of a row with subgroup shuffles.
 
-    Matmuls are tiled instead: each invocation computes a strided tile of
+    Matmuls are tiled instead, as their `triton_spirv.matmul_plan` and
+    their accumulator's layout say: each invocation computes a strided tile of
     outputs in registers, loading a row of A and a column of B per step for
     all of them; an accumulator in a grid layout stays in registers from its
     fill to its epilogue. Where enough lanes of a subgroup share the rows of
@@ -556,16 +557,33 @@ def LegalizeForSPIRV : Pass<"triton-spirv-legalize-for-spirv", "ModuleOp"> {
                 "directly";
   let description = [{
     Loops that may not run get a guard, `index` temporaries become i32,
-    arith ops without a SPIR-V instruction are expanded (float remainders as
-    exact long divisions and signed ones from the magnitudes,
-    FloatRemainder.cpp; booleans' arithmetic as logic), and math functions without a GLSL.std.450 one are
-    approximated. Where the target's FMin/FMax return the operand that is
+    arith ops without a SPIR-V instruction are expanded (booleans'
+    arithmetic as logic), and math functions without a GLSL.std.450 one are
+    approximated. Remainders are `triton-spirv-expand-remainders`'s. Where the target's FMin/FMax return the operand that is
     not NaN (NVIDIA), arith.minnumf/maxnumf become them.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::math::MathDialect",
                            "::mlir::scf::SCFDialect",
                            "::mlir::spirv::SPIRVDialect"];
+}
+
+def ExpandRemainders : Pass<"triton-spirv-expand-remainders", "ModuleOp"> {
+  let summary = "Compute float remainders exactly, by long division, and "
+                "signed ones from the magnitudes";
+  let description = [{
+    SPIR-V's OpFRem is only as exact as x - y * trunc(x / y), while Triton's
+    `%` on floats is C's fmod, always exact: `arith.remf` (f16, f32, f64)
+    becomes a loop that subtracts from |x| the largest |y| * 2^k not above
+    it, then takes x's sign. Upstream's lowering of `arith.remsi` gets
+    INT_MIN % y wrong: it becomes the unsigned remainder of the magnitudes,
+    negated where x is negative (ExpandRemainders.cpp). Runs after
+    `triton-spirv-legalize-for-spirv`, which turns boolean remainders into
+    logic; what it emits needs no further legalization.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::math::MathDialect",
+                           "::mlir::scf::SCFDialect"];
 }
 
 def FuseMultiplyAdds : Pass<"triton-spirv-fuse-multiply-adds", "ModuleOp"> {

@@ -661,7 +661,6 @@ LogicalResult triton_spirv::legalizeForSPIRV(func::FuncOp kernel,
   };
   populateMathF32ExpansionPatterns(patterns, withoutGLInstruction);
   populateMathPolynomialApproximationPatterns(patterns, withoutGLInstruction);
-  populateExactRemainderPatterns(patterns);
   patterns.add<CtPopTo32Bit, TruncFTowardZero,
                BooleanArithmetic<arith::AddIOp>,
                BooleanArithmetic<arith::SubIOp>,

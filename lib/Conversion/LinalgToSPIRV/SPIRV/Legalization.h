@@ -53,12 +53,6 @@ LogicalResult fuseMultiplyAdds(func::FuncOp kernel);
 /// diagnostic, on other f64 functions without a lowering.
 LogicalResult expandDoublePrecisionMath(func::FuncOp kernel);
 
-/// arith.remf as an exact long division (FloatRemainder.cpp): SPIR-V's
-/// OpFRem is as inexact as x - y * trunc(x / y); arith.remsi from the
-/// magnitudes with the dividend's sign (upstream's lowering gets INT_MIN
-/// wrong).
-void populateExactRemainderPatterns(RewritePatternSet &patterns);
-
 /// On math.fma ops whose rounding must not change: the SPIR-V Fma is
 /// decorated NoContraction, which stops drivers from refactoring it
 /// (NVIDIA's and Mesa's compilers turn a*b + a*c into a*(b + c)).

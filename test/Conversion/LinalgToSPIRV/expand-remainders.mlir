@@ -1,6 +1,6 @@
-// RUN: triton-spirv-opt %s --triton-spirv-resolve-target="target=lavapipe" --triton-spirv-legalize-for-spirv | FileCheck %s
+// RUN: triton-spirv-opt %s --triton-spirv-expand-remainders | FileCheck %s
 
-// Remainders (FloatRemainder.cpp). fmod as a long division: while the remainder is at least |y|, subtract the
+// Remainders (ExpandRemainders.cpp). fmod as a long division: while the remainder is at least |y|, subtract the
 // largest |y| * 2^k not above it (exact); then x's sign, and NaN for an
 // infinite x or a zero y. f16 is computed in f32.
 // CHECK-LABEL: func.func @float_remainders

@@ -1,4 +1,4 @@
-//===- FloatRemainder.cpp - Remainders computed exactly -------------------===//
+//===- ExpandRemainders.cpp - Remainders computed exactly -----------------===//
 //
 // Triton's `%` on floats is C's fmod, whose result is always exact. SPIR-V's
 // OpFRem is specified with the precision of x - y * trunc(x / y), which
@@ -18,13 +18,16 @@
 //===----------------------------------------------------------------------===//
 
 #include "Legalization.h"
+#include "triton-spirv/Conversion/LinalgToSPIRV/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/TypeUtilities.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 using namespace mlir;
 
@@ -39,14 +42,12 @@ struct FloatBits {
   int64_t bias;
 
   FloatBits(OpBuilder &b, Location loc, FloatType type)
-      : b(b), loc(loc), type(type),
-        bits(b.getIntegerType(type.getWidth())),
+      : b(b), loc(loc), type(type), bits(b.getIntegerType(type.getWidth())),
         mantissa(type.getFPMantissaWidth() - 1),
         bias(llvm::APFloat::semanticsMaxExponent(type.getFloatSemantics())) {}
 
   Value integer(int64_t v) const {
-    return arith::ConstantOp::create(b, loc, bits,
-                                     b.getIntegerAttr(bits, v));
+    return arith::ConstantOp::create(b, loc, bits, b.getIntegerAttr(bits, v));
   }
   Value real(double v) const {
     return arith::ConstantOp::create(b, loc, type, b.getFloatAttr(type, v));
@@ -55,8 +56,7 @@ struct FloatBits {
   Value powerOfTwo(Value e) const {
     Value biased = arith::AddIOp::create(b, loc, e, integer(bias));
     return arith::BitcastOp::create(
-        b, loc, type,
-        arith::ShLIOp::create(b, loc, biased, integer(mantissa)));
+        b, loc, type, arith::ShLIOp::create(b, loc, biased, integer(mantissa)));
   }
   /// The exponent (biased, lowered by mantissa + 1 for subnormals) and the
   /// fraction bits of positive finite `v`, normalized: v = 1.fraction * 2^e.
@@ -66,8 +66,7 @@ struct FloatBits {
         arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, v, smallest);
     Value scaled = arith::SelectOp::create(
         b, loc, subnormal,
-        arith::MulFOp::create(b, loc, v,
-                              real(std::ldexp(1.0, mantissa + 1))),
+        arith::MulFOp::create(b, loc, v, real(std::ldexp(1.0, mantissa + 1))),
         v);
     Value word = arith::BitcastOp::create(b, loc, bits, scaled);
     Value exponent = arith::SubIOp::create(
@@ -82,7 +81,12 @@ struct FloatBits {
   Value scale(Value v, Value k) const {
     Value step = integer(bias - 1);
     for (int i = 0; i < 3; ++i) {
-      Value part = arith::MinSIOp::create(b, loc, k, step);
+      // min(k, step) as a compare and select, which SPIR-V has (arith.minsi
+      // would need --triton-spirv-legalize-for-spirv, which runs before).
+      Value part = arith::SelectOp::create(
+          b, loc,
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, k, step), k,
+          step);
       v = arith::MulFOp::create(b, loc, v, powerOfTwo(part));
       k = arith::SubIOp::create(b, loc, k, part);
     }
@@ -122,8 +126,8 @@ struct ExactFloatRemainder : OpRewritePattern<arith::RemFOp> {
         [&](OpBuilder &b, Location loc, ValueRange args) {
           Value more = arith::AndIOp::create(
               b, loc, valid,
-              arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGE,
-                                    args[0], ay));
+              arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGE, args[0],
+                                    ay));
           scf::ConditionOp::create(b, loc, more, args);
         },
         [&](OpBuilder &b, Location loc, ValueRange args) {
@@ -133,19 +137,18 @@ struct ExactFloatRemainder : OpRewritePattern<arith::RemFOp> {
           auto [ey, fy] = g.decompose(ay);
           // The largest k with |y| * 2^k <= r.
           Value k = arith::SubIOp::create(b, loc, er, ey);
-          Value larger = arith::CmpIOp::create(
-              b, loc, arith::CmpIPredicate::ugt, fy, fr);
+          Value larger =
+              arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ugt, fy, fr);
           k = arith::SubIOp::create(
-              b, loc, k,
-              arith::ExtUIOp::create(b, loc, g.bits, larger));
+              b, loc, k, arith::ExtUIOp::create(b, loc, g.bits, larger));
           Value t = g.scale(ay, k);
           scf::YieldOp::create(b, loc,
                                ValueRange{arith::SubFOp::create(b, loc, r, t)});
         });
     Value remainder =
         math::CopySignOp::create(rewriter, loc, loop.getResult(0), x);
-    remainder = arith::SelectOp::create(rewriter, loc, valid, remainder,
-                                        f.real(NAN));
+    remainder =
+        arith::SelectOp::create(rewriter, loc, valid, remainder, f.real(NAN));
     if (work != type)
       remainder = arith::TruncFOp::create(rewriter, loc, type, remainder);
     rewriter.replaceOp(op, remainder);
@@ -194,7 +197,23 @@ struct SignedRemainderOfMagnitudes : OpRewritePattern<arith::RemSIOp> {
 };
 } // namespace
 
-void triton_spirv::populateExactRemainderPatterns(RewritePatternSet &patterns) {
-  patterns.add<ExactFloatRemainder, SignedRemainderOfMagnitudes>(
-      patterns.getContext());
-}
+namespace mlir::triton_spirv {
+#define GEN_PASS_DEF_EXPANDREMAINDERS
+#include "triton-spirv/Conversion/LinalgToSPIRV/Passes.h.inc"
+} // namespace mlir::triton_spirv
+
+namespace {
+struct ExpandRemaindersPass
+    : triton_spirv::impl::ExpandRemaindersBase<ExpandRemaindersPass> {
+  void runOnOperation() override {
+    if (failed(triton_spirv::forEachKernel(
+            getOperation(), [&](func::FuncOp kernel) {
+              RewritePatternSet patterns(&getContext());
+              patterns.add<ExactFloatRemainder, SignedRemainderOfMagnitudes>(
+                  &getContext());
+              return applyPatternsGreedily(kernel, std::move(patterns));
+            })))
+      return signalPassFailure();
+  }
+};
+} // namespace
