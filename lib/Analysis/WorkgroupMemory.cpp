@@ -93,3 +93,25 @@ bool triton_spirv::fitsWorkgroupMemory(Operation *op, int64_t extraBytes,
                               extraBytes <=
                           maxBytes;
 }
+
+InFlightDiagnostic triton_spirv::emitWorkgroupMemoryOverrun(Operation *at,
+                                                            int64_t needed,
+                                                            int64_t limit,
+                                                            StringRef what) {
+  InFlightDiagnostic overrun =
+      at->emitError() << "out of resources: the kernel needs "
+                      << (what.empty() ? "" : "at least ") << needed
+                      << " bytes of workgroup memory"
+                      << (what.empty() ? "" : " (") << what
+                      << (what.empty() ? "" : ")") << ", the target has "
+                      << limit << "; use smaller blocks or fewer live tensors";
+  Builder builder(at->getContext());
+  overrun.attachNote()
+      << "overrun: "
+      << builder.getDictionaryAttr(
+             {builder.getNamedAttr("resource",
+                                   builder.getStringAttr("workgroup-memory")),
+              builder.getNamedAttr("needed", builder.getI64IntegerAttr(needed)),
+              builder.getNamedAttr("limit", builder.getI64IntegerAttr(limit))});
+  return overrun;
+}

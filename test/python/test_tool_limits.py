@@ -35,6 +35,17 @@ def _accumulate(x, out, ITERATIONS: tl.constexpr, BLOCK: tl.constexpr):
     tl.store(out + tl.arange(0, BLOCK), total)
 
 
+@triton.jit
+def _wide_dot(a, b, c, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    rm, rn, rk = tl.arange(0, BM), tl.arange(0, BN), tl.arange(0, BK)
+    acc = tl.zeros((BM, BN), tl.float32)
+    for k in range(0, K, BK):
+        x = tl.load(a + rm[:, None] * K + (k + rk)[None, :])
+        y = tl.load(b + (k + rk)[:, None] * BN + rn[None, :])
+        acc += tl.dot(x, y)
+    tl.store(c + rm[:, None] * BN + rn[None, :], acc)
+
+
 def _nested_loops(depth: int) -> str:
     """TTIR of a kernel whose `depth` loops nest, the innermost storing."""
     lines = ["module {",
@@ -96,3 +107,16 @@ def test_block_loops_inside_long_loops_are_unrolled_within_lavapipes_limit() -> 
     x, out = torch.ones(65536), torch.zeros(65536)
     _accumulate[(1,)](x, out, 600, 65536, num_warps=4)
     assert bool((out == 600).all())
+
+
+def test_matmuls_whose_stagings_cannot_fit_are_refused_before_distribution() -> None:
+    # A 1024x1024 accumulator stepping 16 deep stages 32 KiB of each operand:
+    # more than lavapipe's 32 KiB and the H200's 48 KiB together. It was
+    # refused only by the final workgroup-memory check, after the
+    # distribution of a block that large (14 s here; 2048x2048 in TTIR took
+    # minutes); triton-spirv-check-matmul-stagings refuses it at the dot.
+    from triton.runtime.errors import OutOfResources
+    a, b = torch.zeros(1024, 64, dtype=torch.float16), torch.zeros(64, 1024, dtype=torch.float16)
+    c = torch.empty(1024, 1024)
+    with pytest.raises(OutOfResources, match="shared memory"):
+        _wide_dot[(1,)](a, b, c, 64, BM=1024, BN=1024, BK=16)

@@ -58,6 +58,13 @@ int64_t workgroupMemoryBytes(func::FuncOp kernel,
 /// in workgroup memory) and `extraBytes` more fit in `maxBytes` (0: no
 /// limit): the check before padding a buffer.
 bool fitsWorkgroupMemory(Operation *op, int64_t extraBytes, int64_t maxBytes);
+
+/// The error, at `at`, that its kernel needs `needed` bytes of workgroup memory
+/// where the target has `limit` (`what` says which part, or is empty for the
+/// whole kernel), with the same as data in a note ("overrun: {resource,
+/// needed, limit}") for callers (--diagnostics-file).
+InFlightDiagnostic emitWorkgroupMemoryOverrun(Operation *at, int64_t needed,
+                                              int64_t limit, StringRef what);
 } // namespace triton_spirv
 } // namespace mlir
 

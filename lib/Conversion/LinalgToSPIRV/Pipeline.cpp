@@ -40,6 +40,7 @@ void mlir::triton_spirv::buildLinalgToSPIRVPipeline(
   pm.addPass(createSplitRowReductions());
   pm.addPass(createPlanMatmuls());
   pm.addPass(createAssignLayouts());
+  pm.addPass(createCheckMatmulStagings());
   pm.addPass(createCoalesceTransposedStagings());
   pm.addPass(createHoistOperandLoads());
   pm.addPass(createDistributeToWorkgroup());

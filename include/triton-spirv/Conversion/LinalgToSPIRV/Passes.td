@@ -247,6 +247,22 @@ def AssignLayouts : Pass<"triton-spirv-assign-layouts", "ModuleOp"> {
   let dependentDialects = ["::mlir::triton_spirv::TritonSPIRVDialect"];
 }
 
+def CheckMatmulStagings : Pass<"triton-spirv-check-matmul-stagings",
+                                 "ModuleOp"> {
+  let summary = "Refuse matmuls whose operands staged together exceed the "
+                "workgroup memory, before the distribution";
+  let description = [{
+    After `triton-spirv-assign-layouts`. A matmul's operands and accumulator
+    that stay in workgroup memory (no layout) are live together, so their
+    sum is a lower bound on what the kernel needs. Where it passes the
+    target's workgroup memory, the kernel is refused here, at the matmul's
+    source line, with the out-of-resources error and data note of
+    `triton-spirv-check-workgroup-memory`: that later, exact check would
+    refuse it too, after the distribution and clean-up of blocks that large
+    (thousands of loop-carried registers) had taken minutes.
+  }];
+}
+
 def CoalesceTransposedStagings
     : Pass<"triton-spirv-coalesce-transposed-stagings", "ModuleOp"> {
   let summary = "Iterate ops that stage transposed blocks of global memory "

@@ -6,7 +6,6 @@
 #include "triton-spirv/Conversion/LinalgToSPIRV/Target.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/IR/Builders.h"
 
 namespace mlir::triton_spirv {
 #define GEN_PASS_DEF_CHECKWORKGROUPMEMORY
@@ -24,28 +23,13 @@ struct CheckWorkgroupMemoryPass
     if (failed(target))
       return signalPassFailure();
     int64_t limit = target->description.maxWorkgroupMemoryBytes;
-    OpBuilder builder(&getContext());
     if (failed(triton_spirv::forEachKernel(
             getOperation(), [&](func::FuncOp kernel) -> LogicalResult {
               int64_t bytes = triton_spirv::workgroupMemoryBytes(kernel);
               if (bytes <= limit)
                 return success();
-              InFlightDiagnostic overrun =
-                  kernel.emitError()
-                  << "out of resources: the kernel needs " << bytes
-                  << " bytes of workgroup memory, the target has " << limit
-                  << "; use smaller blocks or fewer live tensors";
-              // The same as data, for callers (--diagnostics-file).
-              overrun.attachNote()
-                  << "overrun: "
-                  << builder.getDictionaryAttr(
-                         {builder.getNamedAttr(
-                              "resource",
-                              builder.getStringAttr("workgroup-memory")),
-                          builder.getNamedAttr(
-                              "needed", builder.getI64IntegerAttr(bytes)),
-                          builder.getNamedAttr(
-                              "limit", builder.getI64IntegerAttr(limit))});
+              triton_spirv::emitWorkgroupMemoryOverrun(kernel, bytes, limit,
+                                                       "");
               return failure();
             })))
       return signalPassFailure();
