@@ -46,6 +46,9 @@ if [ "$workers" -gt 1 ]; then parallel=(-n "$workers"); fi
 export TRITON_SPIRV_TIMEOUT_S=${TRITON_SPIRV_TIMEOUT_S:-120}
 export PYTHONPATH=$root/utils/triton_suite${PYTHONPATH:+:$PYTHONPATH}
 pytest_main=$(python3 -c 'import os, pytest; print(os.path.dirname(pytest.__file__))')/__main__.py
+# Processes the tests start (test_subprocess.py) use this backend too
+# (utils/triton_suite/sitecustomize.py).
+export TRITON_SPIRV_SUITE_ACTIVATE=1
 sampled="all cases"
 if [ "$sample" -gt 0 ]; then sampled="a sample of $sample, seed $seed"; fi
 echo "== Triton's tests ($files): $sampled; report $report"

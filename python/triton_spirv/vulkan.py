@@ -167,10 +167,52 @@ def load_library() -> None:
     _lib()
 
 
+class _Abandoned:
+    """Launches that ran past TRITON_SPIRV_TIMEOUT_S may never end. Tearing
+    the device down at exit (Python's finalizers, the driver's own exit
+    handlers) would wait for them: on the H200 a never-ending kernel kept
+    its process 80 s past the error. So after a timeout, and until a later
+    synchronize sees the device idle, the process leaves at exit without
+    tearing anything down."""
+
+    pending = False
+    uncaught = False
+
+    @classmethod
+    def timed_out(cls) -> None:
+        if not cls.pending:
+            import atexit
+            import sys
+            previous = sys.excepthook
+
+            def hook(*args: object) -> None:
+                cls.uncaught = True
+                previous(*args)  # type: ignore[arg-type]
+
+            sys.excepthook = hook
+            # Registered last, so it runs first among the exit handlers.
+            atexit.register(cls.leave)
+        cls.pending = True
+
+    @classmethod
+    def leave(cls) -> None:
+        if not cls.pending:
+            return
+        import sys
+        sys.stderr.write("triton-spirv: a launch that ran past TRITON_SPIRV_TIMEOUT_S may still be "
+                         "running; exiting without waiting for it (the device is abandoned)\n")
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(1 if cls.uncaught else 0)
+
+
 def _check(status: int) -> None:
     if status != 0:
         message = _lib().tsr_last_error().decode(errors="replace")
-        raise (LaunchTimeoutError if status == _TSR_ERROR_TIMEOUT else VulkanError)(message)
+        if status == _TSR_ERROR_TIMEOUT:
+            _Abandoned.timed_out()
+            raise LaunchTimeoutError(message + "; at exit the process will not wait for it")
+        raise VulkanError(message)
 
 
 class Kernel:
@@ -242,6 +284,7 @@ class Device:
     def synchronize(self) -> None:
         """Waits for the launches in flight."""
         _check(_lib().tsr_synchronize(self.handle))
+        _Abandoned.pending = False
 
     def allocate(self, size: int) -> tuple[int, ctypes.c_void_p]:
         """Maps `size` bytes of device memory: (host address, allocation handle)."""

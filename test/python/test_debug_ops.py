@@ -3,6 +3,8 @@ launcher prints its records and raises for a failed assertion."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 import torch
 import triton
@@ -52,29 +54,40 @@ def test_assertions_on_device_tensors_are_reported_at_synchronize() -> None:
 
 
 @triton.jit
-def _prints(x_ptr, y_ptr, ROWS: tl.constexpr, COLS: tl.constexpr):
+def _prints(x_ptr, y_ptr, ROWS: tl.constexpr, COLS: tl.constexpr, N: tl.constexpr):
     pid = tl.program_id(0)
     tile = tl.arange(0, ROWS)[:, None] * COLS + tl.arange(0, COLS)[None, :]
     x = tl.load(x_ptr + tile)
-    y = tl.load(y_ptr + tl.arange(0, COLS))
+    y = tl.load(y_ptr + tl.arange(0, N))
     tl.device_print("pid", pid)
     tl.device_print("x, y", x, y)
     tl.device_print("bits", y, hex=True)
+    tl.device_print("p", y_ptr + 3)
+    print("done")
 
 
-def test_device_print_lines(capfd: pytest.CaptureFixture[str]) -> None:
+def test_device_print_lines_as_cuda_prints_them(capfd: pytest.CaptureFixture[str]) -> None:
+    # Triton's CUDA backend: `idx ()` for scalars, each index right-aligned
+    # to its dimension's widest, floats as %f, hex digits by the type's
+    # width, pointers in hex (here their element offsets).
     x = torch.tensor([[1.5, -2.0], [0.25, 3.0]])
-    y = torch.tensor([-7, 255], dtype=torch.int16)
-    _prints[(2, )](x, y, ROWS=2, COLS=2)
+    y = torch.arange(16, dtype=torch.int16)
+    y[0], y[1] = -7, 255
+    _prints[(2, )](x, y, ROWS=2, COLS=2, N=16)
     lines = capfd.readouterr().out.splitlines()
     expected = []
     for pid in range(2):
-        expected += [f"pid ({pid}, 0, 0) pid: {pid}"]
-        expected += [f"pid ({pid}, 0, 0) idx ({i}, {j}) x, y: (operand 0) {x[i, j].item()!r}"
+        expected += [f"pid ({pid}, 0, 0) idx () pid: {pid}"] * 128  # once per thread of 4 warps
+        expected += [f"pid ({pid}, 0, 0) idx ({i}, {j}) x, y: (operand 0) {x[i, j].item():f}"
                      for i in range(2) for j in range(2)]
-        expected += [f"pid ({pid}, 0, 0) idx ({j}) x, y: (operand 1) {y[j].item()}" for j in range(2)]
-        expected += [f"pid ({pid}, 0, 0) idx (0) bits: 0xfffffff9", f"pid ({pid}, 0, 0) idx (1) bits: 0x000000ff"]
-    assert lines == expected
+        expected += [f"pid ({pid}, 0, 0) idx ({j:2}) x, y: (operand 1) {y[j].item()}" for j in range(16)]
+        expected += [f"pid ({pid}, 0, 0) idx ({j:2}) bits: 0x{y[j].item() & 0xffff:04x}" for j in range(16)]
+        expected += [f"pid ({pid}, 0, 0) done"] * 128
+    pointers = [line for line in lines if " p: " in line]
+    assert [line for line in lines if " p: " not in line] == expected
+    # An offset into the binding, whose start depends on the import.
+    assert len(pointers) == 2 * 128 and all(re.fullmatch(r"pid \(\d, 0, 0\) idx \(\) p: 0x[0-9a-f]+", line)
+                                      for line in pointers)
 
 
 @triton.jit

@@ -6,10 +6,15 @@ launches from many threads or with many fresh tensors stay correct."""
 from __future__ import annotations
 
 import dataclasses
+import os
+import re
 import resource
+import subprocess
+import sys
 import warnings
 import threading
 import time
+from pathlib import Path
 
 import pytest
 import torch
@@ -345,3 +350,50 @@ def test_tuple_arguments_are_flattened() -> None:
     out = torch.empty(16)
     _scaled_by_tuple[(1, )](out, (3.0, x), (1.0, 2), BLOCK=16)
     assert torch.equal(out, x * 3 + 1)
+
+
+_ABANDONING_SCRIPT = '''
+import time, torch, triton, triton.language as tl, os
+from triton_spirv import vulkan
+
+@triton.jit
+def spin(out_ptr, scale_ptr, iterations, BLOCK_SIZE: tl.constexpr):
+    acc = tl.load(out_ptr + tl.arange(0, BLOCK_SIZE))
+    scale = tl.load(scale_ptr + tl.arange(0, BLOCK_SIZE))
+    for j in range(iterations):
+        acc = acc * scale + j.to(tl.float32)
+    tl.store(out_ptr + tl.arange(0, BLOCK_SIZE), acc)
+
+out, scale = torch.zeros(128), torch.full((128,), 0.5)
+programs = 1
+while True:
+    start = time.monotonic()
+    spin[(min(programs, 65535), triton.cdiv(programs, 65535))](out, scale, 60000, BLOCK_SIZE=128)
+    elapsed = time.monotonic() - start
+    if elapsed > 0.2:
+        break
+    programs *= 4
+programs = int(programs * 30 / elapsed) + 1  # about 30 s of work
+os.environ["TRITON_SPIRV_TIMEOUT_S"] = "1"
+try:
+    spin[(min(programs, 65535), triton.cdiv(programs, 65535))](out, scale, 60000, BLOCK_SIZE=128)
+except vulkan.LaunchTimeoutError as error:
+    print("raised at", time.time(), error, flush=True)
+'''
+
+
+def test_a_process_does_not_wait_at_exit_for_a_launch_past_its_timeout(tmp_path: Path) -> None:
+    # A never-ending kernel kept its process 80 s past the LaunchTimeoutError
+    # on the H200, tearing the device down at exit (lavapipe does not wait
+    # there). After a timeout the process now leaves at exit without
+    # waiting, and says so.
+    script = tmp_path / "abandon.py"
+    script.write_text(_ABANDONING_SCRIPT)
+    run = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=300,
+                         env={**os.environ, "TRITON_SPIRV_HOST_TENSORS": "1"})
+    ended = time.time()
+    assert run.returncode == 0, run.stderr[-2000:]
+    raised = re.search(r"raised at (\S+) .*at exit the process will not wait for it", run.stdout)
+    assert raised, run.stdout + run.stderr[-2000:]
+    assert "exiting without waiting for it (the device is abandoned)" in run.stderr
+    assert ended - float(raised.group(1)) < 10  # the launch had about 30 s left

@@ -185,41 +185,53 @@ struct PrintLowering : OpConversionPattern<PrintOp> {
     FailureOr<DebugTarget> target = lookupDebugTarget(op);
     if (failed(target))
       return failure();
+    // Writes one record: the print, its operand, the program, the element's
+    // index and value (none for a print without operands).
+    auto record = [&](OpBuilder &b, Location loc, int64_t position, Value index,
+                      Value element, bool isSigned) {
+      Value slot = memref::AtomicRMWOp::create(
+          b, loc, arith::AtomicRMWKind::addi, i32Constant(b, loc, 1),
+          target->buffer,
+          ValueRange{indexConstant(b, loc, layout::kRecordCountWord)});
+      Value fits =
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, slot,
+                                i32Constant(b, loc, layout::kRecordCapacity));
+      auto ifFits = scf::IfOp::create(b, loc, fits);
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(ifFits.thenBlock());
+      Value first = arith::AddIOp::create(
+          b, loc, indexConstant(b, loc, layout::kHeaderWords),
+          arith::MulIOp::create(
+              b, loc,
+              arith::IndexCastOp::create(b, loc, b.getIndexType(), slot),
+              indexConstant(b, loc, layout::kRecordWords)));
+      auto [low, high] =
+          element ? valueWords(b, loc, element, isSigned)
+                  : std::pair(i32Constant(b, loc, 0), i32Constant(b, loc, 0));
+      Value words[] = {i32Constant(b, loc, target->id),
+                       i32Constant(b, loc, position),
+                       target->programIds[0],
+                       target->programIds[1],
+                       target->programIds[2],
+                       index,
+                       low,
+                       high};
+      for (auto [offset, word] : llvm::enumerate(words))
+        memref::StoreOp::create(
+            b, loc, word, target->buffer,
+            ValueRange{arith::AddIOp::create(b, loc, first,
+                                             indexConstant(b, loc, offset))});
+    };
+    // A print without operands (`print("text")`) prints its text alone.
+    if (adaptor.getArgs().empty())
+      record(rewriter, op.getLoc(), 0, i32Constant(rewriter, op.getLoc(), 0),
+             Value(), false);
     for (auto [position, operand] : llvm::enumerate(adaptor.getArgs())) {
       bool isSigned = op.isSignedOperand(position);
       forEachElement(
           rewriter, op.getLoc(), operand,
           [&](OpBuilder &b, Location loc, Value element, Value index) {
-            Value slot = memref::AtomicRMWOp::create(
-                b, loc, arith::AtomicRMWKind::addi, i32Constant(b, loc, 1),
-                target->buffer,
-                ValueRange{indexConstant(b, loc, layout::kRecordCountWord)});
-            Value fits = arith::CmpIOp::create(
-                b, loc, arith::CmpIPredicate::ult, slot,
-                i32Constant(b, loc, layout::kRecordCapacity));
-            auto ifFits = scf::IfOp::create(b, loc, fits);
-            OpBuilder::InsertionGuard guard(b);
-            b.setInsertionPointToStart(ifFits.thenBlock());
-            Value first = arith::AddIOp::create(
-                b, loc, indexConstant(b, loc, layout::kHeaderWords),
-                arith::MulIOp::create(
-                    b, loc,
-                    arith::IndexCastOp::create(b, loc, b.getIndexType(), slot),
-                    indexConstant(b, loc, layout::kRecordWords)));
-            auto [low, high] = valueWords(b, loc, element, isSigned);
-            Value words[] = {i32Constant(b, loc, target->id),
-                             i32Constant(b, loc, position),
-                             target->programIds[0],
-                             target->programIds[1],
-                             target->programIds[2],
-                             index,
-                             low,
-                             high};
-            for (auto [offset, word] : llvm::enumerate(words))
-              memref::StoreOp::create(
-                  b, loc, word, target->buffer,
-                  ValueRange{arith::AddIOp::create(
-                      b, loc, first, indexConstant(b, loc, offset))});
+            record(b, loc, position, index, element, isSigned);
           });
     }
     rewriter.eraseOp(op);

@@ -252,7 +252,7 @@ DictionaryAttr describeDebugOps(triton::FuncOp func) {
         Type element = getElementTypeOrSelf(value.getType());
         std::string typeName;
         if (isa<PointerType>(element))
-          typeName = "i64"; // printed as its element offset
+          typeName = "ptr"; // its element offset, printed as an address
         else
           llvm::raw_string_ostream(typeName) << element;
         SmallVector<int64_t> shape;

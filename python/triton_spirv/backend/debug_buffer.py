@@ -6,7 +6,6 @@ the launch."""
 from __future__ import annotations
 
 import ctypes
-import math
 import struct
 import sys
 
@@ -15,13 +14,16 @@ from .kernel_metadata import AssertSite, DebugBufferLayout, PrintOperand, PrintS
 
 class DebugBuffer:
 
-    def __init__(self, record: DebugBufferLayout, kernel_name: str) -> None:
+    def __init__(self, record: DebugBufferLayout, kernel_name: str, threads: int) -> None:
         self.size = record["bytes"]
         self.header_bytes = 4 * record["header_words"]
         self.layout = record
         self.asserts: list[AssertSite] = record["asserts"]
         self.prints: list[PrintSite] = record["prints"]
         self.kernel_name = kernel_name
+        # A scalar is printed once per thread of the program (num_warps * 32),
+        # as on CUDA; the kernel records it once.
+        self.threads = threads
 
     def report(self, address: int) -> None:
         """Prints the records of the launch whose buffer is at `address`, then
@@ -52,7 +54,11 @@ class DebugBuffer:
         # By program, then print, operand and element; a print in a loop keeps
         # its iterations in order (the sort is stable).
         records.sort(key=lambda r: (r[4], r[3], r[2], r[0], r[1], r[5]))
-        lines = [self._format(record) for record in records]
+        lines = []
+        for record in records:
+            operands = self.prints[record[0]]["operands"]
+            scalar = not operands or not operands[record[1]]["shape"]
+            lines += [self._format(record)] * (self.threads if scalar else 1)
         if count > capacity:
             lines.append(f"({count - capacity} more device_print values of {self.kernel_name} "
                          f"were dropped: the buffer holds {capacity})")
@@ -62,11 +68,14 @@ class DebugBuffer:
     def _format(self, record: tuple[int, ...]) -> str:
         print_id, operand, x, y, z, index, low, high = record[:8]
         form = self.prints[print_id]
+        if not form["operands"]:  # print("text")
+            return f"pid ({x}, {y}, {z})" + form["prefix"]
         description = form["operands"][operand]
-        line = f"pid ({x}, {y}, {z})"
-        if description["shape"]:
-            line += f" idx ({', '.join(map(str, _unravel(index, description['shape'])))})"
-        line += form["prefix"]
+        # As Triton's CUDA backend prints: each index right-aligned to the
+        # digits of its dimension's largest, `idx ()` for scalars.
+        shape = description["shape"]
+        position = ", ".join(f"{i:{len(str(size - 1))}}" for i, size in zip(_unravel(index, shape), shape))
+        line = f"pid ({x}, {y}, {z}) idx ({position})" + form["prefix"]
         if len(form["operands"]) > 1:
             line += f"(operand {operand}) "
         return line + _format_value(description, low, high, form["hex"])
@@ -81,8 +90,12 @@ def _unravel(index: int, shape: list[int]) -> list[int]:
 
 
 def _format_value(description: PrintOperand, low: int, high: int, hex_: bool) -> str:
+    """The value as CUDA's printf formats it: %f for floats, hex digits for
+    the type's width, pointers (their element offsets here) as %p."""
     type_name = description["type"]
     bits = low | (high << 32)
+    if type_name == "ptr":
+        return f"0x{bits:x}"
     if type_name.startswith(("f", "bf")):
         if type_name == "f64":
             value = struct.unpack("<d", struct.pack("<Q", bits))[0]
@@ -92,11 +105,12 @@ def _format_value(description: PrintOperand, low: int, high: int, hex_: bool) ->
             width = 32
         if hex_:
             return f"0x{bits & ((1 << width) - 1):0{width // 4}x}"
-        return repr(value) if math.isfinite(value) else str(value)
+        return f"{value:f}"
     width = 64 if type_name in ("i64", "index") else 32
     bits &= (1 << width) - 1
     if hex_:
-        return f"0x{bits:0{width // 4}x}"
+        digits = max(int(type_name[1:]) // 4, 1) if type_name[1:].isdigit() else width // 4
+        return f"0x{bits & ((1 << (4 * digits)) - 1):0{digits}x}"
     if description["signed"] and bits >> (width - 1):
         bits -= 1 << width
     return str(bits)

@@ -438,7 +438,7 @@ class SPIRVLauncher:
         # Arguments whose elements the kernel reads as addresses.
         self.address_tables: tuple[int, ...] = tuple(abi.get("address_tables", ()))
         debug = abi.get("debug_buffer")
-        self.debug = DebugBuffer(debug, self.name) if debug else None
+        self.debug = DebugBuffer(debug, self.name, 32 * metadata.num_warps) if debug else None
         self.num_bindings = (len(self.binding_args) + (1 if self.argument_bytes else 0) +
                              (1 if self.debug else 0))
         self.bindings = vulkan.binding_struct(self.num_bindings)
