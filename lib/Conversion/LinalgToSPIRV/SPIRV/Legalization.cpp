@@ -513,6 +513,28 @@ struct ExactFma : OpConversionPattern<math::FmaOp> {
   }
 };
 
+/// A reshape of a contiguous buffer (identity layouts on both sides) is the
+/// same array once converted, since SPIR-V's buffers are flat: what a
+/// cooperative-matrix load reads through a tensor descriptor's rank-reducing
+/// reshape (1x32x32 to 32x32), which fold-memref-alias-ops leaves in place.
+template <typename ReshapeOp>
+struct ContiguousReshapeToSource : OpConversionPattern<ReshapeOp> {
+  using OpConversionPattern<ReshapeOp>::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ReshapeOp op, typename ReshapeOp::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto source = cast<MemRefType>(op.getSrc().getType());
+    MemRefType result = op.getResultType();
+    if (!source.getLayout().isIdentity() || !result.getLayout().isIdentity())
+      return rewriter.notifyMatchFailure(op, "not contiguous");
+    Type converted = this->getTypeConverter()->convertType(result);
+    if (!converted || converted != adaptor.getSrc().getType())
+      return rewriter.notifyMatchFailure(op, "converts to another type");
+    rewriter.replaceOp(op, adaptor.getSrc());
+    return success();
+  }
+};
+
 /// A buffer at a device address: the address as a PhysicalStorageBuffer
 /// pointer to the runtime array the buffer's memref type converts to.
 struct AddressBufferToPointer
@@ -683,7 +705,9 @@ void triton_spirv::populateConvertToSPIRVPatterns(
     const SPIRVTypeConverter &typeConverter, RewritePatternSet &patterns) {
   patterns.add<ToGLInstruction<math::Exp2Op, spirv::GLExp2Op>,
                ToGLInstruction<math::Log2Op, spirv::GLLog2Op>, CtPopToBitCount,
-               ExactFma, AddressBufferToPointer, MarkedMatrixMulAdd>(
+               ExactFma, AddressBufferToPointer, MarkedMatrixMulAdd,
+               ContiguousReshapeToSource<memref::CollapseShapeOp>,
+               ContiguousReshapeToSource<memref::ExpandShapeOp>>(
       typeConverter, patterns.getContext());
 }
 
