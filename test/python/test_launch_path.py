@@ -352,34 +352,21 @@ def test_tuple_arguments_are_flattened() -> None:
     assert torch.equal(out, x * 3 + 1)
 
 
-_ABANDONING_SCRIPT = '''
-import time, torch, triton, triton.language as tl, os
+_ABANDONING_SCRIPT = """
+import sys, time, os
+sys.path[:0] = [{tests!r}, {test_root!r}]
+import torch
 from triton_spirv import vulkan
-
-@triton.jit
-def spin(out_ptr, scale_ptr, iterations, BLOCK_SIZE: tl.constexpr):
-    acc = tl.load(out_ptr + tl.arange(0, BLOCK_SIZE))
-    scale = tl.load(scale_ptr + tl.arange(0, BLOCK_SIZE))
-    for j in range(iterations):
-        acc = acc * scale + j.to(tl.float32)
-    tl.store(out_ptr + tl.arange(0, BLOCK_SIZE), acc)
+from test_launch_path import _SPIN_ITERATIONS, _spin, _spin_grid_for
 
 out, scale = torch.zeros(128), torch.full((128,), 0.5)
-programs = 1
-while True:
-    start = time.monotonic()
-    spin[(min(programs, 65535), triton.cdiv(programs, 65535))](out, scale, 60000, BLOCK_SIZE=128)
-    elapsed = time.monotonic() - start
-    if elapsed > 0.2:
-        break
-    programs *= 4
-programs = int(programs * 30 / elapsed) + 1  # about 30 s of work
+grid = _spin_grid_for(30.0, out, scale)
 os.environ["TRITON_SPIRV_TIMEOUT_S"] = "1"
 try:
-    spin[(min(programs, 65535), triton.cdiv(programs, 65535))](out, scale, 60000, BLOCK_SIZE=128)
+    _spin[grid](out, scale, _SPIN_ITERATIONS, BLOCK_SIZE=128)
 except vulkan.LaunchTimeoutError as error:
     print("raised at", time.time(), error, flush=True)
-'''
+"""
 
 
 def test_a_process_does_not_wait_at_exit_for_a_launch_past_its_timeout(tmp_path: Path) -> None:
@@ -388,7 +375,8 @@ def test_a_process_does_not_wait_at_exit_for_a_launch_past_its_timeout(tmp_path:
     # there). After a timeout the process now leaves at exit without
     # waiting, and says so.
     script = tmp_path / "abandon.py"
-    script.write_text(_ABANDONING_SCRIPT)
+    here = Path(__file__).resolve().parent
+    script.write_text(_ABANDONING_SCRIPT.format(tests=str(here), test_root=str(here.parent)))
     run = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=300,
                          env={**os.environ, "TRITON_SPIRV_HOST_TENSORS": "1"})
     ended = time.time()
