@@ -171,9 +171,10 @@ class _Abandoned:
     """Launches that ran past TRITON_SPIRV_TIMEOUT_S may never end. Tearing
     the device down at exit (Python's finalizers, the driver's own exit
     handlers) would wait for them: on the H200 a never-ending kernel kept
-    its process 80 s past the error. So after a timeout, and until a later
-    synchronize sees the device idle, the process leaves at exit without
-    tearing anything down."""
+    its process 80 s past the error. So after a timeout, unless a later
+    synchronize (or one at exit, waiting 0.2 s) sees the device idle, the
+    process leaves at exit without tearing anything down, with exit status
+    1 after an uncaught exception and 0 otherwise."""
 
     pending = False
     uncaught = False
@@ -198,6 +199,16 @@ class _Abandoned:
     def leave(cls) -> None:
         if not cls.pending:
             return
+        # Seen done within a moment (a launch that merely ran long): the
+        # process ends as usual, with its own exit status.
+        os.environ["TRITON_SPIRV_TIMEOUT_S"] = "0.2"
+        try:
+            for device in list(_devices.values()):
+                if device.handle:
+                    _check(_lib().tsr_synchronize(device.handle))
+            return
+        except VulkanError:
+            pass
         import sys
         sys.stderr.write("triton-spirv: a launch that ran past TRITON_SPIRV_TIMEOUT_S may still be "
                          "running; exiting without waiting for it (the device is abandoned)\n")

@@ -421,3 +421,31 @@ def test_float_additions_are_not_reassociated(fusion: bool) -> None:
     out = torch.empty_like(x)
     _round_to_integer[(1,)](x, out, BLOCK=8, enable_fp_fusion=fusion)
     torch.testing.assert_close(out, (x + 0x800000) - 0x800000, atol=0, rtol=0)
+
+
+@triton.jit
+def _bessel_i(x_ptr, i0_ptr, i1_ptr, n, BLOCK: tl.constexpr):
+    offsets = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    inside = offsets < n
+    x = tl.load(x_ptr + offsets, mask=inside)
+    tl.store(i0_ptr + offsets, libdevice.cyl_bessel_i0(x), mask=inside)
+    tl.store(i1_ptr + offsets, libdevice.cyl_bessel_i1(x), mask=inside)
+
+
+# f32 above 15 is a product of exponentials, within 5e-6 relative (below,
+# the series is within Triton's test's 1.3e-6).
+@pytest.mark.parametrize("dtype, rtol", [(torch.float32, 5e-6), (torch.float64, 1e-13)])
+def test_modified_bessel_functions_i0_i1(dtype: torch.dtype, rtol: float) -> None:
+    # Both sides of the series/asymptotic switch (15 for f32, 30 for f64),
+    # negative arguments (I0 even, I1 odd), zero, and Triton's test's randn.
+    torch.manual_seed(0)
+    x = torch.cat([torch.linspace(-60, 60, 481, dtype=torch.float64), torch.tensor([0.0, 1e-30]),
+                   torch.randn(128, dtype=torch.float64)]).to(dtype)
+    i0, i1 = torch.empty_like(x), torch.empty_like(x)
+    _bessel_i[(triton.cdiv(x.numel(), 128),)](x, i0, i1, x.numel(), BLOCK=128)
+    exact = x.double()
+    torch.testing.assert_close(i0, torch.special.i0(exact).to(dtype), rtol=rtol, atol=0)
+    torch.testing.assert_close(i1, torch.special.i1(exact).to(dtype), rtol=rtol, atol=1e-37)
+    randn = slice(-128, None)
+    torch.testing.assert_close(i0[randn], torch.special.i0(exact[randn]).to(dtype))
+    torch.testing.assert_close(i1[randn], torch.special.i1(exact[randn]).to(dtype))

@@ -383,3 +383,16 @@ def test_reductions_of_empty_tensors() -> None:
         assert bool((x == torch.ones_like(x)).all())
         assert float(x.sum()) == 0.0
     assert (x + 1).shape == (0, 78) and (x + 1).device.type == "spirv"
+
+
+def test_operators_flaggems_serves_only_for_cuda_fall_back_to_the_cpu() -> None:
+    # FlagGems' special_i1, special_i0e, t_copy and zero assert CUDA tensors
+    # (AssertionError); they are not registered, so the device's CPU fallback
+    # serves them, with its warning.
+    x = torch.randn(64)
+    on_device = x.to("spirv")
+    with pytest.warns(UserWarning, match="runs on the CPU"):
+        torch.testing.assert_close(torch.special.i1(on_device).cpu(), torch.special.i1(x))
+    torch.testing.assert_close(torch.special.i0e(on_device).cpu(), torch.special.i0e(x))
+    torch.testing.assert_close(torch.ops.aten.t_copy(on_device.view(8, 8)).cpu(), x.view(8, 8).t())
+    assert not torch.ops.aten.zero(on_device).cpu().any()

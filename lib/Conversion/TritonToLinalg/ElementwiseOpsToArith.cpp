@@ -185,6 +185,59 @@ Value buildErfInvF32(OpBuilder &b, Location loc, ValueRange args) {
       b, loc, arith::SelectOp::create(b, loc, isOne, constant(INFINITY), p), x);
 }
 
+/// The modified Bessel function I_n (n = 0 or 1; libdevice's
+/// cyl_bessel_i0/i1) in the argument's precision, by its symmetry from |x|:
+/// below a threshold (15 for f32, 30 for f64) the power series
+/// sum_k (|x|/2)^(2k+n) / (k! (k+n)!), whose terms are all positive, so
+/// summing them loses nothing to cancellation; above it, Hankel's
+/// asymptotic series e^|x| / sqrt(2 pi |x|) * sum_k t_k with
+/// t_k = -t_(k-1) (4n^2 - (2k-1)^2) / (8k|x|), t_0 = 1. The term counts
+/// take both below the precision's rounding over their ranges.
+template <int Order>
+Value buildBesselI(OpBuilder &b, Location loc, ValueRange args) {
+  Value x = args[0];
+  Type type = x.getType();
+  bool wide = getElementTypeOrSelf(type).isF64();
+  auto constant = [&](double value) {
+    return wide ? createScalarOrSplatConstant(b, loc, type, APFloat(value))
+                : createScalarOrSplatConstant(b, loc, type,
+                                              APFloat(float(value)));
+  };
+  Value ax = math::AbsFOp::create(b, loc, x);
+  Value half = arith::MulFOp::create(b, loc, ax, constant(0.5));
+  Value q = arith::MulFOp::create(b, loc, half, half);
+  Value term = Order == 0 ? constant(1.0) : half;
+  Value series = term;
+  for (int k = 1, terms = wide ? 45 : 30; k <= terms; ++k) {
+    term =
+        arith::MulFOp::create(b, loc, arith::MulFOp::create(b, loc, term, q),
+                              constant(1.0 / (double(k) * double(k + Order))));
+    series = arith::AddFOp::create(b, loc, series, term);
+  }
+  Value eightX = arith::MulFOp::create(b, loc, ax, constant(8.0));
+  Value step = constant(1.0), sum = constant(1.0);
+  const double mu = 4.0 * Order * Order;
+  for (int k = 1; k <= 14; ++k) {
+    double odd = 2.0 * k - 1.0;
+    step = arith::DivFOp::create(
+        b, loc, arith::MulFOp::create(b, loc, step, constant(odd * odd - mu)),
+        arith::MulFOp::create(b, loc, eightX, constant(double(k))));
+    sum = arith::AddFOp::create(b, loc, sum, step);
+  }
+  // e^|x| as e^(|x|/2) twice, so that I_n overflows only where it must.
+  Value root = math::ExpOp::create(b, loc, half);
+  Value scale = math::SqrtOp::create(
+      b, loc, arith::MulFOp::create(b, loc, ax, constant(2.0 * M_PI)));
+  Value asymptotic = arith::MulFOp::create(
+      b, loc, root,
+      arith::DivFOp::create(b, loc, arith::MulFOp::create(b, loc, root, sum),
+                            scale));
+  Value small = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, ax,
+                                      constant(wide ? 30.0 : 15.0));
+  Value result = arith::SelectOp::create(b, loc, small, series, asymptotic);
+  return Order == 0 ? result : math::CopySignOp::create(b, loc, result, x);
+}
+
 /// pow with an integer exponent (`powi`): the float power, whose lowering
 /// keeps the sign of a negative base raised to an odd exponent.
 Value buildPowI(OpBuilder &b, Location loc, ValueRange args) {
@@ -221,6 +274,8 @@ Builder lookupMathFunction(StringRef name) {
       .Case("atanh", create<math::AtanhOp>)
       .Case("erf", create<math::ErfOp>)
       .Case("erfinvf", buildErfInvF32) // no double-precision version yet
+      .Case("cyl_bessel_i0", buildBesselI<0>)
+      .Case("cyl_bessel_i1", buildBesselI<1>)
       .Case("sqrt", create<math::SqrtOp>)
       .Case("rsqrt", create<math::RsqrtOp>)
       .Case("cbrt", create<math::CbrtOp>)

@@ -575,8 +575,9 @@ def LegalizeForSPIRV : Pass<"triton-spirv-legalize-for-spirv", "ModuleOp"> {
     Loops that may not run get a guard, `index` temporaries become i32,
     arith ops without a SPIR-V instruction are expanded (booleans'
     arithmetic as logic), and math functions without a GLSL.std.450 one are
-    approximated. Remainders are `triton-spirv-expand-remainders`'s. Where the target's FMin/FMax return the operand that is
-    not NaN (NVIDIA), arith.minnumf/maxnumf become them.
+    approximated. Where the target's FMin/FMax return the operand that is
+    not NaN (NVIDIA), arith.minnumf/maxnumf become them. Remainders are
+    `triton-spirv-expand-remainders`'s, after this pass.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::math::MathDialect",

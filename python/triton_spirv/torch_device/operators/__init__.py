@@ -142,7 +142,10 @@ def _register_out_overloads(library: Any) -> None:
 
 # The device's own (fill_, zero_: one fill on the queue) and this package's.
 _NOT_FROM_FLAGGEMS = {"fill_.Scalar", "zero_", "cat", "stack", "embedding_backward",
-                      "native_layer_norm", "_safe_softmax"}
+                      "native_layer_norm", "_safe_softmax",
+                      # FlagGems' wrappers of these assert CUDA tensors.
+                      "special_i1", "special_i0e", "special_i0e.out", "t_copy", "t_copy.out",
+                      "zero", "zero.out"}
 
 
 # Comparisons with a Python scalar, whose integer scalar PyTorch converts to
