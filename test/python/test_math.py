@@ -6,6 +6,7 @@ PyTorch over their whole range, edges included."""
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import pytest
 import torch
@@ -449,3 +450,40 @@ def test_modified_bessel_functions_i0_i1(dtype: torch.dtype, rtol: float) -> Non
     randn = slice(-128, None)
     torch.testing.assert_close(i0[randn], torch.special.i0(exact[randn]).to(dtype))
     torch.testing.assert_close(i1[randn], torch.special.i1(exact[randn]).to(dtype))
+
+
+@triton.jit
+def _bessel_jy(x_ptr, j0_ptr, j1_ptr, y0_ptr, y1_ptr, n, BLOCK: tl.constexpr):
+    offsets = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    inside = offsets < n
+    x = tl.load(x_ptr + offsets, mask=inside)
+    tl.store(j0_ptr + offsets, libdevice.j0(x), mask=inside)
+    tl.store(j1_ptr + offsets, libdevice.j1(x), mask=inside)
+    tl.store(y0_ptr + offsets, libdevice.y0(x), mask=inside)
+    tl.store(y1_ptr + offsets, libdevice.y1(x), mask=inside)
+
+
+# Absolute tolerances: near their zeros the functions' relative errors grow
+# without bound. f32's series lose up to 2e-5 to cancellation between 4 and 8.
+# The reference is mpmath's (torch's own f64 Bessel functions are off by
+# up to 3e-7 above 5).
+@pytest.mark.parametrize("dtype, atol", [(torch.float32, 3e-5), (torch.float64, 1e-12)])
+def test_bessel_functions_j0_j1_y0_y1(dtype: torch.dtype, atol: float) -> None:
+    mpmath = pytest.importorskip("mpmath")
+    torch.manual_seed(0)
+    x = torch.cat([torch.linspace(-50, 50, 401, dtype=torch.float64), torch.tensor([0.0]),
+                   torch.randn(128, dtype=torch.float64)]).to(dtype)
+    outs = [torch.empty_like(x) for _ in range(4)]
+    _bessel_jy[(triton.cdiv(x.numel(), 128),)](x, *outs, x.numel(), BLOCK=128)
+
+    def exact(function: Any, value: float) -> float:
+        if function is mpmath.bessely and value <= 0:
+            return -math.inf if value == 0 else math.nan
+        return float(function(order, value))
+
+    for out, (function, order) in zip(outs, [(mpmath.besselj, 0), (mpmath.besselj, 1),
+                                             (mpmath.bessely, 0), (mpmath.bessely, 1)]):
+        reference = torch.tensor([exact(function, value) for value in x.double().tolist()],
+                                 dtype=torch.float64).to(dtype)
+        torch.testing.assert_close(out, reference, rtol=1e-5 if dtype == torch.float32 else 1e-10,
+                                   atol=atol, equal_nan=True, msg=f"{function.__name__} {order}")

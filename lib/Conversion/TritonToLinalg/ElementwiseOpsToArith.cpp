@@ -238,6 +238,112 @@ Value buildBesselI(OpBuilder &b, Location loc, ValueRange args) {
   return Order == 0 ? result : math::CopySignOp::create(b, loc, result, x);
 }
 
+/// The Bessel functions J_n and Y_n (n = 0 or 1; libdevice's j0, j1, y0,
+/// y1) in the argument's precision. Below a threshold (8 for f32, 12 for
+/// f64) their power series: J_n = sum_k (-1)^k (x/2)^(2k+n) / (k! (k+n)!)
+/// and, with the harmonic numbers H_k,
+///   Y_0 = (2/pi) ((ln(x/2) + gamma) J_0 + sum_k (-1)^(k+1) H_k (x/2)^2k
+///         / (k!)^2),
+///   Y_1 = -2/(pi x) + (2/pi) ln(x/2) J_1 - (1/pi) sum_k (-1)^k
+///         (H_k + H_(k+1) - 2 gamma) (x/2)^(2k+1) / (k! (k+1)!).
+/// Above it Hankel's asymptotic series: with c_k = prod_(j<=k)
+/// (4n^2 - (2j-1)^2) / (k! (8x)^k), P = c_0 - c_2 + ..., Q = c_1 - c_3 + ...
+/// and chi = x - (2n+1) pi/4, J_n = sqrt(2/(pi x)) (P cos chi - Q sin chi)
+/// and Y_n = sqrt(2/(pi x)) (P sin chi + Q cos chi). The series of f32 lose
+/// up to 2e-5 to cancellation between 4 and 8. J_0 is even, J_1 odd; Y_n is
+/// NaN below 0 and -inf at 0.
+template <int Order, bool Second>
+Value buildBesselJY(OpBuilder &b, Location loc, ValueRange args) {
+  Value x = args[0];
+  Type type = x.getType();
+  bool wide = getElementTypeOrSelf(type).isF64();
+  auto constant = [&](double value) {
+    return wide ? createScalarOrSplatConstant(b, loc, type, APFloat(value))
+                : createScalarOrSplatConstant(b, loc, type,
+                                              APFloat(float(value)));
+  };
+  auto mul = [&](Value l, Value r) {
+    return arith::MulFOp::create(b, loc, l, r).getResult();
+  };
+  auto add = [&](Value l, Value r) {
+    return arith::AddFOp::create(b, loc, l, r).getResult();
+  };
+  const double gamma = 0.57721566490153286061;
+  Value ax = math::AbsFOp::create(b, loc, x);
+  Value half = mul(ax, constant(0.5));
+  Value q = mul(half, half);
+  // The series: J_n's, and Y_n's sum of harmonic-number terms.
+  Value term = Order == 0 ? constant(1.0) : half;
+  Value j = term, harmonicSum = constant(0.0);
+  if (Second && Order == 1)
+    harmonicSum = mul(term, constant(1.0 - 2.0 * gamma)); // H_0 + H_1
+  double harmonic = 0.0;
+  for (int k = 1, terms = wide ? 30 : 20; k <= terms; ++k) {
+    term = mul(mul(term, q), constant(-1.0 / (double(k) * double(k + Order))));
+    j = add(j, term);
+    harmonic += 1.0 / k;
+    if (Second)
+      harmonicSum = add(
+          harmonicSum,
+          mul(term, constant(Order == 0 ? -harmonic
+                                        : harmonic + harmonic + 1.0 / (k + 1) -
+                                              2.0 * gamma)));
+  }
+  Value series = j;
+  if (Second) {
+    Value log = math::LogOp::create(b, loc, half);
+    if (Order == 0) {
+      series = mul(constant(2.0 / M_PI),
+                   add(mul(add(log, constant(gamma)), j), harmonicSum));
+    } else {
+      series = arith::SubFOp::create(
+          b, loc,
+          add(arith::DivFOp::create(b, loc, constant(-2.0 / M_PI), ax),
+              mul(mul(constant(2.0 / M_PI), log), j)),
+          mul(constant(1.0 / M_PI), harmonicSum));
+    }
+  }
+  // Hankel's series.
+  Value eightX = mul(ax, constant(8.0));
+  Value c = constant(1.0), p = constant(1.0), qSum = constant(0.0);
+  const double mu = 4.0 * Order * Order;
+  for (int k = 1, terms = wide ? 22 : 14; k <= terms; ++k) {
+    double odd = 2.0 * k - 1.0;
+    c = arith::DivFOp::create(b, loc, mul(c, constant(mu - odd * odd)),
+                              mul(eightX, constant(double(k))));
+    Value signed_ = (k / 2) % 2 ? arith::NegFOp::create(b, loc, c) : c;
+    if (k % 2)
+      qSum = add(qSum, signed_);
+    else
+      p = add(p, signed_);
+  }
+  Value chi =
+      arith::SubFOp::create(b, loc, ax, constant((2 * Order + 1) * M_PI / 4.0));
+  Value cos = math::CosOp::create(b, loc, chi);
+  Value sin = math::SinOp::create(b, loc, chi);
+  Value amplitude = math::SqrtOp::create(
+      b, loc, arith::DivFOp::create(b, loc, constant(2.0 / M_PI), ax));
+  Value wave = Second
+                   ? add(mul(p, sin), mul(qSum, cos))
+                   : arith::SubFOp::create(b, loc, mul(p, cos), mul(qSum, sin))
+                         .getResult();
+  Value asymptotic = mul(amplitude, wave);
+  Value small = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, ax,
+                                      constant(wide ? 12.0 : 8.0));
+  Value result = arith::SelectOp::create(b, loc, small, series, asymptotic);
+  if (!Second)
+    return Order == 0 ? result
+                      : mul(result,
+                            math::CopySignOp::create(b, loc, constant(1.0), x));
+  // Y_n: NaN below zero, -inf at zero.
+  Value negative = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, x,
+                                         constant(0.0));
+  Value zero = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, x,
+                                     constant(0.0));
+  result = arith::SelectOp::create(b, loc, zero, constant(-INFINITY), result);
+  return arith::SelectOp::create(b, loc, negative, constant(NAN), result);
+}
+
 /// pow with an integer exponent (`powi`): the float power, whose lowering
 /// keeps the sign of a negative base raised to an odd exponent.
 Value buildPowI(OpBuilder &b, Location loc, ValueRange args) {
@@ -276,6 +382,10 @@ Builder lookupMathFunction(StringRef name) {
       .Case("erfinvf", buildErfInvF32) // no double-precision version yet
       .Case("cyl_bessel_i0", buildBesselI<0>)
       .Case("cyl_bessel_i1", buildBesselI<1>)
+      .Case("j0", buildBesselJY<0, false>)
+      .Case("j1", buildBesselJY<1, false>)
+      .Case("y0", buildBesselJY<0, true>)
+      .Case("y1", buildBesselJY<1, true>)
       .Case("sqrt", create<math::SqrtOp>)
       .Case("rsqrt", create<math::RsqrtOp>)
       .Case("cbrt", create<math::CbrtOp>)
