@@ -185,6 +185,13 @@ Value buildErfInvF32(OpBuilder &b, Location loc, ValueRange args) {
       b, loc, arith::SelectOp::create(b, loc, isOne, constant(INFINITY), p), x);
 }
 
+/// `value` as a constant of the f32 or f64 (scalar or splat) `type`.
+Value floatConstant(OpBuilder &b, Location loc, Type type, double value) {
+  if (getElementTypeOrSelf(type).isF64())
+    return createScalarOrSplatConstant(b, loc, type, APFloat(value));
+  return createScalarOrSplatConstant(b, loc, type, APFloat(float(value)));
+}
+
 /// The modified Bessel function I_n (n = 0 or 1; libdevice's
 /// cyl_bessel_i0/i1) in the argument's precision, by its symmetry from |x|:
 /// below a threshold (15 for f32, 30 for f64) the power series
@@ -196,12 +203,9 @@ Value buildErfInvF32(OpBuilder &b, Location loc, ValueRange args) {
 template <int Order>
 Value buildBesselI(OpBuilder &b, Location loc, ValueRange args) {
   Value x = args[0];
-  Type type = x.getType();
-  bool wide = getElementTypeOrSelf(type).isF64();
+  bool wide = getElementTypeOrSelf(x.getType()).isF64();
   auto constant = [&](double value) {
-    return wide ? createScalarOrSplatConstant(b, loc, type, APFloat(value))
-                : createScalarOrSplatConstant(b, loc, type,
-                                              APFloat(float(value)));
+    return floatConstant(b, loc, x.getType(), value);
   };
   Value ax = math::AbsFOp::create(b, loc, x);
   Value half = arith::MulFOp::create(b, loc, ax, constant(0.5));
@@ -255,12 +259,9 @@ Value buildBesselI(OpBuilder &b, Location loc, ValueRange args) {
 template <int Order, bool Second>
 Value buildBesselJY(OpBuilder &b, Location loc, ValueRange args) {
   Value x = args[0];
-  Type type = x.getType();
-  bool wide = getElementTypeOrSelf(type).isF64();
+  bool wide = getElementTypeOrSelf(x.getType()).isF64();
   auto constant = [&](double value) {
-    return wide ? createScalarOrSplatConstant(b, loc, type, APFloat(value))
-                : createScalarOrSplatConstant(b, loc, type,
-                                              APFloat(float(value)));
+    return floatConstant(b, loc, x.getType(), value);
   };
   auto mul = [&](Value l, Value r) {
     return arith::MulFOp::create(b, loc, l, r).getResult();
