@@ -154,14 +154,6 @@ public:
   BufferLayouts run();
 
 private:
-  /// The plan --triton-spirv-plan-matmuls attached to `op`, read once per op
-  /// (plans are asked for again and again while layouts spread).
-  const std::optional<MatmulPlan> &planFor(linalg::LinalgOp op) {
-    auto [entry, inserted] = plans.try_emplace(op, std::nullopt);
-    if (inserted)
-      entry->second = lookupMatmulPlan(op);
-    return entry->second;
-  }
   bool isOwnerAligned(Operation *user, Value buffer);
   bool isPairSwapRead(Operation *user, Value buffer);
   bool isCandidate(Value buffer) const { return candidates.contains(buffer); }
@@ -177,7 +169,6 @@ private:
   /// Workgroup allocations that could live in registers.
   llvm::SmallDenseSet<Value> candidates;
   llvm::MapVector<Value, Attribute> layouts;
-  DenseMap<Operation *, std::optional<MatmulPlan>> plans;
 };
 } // namespace
 
@@ -379,7 +370,7 @@ bool LayoutAssignment::allowsGrid(Value buffer, GridLayoutAttr grid) {
         llvm::is_contained(matmul.getDpsInputs(), buffer))
       return false;
     // Any grid of all the invocations is a register tiling of the matmul.
-    return planFor(matmul) && grid.getInvocations().size() == 2;
+    return lookupMatmulPlan(matmul) && grid.getInvocations().size() == 2;
   });
 }
 
@@ -728,11 +719,7 @@ BufferLayouts LayoutAssignment::run() {
 
   // Blocks that stay fragments through element-wise work, row reductions
   // and matmuls take no other layout.
-  FragmentFamilies families = findFragmentFamilies(
-      kernel, shape, candidates,
-      [&](linalg::LinalgOp op) -> const std::optional<MatmulPlan> & {
-        return planFor(op);
-      });
+  FragmentFamilies families = findFragmentFamilies(kernel, shape, candidates);
   for (auto [buffer, layout] : families.layouts) {
     layouts[buffer] = layout;
     candidates.erase(buffer);
@@ -760,7 +747,7 @@ BufferLayouts LayoutAssignment::run() {
   SmallVector<Value> anchors;
   DenseMap<int64_t, int64_t> gridRowsByRows;
   kernel.walk([&](linalg::LinalgOp op) {
-    const std::optional<MatmulPlan> &plan = planFor(op);
+    std::optional<MatmulPlan> plan = lookupMatmulPlan(op);
     if (!plan)
       return;
     Value acc = op.getDpsInits()[0];

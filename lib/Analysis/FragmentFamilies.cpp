@@ -99,10 +99,8 @@ bool touchesOnlyGlobalMemory(linalg::LinalgOp op) {
 
 class FamilyFinder {
 public:
-  FamilyFinder(func::FuncOp kernel, const WorkgroupShape &shape,
-               function_ref<const std::optional<MatmulPlan> &(linalg::LinalgOp)>
-                   planFor)
-      : kernel(kernel), planFor(planFor),
+  FamilyFinder(func::FuncOp kernel, const WorkgroupShape &shape)
+      : kernel(kernel),
         subgroups(shape.workgroupSize / std::max(shape.subgroupSize, 1u)),
         rowTile(fragmentFamilyRowTile(shape)) {}
 
@@ -121,7 +119,6 @@ private:
   std::optional<scf::ForOp> unrollableView(memref::SubViewOp view);
 
   func::FuncOp kernel;
-  function_ref<const std::optional<MatmulPlan> &(linalg::LinalgOp)> planFor;
   int64_t subgroups, rowTile;
   /// Candidate 2-D blocks and vectors of rows.
   llvm::SetVector<Value> blocks, rows;
@@ -163,7 +160,7 @@ bool FamilyFinder::allowsMatmul(linalg::LinalgOp op, Value buffer) {
   // leaves the family alone, not the matmul's other members).
   if (buffer == rhs)
     return false;
-  const std::optional<MatmulPlan> &plan = planFor(op);
+  std::optional<MatmulPlan> plan = lookupMatmulPlan(op);
   if (!plan || !plan->cooperativeTiling || !isBlock(acc))
     return false;
   auto accType = cast<MemRefType>(acc.getType());
@@ -437,11 +434,9 @@ FamilyFinder::run(const llvm::SmallDenseSet<Value> &candidates) {
 
 FragmentFamilies triton_spirv::findFragmentFamilies(
     func::FuncOp kernel, const WorkgroupShape &shape,
-    const llvm::SmallDenseSet<Value> &candidates,
-    function_ref<const std::optional<MatmulPlan> &(linalg::LinalgOp)>
-        planFor) {
+    const llvm::SmallDenseSet<Value> &candidates) {
   if (!shape.cooperativeMatrix || !shape.cooperativeMatrix2 ||
       shape.subgroupSize <= 1)
     return {};
-  return FamilyFinder(kernel, shape, planFor).run(candidates);
+  return FamilyFinder(kernel, shape).run(candidates);
 }

@@ -146,17 +146,20 @@ std::optional<int64_t> triton_spirv::rowStride(Value buffer) {
   return strides[0];
 }
 
-static int64_t bufferBytes(Value buffer) {
-  auto type = cast<MemRefType>(buffer.getType());
-  return type.getNumElements() * elementBytes(type.getElementType());
+/// Bytes of a matmul's operands and accumulator together.
+static int64_t matmulBufferBytes(linalg::LinalgOp op) {
+  int64_t bytes = 0;
+  for (Value buffer :
+       {op.getDpsInputs()[0], op.getDpsInputs()[1], op.getDpsInits()[0]})
+    bytes += bufferBytes(cast<MemRefType>(buffer.getType()));
+  return bytes;
 }
 
 std::optional<MatmulPlan>
 triton_spirv::planMatmul(linalg::LinalgOp op, const WorkgroupShape &shape) {
   if (!needsMatmulPlan(op))
     return std::nullopt;
-  Value lhs = op.getDpsInputs()[0], rhs = op.getDpsInputs()[1],
-        acc = op.getDpsInits()[0];
+  Value lhs = op.getDpsInputs()[0], acc = op.getDpsInits()[0];
   ArrayRef<int64_t> accShape = cast<MemRefType>(acc.getType()).getShape();
   int64_t m = accShape[0], n = accShape[1];
   int64_t k = cast<MemRefType>(lhs.getType()).getDimSize(1);
@@ -181,19 +184,18 @@ triton_spirv::planMatmul(linalg::LinalgOp op, const WorkgroupShape &shape) {
   plan.cooperativeTiling = subgroupTiling;
   // A quarter of workgroup memory at most, so that the kernel's other
   // blocks (other matmuls' accumulators among them) still fit.
-  int64_t bytes = bufferBytes(lhs) + bufferBytes(rhs) + bufferBytes(acc);
   plan.cooperativeNeedsFragments =
-      shape.maxWorkgroupMemory && bytes > shape.maxWorkgroupMemory / 4;
+      shape.maxWorkgroupMemory &&
+      matmulBufferBytes(op) > shape.maxWorkgroupMemory / 4;
   return plan;
 }
 
 std::string
 triton_spirv::describeWorkgroupMemoryMiss(linalg::LinalgOp op,
                                           const WorkgroupShape &shape) {
-  Value lhs = op.getDpsInputs()[0], rhs = op.getDpsInputs()[1],
-        acc = op.getDpsInits()[0];
-  ArrayRef<int64_t> accShape = cast<MemRefType>(acc.getType()).getShape();
-  int64_t bytes = bufferBytes(lhs) + bufferBytes(rhs) + bufferBytes(acc);
+  ArrayRef<int64_t> accShape =
+      cast<MemRefType>(op.getDpsInits()[0].getType()).getShape();
+  int64_t bytes = matmulBufferBytes(op);
   return "cooperative matrices not used: their " + std::to_string(accShape[0]) +
          "x" + std::to_string(accShape[1]) +
          " accumulator and operands would take " + std::to_string(bytes) +

@@ -72,6 +72,10 @@ int64_t triton_spirv::elementBytes(Type type) {
              : std::max<int64_t>(1, type.getIntOrFloatBitWidth() / 8);
 }
 
+int64_t triton_spirv::bufferBytes(MemRefType type) {
+  return type.getNumElements() * elementBytes(type.getElementType());
+}
+
 int64_t triton_spirv::workgroupMemoryBytes(func::FuncOp kernel,
                                            bool withLayoutBuffers) {
   int64_t bytes = 0;
@@ -80,7 +84,7 @@ int64_t triton_spirv::workgroupMemoryBytes(func::FuncOp kernel,
     if (!isWorkgroupMemory(type) || !type.hasStaticShape() ||
         (!withLayoutBuffers && alloc->hasAttr(kLayoutAttrName)))
       return;
-    bytes += type.getNumElements() * elementBytes(type.getElementType());
+    bytes += bufferBytes(type);
   });
   return bytes;
 }

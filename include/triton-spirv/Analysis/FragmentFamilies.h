@@ -59,13 +59,11 @@ struct FragmentFamilies {
 
 /// The families of `kernel`'s workgroup buffers among `candidates` (static,
 /// identity-layout workgroup allocations), each anchored at the accumulator
-/// of a matmul of cooperative-matrix form (`planFor`).
+/// of a matmul whose plan (--triton-spirv-plan-matmuls) has cooperative
+/// tiles.
 FragmentFamilies
 findFragmentFamilies(func::FuncOp kernel, const WorkgroupShape &shape,
-                     const llvm::SmallDenseSet<Value> &candidates,
-                     function_ref<const std::optional<MatmulPlan> &(
-                         linalg::LinalgOp)>
-                         planFor);
+                     const llvm::SmallDenseSet<Value> &candidates);
 
 } // namespace mlir::triton_spirv
 

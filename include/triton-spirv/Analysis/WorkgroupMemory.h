@@ -48,6 +48,9 @@ bool usesBuffer(Operation *op, Value buffer);
 /// bytes, `index` as 32 bits).
 int64_t elementBytes(Type type);
 
+/// Bytes a buffer of the static `type` takes (as elementBytes counts).
+int64_t bufferBytes(MemRefType type);
+
 /// Bytes of workgroup memory the kernel's allocations take (booleans are
 /// stored as bytes, `index` as 32 bits); without the buffers given a layout
 /// (which the distribution turns into registers) unless `withLayoutBuffers`.

@@ -34,8 +34,7 @@ static int64_t stagedBytes(linalg::LinalgOp op) {
         !isWorkgroupMemory(alloc.getType()) ||
         !alloc.getType().hasStaticShape() || !buffers.insert(buffer).second)
       continue;
-    bytes += alloc.getType().getNumElements() *
-             elementBytes(alloc.getType().getElementType());
+    bytes += bufferBytes(alloc.getType());
   }
   return bytes;
 }

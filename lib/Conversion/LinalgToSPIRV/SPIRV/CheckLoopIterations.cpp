@@ -38,8 +38,11 @@ struct CheckLoopIterationsPass
                     triton_spirv::totalIterations(loop);
                 if (!total || *total <= limit)
                   return WalkResult::advance();
+                // The counts saturate: a product past 64 bits is that.
                 loop.emitError()
-                    << "this loop runs " << *total
+                    << "this loop runs "
+                    << (*total == UINT64_MAX ? std::string("over 2^64")
+                                             : std::to_string(*total))
                     << " iterations per program (with the loops around it); "
                     << target->description.name << " ends every loop after "
                     << limit
