@@ -263,6 +263,24 @@ Value KernelDistributor::fragmentScratch(Location loc, Type element) {
   return scratch;
 }
 
+/// `fragment` (f32) with each element rounded to bf16's precision, to
+/// nearest even, and kept in f32: converting it to bf16 is then exact,
+/// whichever rounding the driver's conversion takes.
+static Value roundFragmentToBFloat16(RewriterBase &rewriter, Location loc,
+                                     Value fragment) {
+  auto map = triton_spirv::MapFragmentsOp::create(
+      rewriter, loc, fragment.getType(), ValueRange{fragment}, ValueRange{});
+  OpBuilder::InsertionGuard guard(rewriter);
+  Type i32 = rewriter.getI32Type(), f32 = rewriter.getF32Type();
+  Block *body = rewriter.createBlock(&map.getBody(), {}, {i32, i32, f32},
+                                     {loc, loc, loc});
+  Value narrow = arith::TruncFOp::create(rewriter, loc, rewriter.getBF16Type(),
+                                         body->getArgument(2));
+  triton_spirv::YieldOp::create(
+      rewriter, loc, arith::ExtFOp::create(rewriter, loc, f32, narrow));
+  return map.getResult();
+}
+
 /// An element-wise op that reads an accumulator kept as fragments (the
 /// matmul's epilogue). Which lane holds which element of a fragment is the
 /// driver's choice, so each subgroup stores its fragments, one at a time,
@@ -332,7 +350,13 @@ KernelDistributor::distributeOnFragments(linalg::LinalgOp op, Value buffer,
                });
       });
   bool bfloat16 = rounded && roundedTo && roundedTo.isBF16();
-  if (bfloat16 && !this->shape.bfloat16CooperativeMatrix)
+  // A matrix's OpFConvert rounds as the driver chooses, and NVIDIA's
+  // truncates to bf16: each element is first rounded to bf16 in f32 (to
+  // nearest even, by a per-element operation), so that the conversion is
+  // exact. Without per-element operations, each lane rounds its elements
+  // from an f32 scratch.
+  if (bfloat16 && !(this->shape.bfloat16CooperativeMatrix &&
+                    this->shape.cooperativeMatrix2))
     rounded = bfloat16 = false;
   if (rounded)
     element = rewriter.getF16Type();
@@ -344,9 +368,11 @@ KernelDistributor::distributeOnFragments(linalg::LinalgOp op, Value buffer,
     barrier(loc);
     Value stored = fragment;
     if (rounded) {
+      Value exact = bfloat16 ? roundFragmentToBFloat16(rewriter, loc, fragment)
+                             : fragment;
       auto convert = triton_spirv::ConvertFragmentOp::create(
-          rewriter, loc,
-          gpu::MMAMatrixType::get({size, size}, element, "COp"), fragment);
+          rewriter, loc, gpu::MMAMatrixType::get({size, size}, element, "COp"),
+          exact);
       if (bfloat16)
         convert->setAttr(triton_spirv::kBFloat16MatrixAttrName,
                          rewriter.getUnitAttr());
