@@ -396,3 +396,52 @@ def test_operators_flaggems_serves_only_for_cuda_fall_back_to_the_cpu() -> None:
     torch.testing.assert_close(torch.special.i0e(on_device).cpu(), torch.special.i0e(x))
     torch.testing.assert_close(torch.ops.aten.t_copy(on_device.view(8, 8)).cpu(), x.view(8, 8).t())
     assert not torch.ops.aten.zero(on_device).cpu().any()
+
+
+def test_float64_operators_keep_float64_precision() -> None:
+    # FlagGems' kernels compute some float64 operators in float32 (i0, cos,
+    # gelu: a conversion to float32 and back) or take a Python float as an
+    # fp32 argument (x * 0.3): those are refused for float64, so the CPU
+    # answers them in float64, with the fallback's warning. Kernels that
+    # compute in float64 (add, mul, sum) stay on the device.
+    from triton_spirv.torch_device import operators
+    x = torch.randn(256, dtype=torch.float64)
+    on_device = x.to("spirv")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for function in (torch.special.i0, torch.cos, torch.nn.functional.gelu, lambda t: t * 0.3,
+                         lambda t: torch.lerp(t, t * 2, 0.3)):
+            torch.testing.assert_close(function(on_device).cpu(), function(x), rtol=1e-13, atol=0)
+    assert {"i0", "cos", "gelu", "mul.Tensor"} & operators._float64_on_the_cpu
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        torch.testing.assert_close((on_device * on_device + on_device).sum().cpu(), (x * x + x).sum())
+    # float32 tensors still take FlagGems' kernels on the device.
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        torch.testing.assert_close(torch.cos(on_device.float()).cpu(), torch.cos(x.float()))
+
+
+def test_operators_flaggems_refuses_fall_back_to_the_cpu() -> None:
+    # FlagGems' i0_ asserts a CUDA tensor; its vector_norm lacks float64.
+    x = torch.randn(64, dtype=torch.float64)
+    on_device = x.to("spirv")
+    with pytest.warns(RuntimeWarning, match="runs on the CPU"):
+        torch.testing.assert_close(on_device.clone().i0_().cpu(), x.clone().i0_())
+    with pytest.warns(RuntimeWarning, match="NotImplementedError"):
+        torch.testing.assert_close(on_device.norm().cpu(), x.norm())
+
+
+def test_float64_in_float32_is_read_from_the_ttir() -> None:
+    from triton_spirv.backend.compiler import float64_in_float32
+    signature = "tt.func public @k(%x: !tt.ptr<f64>, %val0: f32, %n: i32) {\n"
+    narrow = "%a = arith.truncf %v : tensor<4x8xf64> to tensor<4x8xf32>\n"
+    widen = "%b = arith.extf %r : tensor<4x8xf32> to tensor<4x8xf64>\n"
+    assert float64_in_float32(signature + narrow + widen) == "computes float64 values in float32"
+    # One way only is a conversion the operator means (x.float(), x.double()).
+    assert float64_in_float32(signature + narrow) is None
+    assert float64_in_float32(signature + widen) is None
+    scalar = "%s = arith.extf %val0 : f32 to f64\n"
+    assert float64_in_float32(signature + scalar) == "takes a float32 scalar argument into float64 arithmetic"
+    # A float32 value the kernel computes (not an argument) is no scalar argument.
+    assert float64_in_float32(signature + "%t = arith.extf %val1 : f32 to f64\n") is None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextvars
 import dataclasses
 import functools
 import hashlib
@@ -22,12 +23,46 @@ from ..options import SPIRVOptions
 from ..versions import check_triton
 from .arch import Arch
 
-__all__ = ["SPIRVBackend", "SPIRVCompilationError"]
+__all__ = ["SPIRVBackend", "SPIRVCompilationError", "Float64InFloat32Error", "refuse_float64_in_float32"]
 
 
 class SPIRVCompilationError(RuntimeError):
     """triton-spirv-opt rejected the kernel; the message is its diagnostic, which
     names the op and the kernel's Python source line."""
+
+
+class Float64InFloat32Error(SPIRVCompilationError):
+    """The kernel narrows float64 values to float32 and widens float32 results
+    back to float64, and `refuse_float64_in_float32` is set."""
+
+
+# Set by the spirv device's operators while a library kernel serves them:
+# where such a kernel computes float64 tensors in float32 (FlagGems' math
+# functions do), it is refused, so that the operator answers in float64 on
+# the CPU instead of silently to float32's precision. Kernels users write
+# are compiled as they are.
+refuse_float64_in_float32: contextvars.ContextVar[bool] = contextvars.ContextVar(
+    "refuse_float64_in_float32", default=False)
+
+_NARROWS_FLOAT64 = re.compile(r"arith\.truncf [^\n]*: (?:tensor<(?:\d+x)*)?f64>? to (?:tensor<(?:\d+x)*)?f32\b")
+_WIDENS_TO_FLOAT64 = re.compile(r"arith\.extf [^\n]*: (?:tensor<(?:\d+x)*)?f32>? to (?:tensor<(?:\d+x)*)?f64\b")
+_FLOAT32_ARGUMENT = re.compile(r"(%[\w$.-]+): f32\b")
+_WIDENED_SCALAR = re.compile(r"arith\.extf (%[\w$.-]+) : f32 to f64\b")
+
+
+def float64_in_float32(ttir: str) -> str | None:
+    """How TTIR computes float64 values to float32's precision, or None: it
+    narrows float64 values to float32 and widens float32 values back (a
+    conversion one way alone is an operator's meaning), or it widens a
+    float32 argument into float64 arithmetic."""
+    if _NARROWS_FLOAT64.search(ttir) and _WIDENS_TO_FLOAT64.search(ttir):
+        return "computes float64 values in float32"
+    # A float32 scalar argument (a Python float, which Triton passes as
+    # fp32) taken into float64 arithmetic.
+    signature = next((line for line in ttir.splitlines() if "tt.func public" in line), "")
+    if set(_FLOAT32_ARGUMENT.findall(signature)) & set(_WIDENED_SCALAR.findall(ttir)):
+        return "takes a float32 scalar argument into float64 arithmetic"
+    return None
 
 
 
@@ -102,6 +137,12 @@ class SPIRVBackend(BaseBackend):
     @staticmethod
     def make_ttir(mod: Any, metadata: dict, options: SPIRVOptions) -> Any:
         run_ttir_passes(mod)
+        if refuse_float64_in_float32.get():
+            text = str(mod)
+            how = float64_in_float32(text)
+            if how:
+                kernel = _KERNEL_NAME.search(text)
+                raise Float64InFloat32Error(f"{kernel.group(1) if kernel else 'the kernel'} {how}")
         return mod
 
     @staticmethod

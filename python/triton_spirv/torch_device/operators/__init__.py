@@ -225,16 +225,61 @@ def _outside_dynamo(function: Any) -> Any:
     return run
 
 
+# Operators whose FlagGems kernel computes float64 tensors in float32: their
+# float64 calls go to the CPU directly.
+_float64_on_the_cpu: set[str] = set()
+
+
+def _has_float64(args: tuple[Any, ...], kwargs: dict[str, Any]) -> bool:
+    from torch.utils._pytree import tree_leaves
+    return any(isinstance(value, torch.Tensor) and value.dtype == torch.float64
+               for value in tree_leaves((args, kwargs)))
+
+
+def _refuses_the_device(error: BaseException) -> bool:
+    """Whether FlagGems' own Python refused the call: a wrapper that takes
+    CUDA tensors only and says so (`i0_`, `arcsinh`, ...), or a dtype its
+    kernels lack (`vector_norm` of float64)."""
+    if isinstance(error, NotImplementedError):
+        return True
+    traceback = error.__traceback__
+    while traceback is not None and traceback.tb_next is not None:
+        traceback = traceback.tb_next
+    raised_in_flaggems = (traceback is not None and
+                          f"{os.sep}flag_gems{os.sep}" in traceback.tb_frame.f_code.co_filename)
+    return raised_in_flaggems and "CUDA" in str(error)
+
+
 def _or_on_the_cpu(key: str, function: Any) -> Any:
     """FlagGems' `function` for the ATen operator `key`; where its kernel
-    cannot be compiled or cannot bind its tensors, the operator on the CPU (spirv tensors copied there,
-    written arguments and results copied back), with one warning per
-    operator."""
+    cannot be compiled, cannot bind its tensors, would compute float64 in
+    float32, or FlagGems refuses the device or the dtype, the operator on
+    the CPU (spirv tensors copied there, written arguments and results
+    copied back), with one warning per operator."""
+    from ...backend.compiler import Float64InFloat32Error, refuse_float64_in_float32
     errors = _kernel_errors()
     name, _, overload = key.partition(".")
 
+    def operator() -> Any:  # looked up when needed: not every key names an overload
+        return getattr(getattr(torch.ops.aten, name), overload or "default")
+
+    def on_the_cpu(error: BaseException, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+        if isinstance(error, Float64InFloat32Error):
+            _float64_on_the_cpu.add(key)
+        if key not in _failed_keys:
+            _failed_keys.add(key)
+            lines = str(error).strip().splitlines() or [""]
+            cause = next((line for line in reversed(lines) if "Error" in line), lines[-1])
+            warnings.warn(f"triton-spirv: FlagGems' kernel for aten::{key} cannot run on the spirv "
+                          f"device ({type(error).__name__}: {cause.strip()}); it runs on the CPU "
+                          f"(said once per operator)", RuntimeWarning, stacklevel=3)
+        return _on_the_cpu(operator(), args, kwargs)
+
     @functools.wraps(function)
     def run(*args: Any, **kwargs: Any) -> Any:
+        if key in _float64_on_the_cpu and _has_float64(args, kwargs):
+            return _on_the_cpu(operator(), args, kwargs)
+        refusing = refuse_float64_in_float32.set(True)
         try:
             return function(*args, **kwargs)
         except ZeroDivisionError:
@@ -243,17 +288,15 @@ def _or_on_the_cpu(key: str, function: Any) -> Any:
             # the CPU answers at no cost.
             if not any(isinstance(value, torch.Tensor) and value.numel() == 0 for value in args):
                 raise
-            return _on_the_cpu(getattr(getattr(torch.ops.aten, name), overload or "default"), args, kwargs)
+            return _on_the_cpu(operator(), args, kwargs)
         except errors as error:
-            if key not in _failed_keys:
-                _failed_keys.add(key)
-                lines = str(error).strip().splitlines() or [""]
-                cause = next((line for line in reversed(lines) if "Error" in line), lines[-1])
-                warnings.warn(f"triton-spirv: FlagGems' kernel for aten::{key} cannot run on the spirv "
-                              f"device ({type(error).__name__}: {cause.strip()}); it runs on the CPU "
-                              f"(said once per operator)", RuntimeWarning, stacklevel=2)
-            operator = getattr(getattr(torch.ops.aten, name), overload or "default")
-            return _on_the_cpu(operator, args, kwargs)
+            return on_the_cpu(error, args, kwargs)
+        except (AssertionError, ValueError, NotImplementedError) as error:
+            if not _refuses_the_device(error):
+                raise
+            return on_the_cpu(error, args, kwargs)
+        finally:
+            refuse_float64_in_float32.reset(refusing)
 
     return _outside_dynamo(run)
 
