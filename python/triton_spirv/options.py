@@ -57,6 +57,11 @@ class SPIRVOptions:
     # tensors and pinned CPU tensors alone. Inductor's CPU kernels set it;
     # TRITON_SPIRV_HOST_TENSORS=1 has every kernel take them.
     pageable_host_tensors: bool = False
+    # Set while the spirv device's operators run a library kernel
+    # (backend.compiler.refuse_float64_in_float32): a kernel that computes
+    # float64 values in float32 is then refused. An option, so that Triton's
+    # cache keeps kernels compiled with and without the check apart.
+    refuse_float64_in_float32: bool = False
 
     def __post_init__(self) -> None:
         # As Triton's GPU backends require: layouts split warps in halves.

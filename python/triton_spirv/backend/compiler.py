@@ -112,6 +112,7 @@ class SPIRVBackend(BaseBackend):
         fields = {f.name for f in dataclasses.fields(SPIRVOptions)}
         values = {k: v for k, v in options.items() if k in fields and v is not None}
         values["arch"] = self.target.arch
+        values["refuse_float64_in_float32"] = refuse_float64_in_float32.get()
         if values.get("num_ctas", 1) != 1:
             raise ValueError("num_ctas > 1 is not supported by the SPIR-V backend")
         return SPIRVOptions(**values)
@@ -137,7 +138,7 @@ class SPIRVBackend(BaseBackend):
     @staticmethod
     def make_ttir(mod: Any, metadata: dict, options: SPIRVOptions) -> Any:
         run_ttir_passes(mod)
-        if refuse_float64_in_float32.get():
+        if options.refuse_float64_in_float32:
             text = str(mod)
             how = float64_in_float32(text)
             if how:

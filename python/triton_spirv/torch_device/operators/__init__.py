@@ -382,7 +382,7 @@ def enable() -> bool:
     library.impl("stack", _outside_dynamo(_stack), "PrivateUse1")
     library.impl("embedding_backward", _outside_dynamo(
         lambda grad, *args: embedding_backward(grad.contiguous(), *args)), "PrivateUse1")
-    library.impl("native_layer_norm", _outside_dynamo(_native_layer_norm), "PrivateUse1")
+    library.impl("native_layer_norm", _or_on_the_cpu("native_layer_norm", _native_layer_norm), "PrivateUse1")
     library.impl("_safe_softmax", _outside_dynamo(_safe_softmax), "PrivateUse1")
     from . import convolution
     library.impl("convolution_overrideable", _outside_dynamo(convolution.convolution), "PrivateUse1")
