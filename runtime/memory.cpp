@@ -435,10 +435,16 @@ void tsr_free(tsr_allocation *allocation) {
       device->allocations.erase(it);
       break;
     }
+  // Kernels also read device memory by address (tensors past one
+  // binding), which no frame lists: as cudaFree does, freeing device memory
+  // waits for every launch in flight. An import waits for the frames that
+  // bind it.
+  bool deviceMemory = !allocation->imported;
   auto usedBy = [&](const Frame &frame) {
     return (frame.submitted || &frame == device->open) &&
-           std::find(frame.allocations.begin(), frame.allocations.end(),
-                     allocation) != frame.allocations.end();
+           (deviceMemory ||
+            std::find(frame.allocations.begin(), frame.allocations.end(),
+                      allocation) != frame.allocations.end());
   };
   if (std::any_of(std::begin(device->frames), std::end(device->frames),
                   usedBy)) {

@@ -95,6 +95,31 @@ def test_operators_on_tensors_past_one_binding_stay_on_the_device() -> None:
     assert not [w for w in caught if "on the CPU" in str(w.message)]
 
 
+@triton.jit
+def _sum_rounds(x_ptr, out_ptr, n, rounds, BLOCK: tl.constexpr):
+    """Each lane's sum of `rounds` elements of x, BLOCK apart, from its end."""
+    acc = tl.zeros((BLOCK, ), tl.float32)
+    for r in range(rounds):
+        acc += tl.load(x_ptr + (n - 1 - r.to(tl.int64) * BLOCK - tl.arange(0, BLOCK)))
+    tl.store(out_ptr + tl.arange(0, BLOCK), acc)
+
+
+def test_freeing_memory_waits_for_kernels_that_read_it_by_address() -> None:
+    # A tensor past one binding is passed by address, which no submission
+    # lists among what it binds: giving its memory back to the driver
+    # (empty_cache) while the kernel still reads it waits for the kernel,
+    # as cudaFree does.
+    n = _limit() // 4 + 4096
+    x = torch.ones(n, device="spirv")
+    out = torch.zeros(1024, device="spirv")
+    rounds = 30000  # BLOCK apart: within the n elements
+    _sum_rounds[(1, )](x, out, n, rounds, BLOCK=1024)
+    assert list(_variants(_sum_rounds)) == [(0, )]
+    del x
+    torch.spirv.empty_cache()
+    torch.testing.assert_close(out.cpu(), torch.full((1024, ), float(rounds)))
+
+
 def test_allocations_past_the_device_limit_are_refused() -> None:
     # Past maxMemoryAllocationSize (2 GiB on lavapipe, 4 GiB on NVIDIA), a
     # driver may accept an allocation whose end the GPU never writes.
