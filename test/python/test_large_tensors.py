@@ -14,7 +14,6 @@ import triton.language as tl
 
 from corpus.kernels.vector_add import vector_add_kernel
 from triton_spirv import vulkan
-from triton_spirv.versions import triton_release
 
 
 def _limit() -> int:
@@ -85,9 +84,6 @@ def test_operators_on_tensors_past_one_binding_stay_on_the_device() -> None:
     big = torch.ones(n, device="spirv")
     if not operators.enabled():
         pytest.skip("FlagGems is not enabled")
-    if triton_release() >= (3, 8):
-        pytest.skip("FlagGems 5.0.2's elementwise kernels use block pointers, which Triton 3.8 "
-                    "removed: they run on the CPU")
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         total = (big * 2).sum()

@@ -51,15 +51,11 @@ try:
 except ValueError as error:
     assert "spirv:1" in str(error) and "spirv:0" in str(error), error
 
-# Eager operators (FlagGems' Triton kernels) run on the tensors' device
-# (FlagGems 5.0.2's elementwise kernels use block pointers, which Triton 3.8
-# removed: there they run on the CPU).
-from triton_spirv.versions import triton_release
-if triton_release() < (3, 8):
-    total = (x1 * 2).sum()
-    assert total.device.index == 1 and total.item() == 999000.0
-    assert torch.spirv.fallback_ops() == {}, torch.spirv.fallback_ops()
-    del total
+# Eager operators (FlagGems' Triton kernels) run on the tensors' device.
+total = (x1 * 2).sum()
+assert total.device.index == 1 and total.item() == 999000.0
+assert torch.spirv.fallback_ops() == {}, torch.spirv.fallback_ops()
+del total
 torch.spirv.synchronize(1)
 
 try:

@@ -360,6 +360,14 @@ def enable() -> bool:
         import flag_gems
     from flag_gems.ops.embedding import embedding_backward
     from flag_gems.runtime.register import Register
+    from flag_gems.utils.codegen_config_utils import get_codegen_config
+
+    from ...versions import triton_release
+    if triton_release() >= (3, 8):
+        # Triton 3.8 removed block pointers, which FlagGems' generated
+        # element-wise kernels use for NVIDIA: its own switch has them
+        # address with pointers and masks instead.
+        get_codegen_config().prefer_block_pointer = False
 
     class DeviceRegistrar(Register):  # type: ignore[misc]
         """FlagGems' registration, without the operators kept elsewhere, each
