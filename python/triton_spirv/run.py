@@ -3,8 +3,16 @@ SPIR-V backend active, also where another backend (CUDA) would be chosen."""
 
 from __future__ import annotations
 
+import os
 import runpy
 import sys
+
+
+def chosen_by_environment() -> bool:
+    """Whether TRITON_DEFAULT_BACKEND=spirv asks for this backend (Triton 3.7
+    and later read it to choose among active drivers): then its driver is
+    active, and the spirv torch device loads, also next to CUDA or ROCm."""
+    return os.environ.get("TRITON_DEFAULT_BACKEND") == "spirv"
 
 
 def activate() -> None:

@@ -31,6 +31,19 @@ def test_backend_is_active() -> None:
     assert driver.get_current_target().backend == "spirv"
 
 
+def test_triton_default_backend_selects_it_next_to_cuda(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Next to CUDA the driver steps aside, unless TRITON_DEFAULT_BACKEND=spirv
+    # (read by Triton 3.7 and later) asks for it.
+    from triton_spirv.backend import driver
+    monkeypatch.setattr(driver, "_other_gpu_backend_present", lambda: True)
+    monkeypatch.delenv("TRITON_DEFAULT_BACKEND", raising=False)
+    assert not driver.SPIRVDriver.is_active()
+    monkeypatch.setenv("TRITON_DEFAULT_BACKEND", "spirv")
+    assert driver.SPIRVDriver.is_active()
+    monkeypatch.setenv("TRITON_SPIRV_DISABLE", "1")
+    assert not driver.SPIRVDriver.is_active()
+
+
 @pytest.mark.parametrize("case", all_cases(), ids=lambda c: c.name)
 def test_corpus_case(case) -> None:
     if case.name in KNOWN_BUGS:

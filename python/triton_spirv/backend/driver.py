@@ -10,6 +10,7 @@ from triton.backends.compiler import GPUTarget
 from triton.backends.driver import DriverBase
 
 from .. import vulkan
+from ..run import chosen_by_environment
 from ..versions import check_triton
 from .arch import device_target
 from .launcher import KernelBinary, SPIRVLauncher, last_launch, synchronize
@@ -153,7 +154,8 @@ class SPIRVDriver(DriverBase):
 
     @classmethod
     def is_active(cls) -> bool:
-        return os.environ.get("TRITON_SPIRV_DISABLE") != "1" and not _other_gpu_backend_present()
+        return os.environ.get("TRITON_SPIRV_DISABLE") != "1" and (
+            chosen_by_environment() or not _other_gpu_backend_present())
 
     def map_python_to_cpp_type(self, ty: str) -> str:
         return ty

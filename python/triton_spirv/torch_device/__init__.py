@@ -121,8 +121,11 @@ def autoload() -> None:
     """The `torch.backends` entry point, called while torch is imported
     (never raising: that would break `import torch`). Where CUDA or ROCm is
     present, torch's accelerator stays theirs: `python -m triton_spirv.run`
-    (or `triton_spirv.run.activate()`) registers the spirv device there."""
+    (or `triton_spirv.run.activate()`, or TRITON_DEFAULT_BACKEND=spirv)
+    registers the spirv device there."""
     import torch
-    if torch.cuda.is_available():
+
+    from ..run import chosen_by_environment
+    if torch.cuda.is_available() and not chosen_by_environment():
         return
     try_register()
