@@ -14,6 +14,7 @@ void mlir::triton_spirv::buildTritonToLinalgPipeline(
     OpPassManager &pm, bool boundsChecks, ArrayRef<unsigned> addressArguments) {
   // Device functions (tt.call) are inlined; kernels get the buffer ABI.
   pm.addPass(createTritonLowerTTGBarriers());
+  pm.addPass(createTritonAccumulateBFloat16());
   pm.addPass(createInlinerPass());
   pm.addPass(createSymbolDCEPass());
   pm.addPass(createTritonFoldPointerRoundTrips());

@@ -173,6 +173,21 @@ def TritonLowerTTGBarriers : Pass<"triton-lower-ttg-barriers", "ModuleOp"> {
   let dependentDialects = ["::mlir::gpu::GPUDialect"];
 }
 
+def TritonAccumulateBFloat16
+    : Pass<"triton-accumulate-bf16-in-f32", "ModuleOp"> {
+  let summary = "Scans and reductions that add or multiply bf16 compute in f32";
+  let description = [{
+    A `tt.scan` or `tt.reduce` of one bf16 tensor whose combiner is one
+    `arith.addf` or `arith.mulf` (tl.cumsum, tl.sum and tl.cumprod of bf16,
+    which Triton 3.8 and later compute in bf16) computes in f32 instead,
+    and its results are rounded to bf16 once. This backend combines a row's
+    elements one after another, where CUDA's combine in a tree: bf16
+    rounding at every step lost more than Triton's tests allow. Other
+    combiners and types are left alone.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
 def TritonIndexSwitchToIf : Pass<"triton-index-switch-to-if", "ModuleOp"> {
   let summary = "scf.index_switch as a chain of scf.if";
   let description = [{
