@@ -230,3 +230,10 @@ tt.func @missing_return() {
   // expected-error @+1 {{block with no terminator}}
   %c = arith.constant 0 : i32
 }
+
+// -----
+
+// expected-error @+1 {{unknown pointer address space "shared" (expected "constant")}}
+tt.func @unknown_pointer_space(%p: !tt.ptr<f32, "shared">) {
+  tt.return
+}

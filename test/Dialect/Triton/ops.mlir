@@ -200,3 +200,15 @@ tt.func public @caller(%x: i32) -> i32 {
   %0 = tt.call @callee(%x) : (i32) -> i32
   tt.return %0 : i32
 }
+
+// A pointer the kernel only reads (tl.const), as Triton 3.9 prints it.
+// CHECK-LABEL: tt.func public @constant_pointers
+// CHECK-SAME: %{{.*}}: !tt.ptr<f32, "constant">
+tt.func public @constant_pointers(%p: !tt.ptr<f32, "constant">, %o: tensor<8xi32>) -> tensor<8xf32> {
+  // CHECK: tt.splat %{{.*}} : !tt.ptr<f32, "constant"> -> tensor<8x!tt.ptr<f32, "constant">>
+  %0 = tt.splat %p : !tt.ptr<f32, "constant"> -> tensor<8x!tt.ptr<f32, "constant">>
+  // CHECK: tt.addptr %{{.*}}, %{{.*}} : tensor<8x!tt.ptr<f32, "constant">>, tensor<8xi32>
+  %1 = tt.addptr %0, %o : tensor<8x!tt.ptr<f32, "constant">>, tensor<8xi32>
+  %2 = tt.load %1 : tensor<8x!tt.ptr<f32, "constant">>
+  tt.return %2 : tensor<8xf32>
+}

@@ -77,22 +77,39 @@ void TritonDialect::registerTypes() {
 
 static constexpr int kGlobalAddressSpace = 1;
 
+/// How Triton 3.9 names the space of a pointer the kernel only reads.
+static constexpr llvm::StringLiteral kConstantSpace = "constant";
+
 Type PointerType::parse(AsmParser &parser) {
   Type pointeeType;
   int addressSpace = kGlobalAddressSpace;
+  bool constant = false;
   if (parser.parseLess() || parser.parseType(pointeeType))
     return {};
-  if (succeeded(parser.parseOptionalComma()) &&
-      parser.parseInteger(addressSpace))
-    return {};
+  if (succeeded(parser.parseOptionalComma())) {
+    std::string space;
+    if (succeeded(parser.parseOptionalString(&space))) {
+      if (space != kConstantSpace) {
+        parser.emitError(parser.getCurrentLocation(),
+                         "unknown pointer address space \"")
+            << space << "\" (expected \"" << kConstantSpace << "\")";
+        return {};
+      }
+      constant = true;
+    } else if (parser.parseInteger(addressSpace)) {
+      return {};
+    }
+  }
   if (parser.parseGreater())
     return {};
-  return PointerType::get(pointeeType, addressSpace);
+  return PointerType::get(pointeeType, addressSpace, constant);
 }
 
 void PointerType::print(AsmPrinter &printer) const {
   printer << "<" << getPointeeType();
-  if (getAddressSpace() != kGlobalAddressSpace)
+  if (getConstant())
+    printer << ", \"" << kConstantSpace << "\"";
+  else if (getAddressSpace() != kGlobalAddressSpace)
     printer << ", " << getAddressSpace();
   printer << ">";
 }
@@ -127,7 +144,7 @@ Type mlir::triton::getBlockPointerBaseType(Type type) {
   if (!blockType)
     return type;
   return PointerType::get(blockType.getElementType(),
-                          ptrType.getAddressSpace());
+                          ptrType.getAddressSpace(), ptrType.getConstant());
 }
 
 LogicalResult

@@ -17,12 +17,17 @@ def TT_PointerType : TT_TypeDef<"Pointer", "ptr"> {
   let description = [{
     `!tt.ptr<f32>` points to one element; `!tt.ptr<tensor<8x8xf16>>` is a
     block pointer. The address space is printed only when it is not 1 (global).
+    A pointer the kernel only reads (`tl.const`) is `!tt.ptr<f32, "constant">`
+    from Triton 3.9 on (`constant`): global memory all the same here.
   }];
-  let parameters = (ins "::mlir::Type":$pointeeType, "int":$addressSpace);
+  let parameters = (ins "::mlir::Type":$pointeeType, "int":$addressSpace,
+                        DefaultValuedParameter<"bool", "false">:$constant);
   let builders = [
     TypeBuilderWithInferredContext<(ins "::mlir::Type":$pointeeType,
-                                        "int":$addressSpace), [{
-      return $_get(pointeeType.getContext(), pointeeType, addressSpace);
+                                        "int":$addressSpace,
+                                        CArg<"bool", "false">:$constant), [{
+      return $_get(pointeeType.getContext(), pointeeType, addressSpace,
+                   constant);
     }]>
   ];
   let hasCustomAssemblyFormat = 1;
