@@ -26,7 +26,20 @@ if [ -d .device/wheels ]; then
     --target "$extra_site" .device/wheels/*.whl
   export PYTHONPATH=$extra_site${PYTHONPATH:+:$PYTHONPATH}
 fi
+# A Triton packed by pack_device.sh (TRITON_VERSION) goes before the
+# machine's own.
+if [ -d .device/triton ]; then
+  triton_site=/tmp/triton-spirv-triton
+  if [ ! -f "$triton_site/triton/_C/libtriton.so" ]; then
+    mkdir -p "$triton_site"
+    tar -C "$triton_site" -xJf .device/triton/rest.tar.xz
+    xz -dc .device/triton/libtriton.so.xz > "$triton_site/triton/_C/libtriton.so"
+  fi
+  export PYTHONPATH=$triton_site${PYTHONPATH:+:$PYTHONPATH}
+fi
 export PYTHONPATH=$PWD/.device/site${PYTHONPATH:+:$PYTHONPATH}
+opt=.device/site/triton_spirv/_bin/triton-spirv-opt
+[ -f "$opt" ] || xz -dk "$opt.xz"  # pack_device.sh sends it xz'd
 # The repository's scripts import the checkout's package (python/), which
 # has no binaries: point it at the wheel's.
 export TRITON_SPIRV_OPT=$PWD/.device/site/triton_spirv/_bin/triton-spirv-opt
