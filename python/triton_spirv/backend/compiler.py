@@ -32,8 +32,8 @@ class SPIRVCompilationError(RuntimeError):
 
 
 class Float64InFloat32Error(SPIRVCompilationError):
-    """The kernel narrows float64 values to float32 and widens float32 results
-    back to float64, and `refuse_float64_in_float32` is set."""
+    """The kernel computes float64 values to float32's precision
+    (`float64_in_float32`) where `refuse_float64_in_float32` is set."""
 
 
 # Set by the spirv device's operators while a library kernel serves them:

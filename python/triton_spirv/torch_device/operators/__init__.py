@@ -264,14 +264,16 @@ def _or_on_the_cpu(key: str, function: Any) -> Any:
         return getattr(getattr(torch.ops.aten, name), overload or "default")
 
     def on_the_cpu(error: BaseException, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
-        if isinstance(error, Float64InFloat32Error):
+        float64 = isinstance(error, Float64InFloat32Error)
+        if float64:
             _float64_on_the_cpu.add(key)
         if key not in _failed_keys:
             _failed_keys.add(key)
             lines = str(error).strip().splitlines() or [""]
             cause = next((line for line in reversed(lines) if "Error" in line), lines[-1])
+            what = "its float64 calls run" if float64 else "it runs"
             warnings.warn(f"triton-spirv: FlagGems' kernel for aten::{key} cannot run on the spirv "
-                          f"device ({type(error).__name__}: {cause.strip()}); it runs on the CPU "
+                          f"device ({type(error).__name__}: {cause.strip()}); {what} on the CPU "
                           f"(said once per operator)", RuntimeWarning, stacklevel=3)
         return _on_the_cpu(operator(), args, kwargs)
 
