@@ -410,7 +410,7 @@ def test_float64_operators_keep_float64_precision() -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         for function in (torch.special.i0, torch.cos, torch.nn.functional.gelu, lambda t: t * 0.3,
-                         lambda t: torch.lerp(t, t * 2, 0.3)):
+                         lambda t: torch.lerp(t, t * 2, 0.3), torch.std, lambda t: t.sigmoid().logit()):
             torch.testing.assert_close(function(on_device).cpu(), function(x), rtol=1e-13, atol=0)
     assert {"i0", "cos", "gelu", "mul.Tensor"} & operators._float64_on_the_cpu
     with warnings.catch_warnings():

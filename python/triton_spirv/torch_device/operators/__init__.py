@@ -226,8 +226,11 @@ def _outside_dynamo(function: Any) -> Any:
 
 
 # Operators whose FlagGems kernel computes float64 tensors in float32: their
-# float64 calls go to the CPU directly.
-_float64_on_the_cpu: set[str] = set()
+# float64 calls go to the CPU directly. Found as their kernels compile
+# (Float64InFloat32Error), except where no one kernel shows it: `logit`
+# converts its tensor to float32 before its kernel, and `std` passes float32
+# partial sums from one kernel to the next.
+_float64_on_the_cpu: set[str] = {"logit", "logit_", "std.correction"}
 
 
 def _has_float64(args: tuple[Any, ...], kwargs: dict[str, Any]) -> bool:
@@ -280,7 +283,8 @@ def _or_on_the_cpu(key: str, function: Any) -> Any:
     @functools.wraps(function)
     def run(*args: Any, **kwargs: Any) -> Any:
         if key in _float64_on_the_cpu and _has_float64(args, kwargs):
-            return _on_the_cpu(operator(), args, kwargs)
+            return on_the_cpu(Float64InFloat32Error(f"{key} computes float64 values in float32"),
+                              args, kwargs)
         refusing = refuse_float64_in_float32.set(True)
         try:
             return function(*args, **kwargs)
