@@ -65,8 +65,6 @@ def float64_in_float32(ttir: str) -> str | None:
     return None
 
 
-
-
 _KERNEL_NAME = re.compile(r"tt\.func (?:public )?@([\w$.]+)")
 
 
